@@ -1,0 +1,70 @@
+/**
+ * The published tables (docs/data-schema.md): their files and columns. Used to create an empty
+ * table when the collector has not written a file yet, and to check a file has what the site reads.
+ */
+
+/** Table names, one Parquet file each under <base>/data/. */
+export const TABLES = ['plan', 'builds', 'runs', 'results', 'machines'] as const;
+
+/** One of the published tables. */
+export type TableName = (typeof TABLES)[number];
+
+/** The table without which nothing can be shown: it defines the matrix. */
+export const REQUIRED_TABLE: TableName = 'plan';
+
+/** File name of a table inside the data folder. */
+export function tableFile(table: TableName): string {
+  return `${table}.parquet`;
+}
+
+/** Column name -> DuckDB type, in the documented order. */
+export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>>> = {
+  plan: {
+    cell_id: 'VARCHAR', version: 'VARCHAR', version_index: 'INTEGER', compiler: 'VARCHAR',
+    compiler_index: 'INTEGER', flag_set: 'VARCHAR', flag_index: 'INTEGER', cc: 'VARCHAR',
+    cflags: 'VARCHAR', modes: 'VARCHAR', repeats: 'INTEGER',
+  },
+  builds: {
+    build_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR', flag_set: 'VARCHAR',
+    status: 'VARCHAR', error: 'VARCHAR', log_tail: 'VARCHAR', cc: 'VARCHAR', cc_path: 'VARCHAR',
+    cc_version: 'VARCHAR', cflags: 'VARCHAR', ldflags: 'VARCHAR', compat_flags: 'VARCHAR',
+    deps_get_flags: 'BOOLEAN', make_args: 'VARCHAR', source_kind: 'VARCHAR', source_ref: 'VARCHAR',
+    source_commit: 'VARCHAR', source_sha256: 'VARCHAR', source_verified: 'BOOLEAN',
+    source_seconds: 'DOUBLE', deps_seconds: 'DOUBLE', build_seconds: 'DOUBLE', binary_bytes: 'BIGINT',
+    started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP', machine_id: 'VARCHAR', collector_version: 'VARCHAR',
+  },
+  runs: {
+    run_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR', flag_set: 'VARCHAR',
+    build_id: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', status: 'VARCHAR', client_version: 'VARCHAR',
+    client_args: 'VARCHAR', server_cpu: 'INTEGER', client_cpu: 'INTEGER', load1_before: 'DOUBLE',
+    load1_after: 'DOUBLE', other_cpu: 'VARCHAR', raw_output: 'VARCHAR', duration_seconds: 'DOUBLE',
+    started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP', machine_id: 'VARCHAR',
+  },
+  results: {
+    run_id: 'VARCHAR', build_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR',
+    flag_set: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', test: 'VARCHAR', test_index: 'INTEGER',
+    status: 'VARCHAR', rps: 'DOUBLE', avg_latency_ms: 'DOUBLE', min_latency_ms: 'DOUBLE',
+    p50_latency_ms: 'DOUBLE', p95_latency_ms: 'DOUBLE', p99_latency_ms: 'DOUBLE', max_latency_ms: 'DOUBLE',
+    error: 'VARCHAR',
+  },
+  machines: {
+    machine_id: 'VARCHAR', hostname: 'VARCHAR', cpu_model: 'VARCHAR', cores: 'INTEGER',
+    memory_bytes: 'BIGINT', kernel: 'VARCHAR', os: 'VARCHAR', mem_write_bytes_per_s: 'DOUBLE',
+    measured_at: 'TIMESTAMP', collector_version: 'VARCHAR',
+  },
+};
+
+/**
+ * Sentences naming each documented column missing from a loaded table. `present` maps a table
+ * to the column names DuckDB found in its file.
+ */
+export function missingColumns(present: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const problems: string[] = [];
+  for (const table of TABLES) {
+    const found = present.get(table);
+    if (!found) continue;
+    const missing = Object.keys(SCHEMA[table]).filter((column) => !found.has(column));
+    if (missing.length) problems.push(`${tableFile(table)} lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  }
+  return problems;
+}

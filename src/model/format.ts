@@ -1,0 +1,45 @@
+/** Number and text formatting shared by the header, charts and tooltips. */
+import { format } from 'd3-format';
+
+const integer = format(',.0f');
+const compactSi = format('.3~s');
+const twoDecimals = format(',.2f');
+const percent1 = format('.1%');
+
+/** Requests per second as a grouped integer: "123,457". */
+export function formatRps(rps: number): string {
+  return integer(rps);
+}
+
+/** A short axis tick for requests per second: "120k", "1.05M". */
+export function formatRpsTick(rps: number): string {
+  return compactSi(rps).replace('G', 'B');
+}
+
+/** Milliseconds with two decimals: "0.31 ms". */
+export function formatMs(ms: number): string {
+  return `${twoDecimals(ms)} ms`;
+}
+
+/** A fraction as a percentage with one decimal: 0.0123 -> "1.2%". */
+export function formatPercent(fraction: number): string {
+  return percent1(fraction);
+}
+
+/** Bytes in binary units: 25769803776 -> "24.0 GiB". */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+}
+
+/** The printed axis note: "axis 81,200 – 121,000 req/s (does not start at 0)". */
+export function formatAxisRange([low, high]: readonly [number, number]): string {
+  const zero = low <= 0 ? 'starts at 0' : 'does not start at 0';
+  return `axis ${formatRps(low)} – ${formatRps(high)} req/s (${zero})`;
+}

@@ -1,0 +1,179 @@
+/**
+ * The page state: one typed object, one DEFAULTS, and a pure encode/decode to the URL's query
+ * string. Everything a user can change lives here, so a URL restores exactly what was on screen.
+ *
+ * URL form (only values that differ from DEFAULTS are written, in a fixed order):
+ *   ?view=max&mode=data&q=lrange&from=2.8.24&to=7.4.1&open=data:SET@7.4.1&open=pipe:GET@2.6.17&chart=data:SET
+ */
+import type { AxisView } from './domain';
+
+/** Which benchmark modes are shown. */
+export type ModeFilter = 'all' | 'data' | 'pipe';
+
+/** The whole page state. */
+export interface AppState {
+  /** Axis view for every chart on the page. */
+  readonly view: AxisView;
+  /** Benchmark modes shown. */
+  readonly mode: ModeFilter;
+  /** Case-insensitive substring a test name must contain ('' shows all). */
+  readonly q: string;
+  /** Oldest version shown (inclusive), or null for the oldest in the data. */
+  readonly from: string | null;
+  /** Newest version shown (inclusive), or null for the newest in the data. */
+  readonly to: string | null;
+  /** Open drilldowns: chart key -> the version whose configurations that chart shows. */
+  readonly open: Readonly<Record<string, string>>;
+  /** The chart key the page is scrolled to, or null for the top. */
+  readonly chart: string | null;
+}
+
+/** The state of a URL with no parameters. */
+export const DEFAULTS: AppState = Object.freeze({
+  view: 'real',
+  mode: 'all',
+  q: '',
+  from: null,
+  to: null,
+  open: Object.freeze({}),
+  chart: null,
+});
+
+const VIEWS: readonly AxisView[] = ['real', 'max'];
+const MODE_FILTERS: readonly ModeFilter[] = ['all', 'data', 'pipe'];
+const MAX_QUERY_LENGTH = 200;
+
+/** The key naming one chart: "<mode>:<test>", e.g. "data:LRANGE_100 (first 100 elements)". */
+export function chartKey(mode: string, test: string): string {
+  return `${mode}:${test}`;
+}
+
+/** The mode and test of a chart key, or null when it has no "<mode>:" prefix. */
+export function parseChartKey(key: string): { mode: string; test: string } | null {
+  const colon = key.indexOf(':');
+  if (colon <= 0 || colon === key.length - 1) return null;
+  return { mode: key.slice(0, colon), test: key.slice(colon + 1) };
+}
+
+/** The query string for a state ('' for DEFAULTS, otherwise starting with '?'). */
+export function encodeState(state: AppState): string {
+  const params = new URLSearchParams();
+  if (state.view !== DEFAULTS.view) params.set('view', state.view);
+  if (state.mode !== DEFAULTS.mode) params.set('mode', state.mode);
+  if (state.q) params.set('q', state.q);
+  if (state.from) params.set('from', state.from);
+  if (state.to) params.set('to', state.to);
+  for (const key of Object.keys(state.open).sort()) params.append('open', `${key}@${state.open[key]}`);
+  if (state.chart) params.set('chart', state.chart);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** A decoded state and, for every part of the URL that could not be used, a sentence saying so. */
+export interface Decoded {
+  readonly state: AppState;
+  readonly problems: readonly string[];
+}
+
+/**
+ * Reads a state from a query string ("?view=max..." or "view=max..."). Every value that is
+ * malformed falls back to its default and adds a problem; unknown parameters are ignored with a
+ * problem. Whether versions and charts exist in the data is checked later by reconcileState.
+ */
+export function decodeState(search: string): Decoded {
+  const params = new URLSearchParams(search);
+  const problems: string[] = [];
+  const pick = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = params.get(name);
+    if (raw === null) return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    problems.push(`Unknown ${name} "${raw}"; using "${fallback}".`);
+    return fallback;
+  };
+  const text = (name: string): string | null => {
+    const raw = params.get(name)?.trim() ?? '';
+    if (raw.length > MAX_QUERY_LENGTH) {
+      problems.push(`The ${name} parameter is too long; ignored.`);
+      return null;
+    }
+    return raw || null;
+  };
+
+  const open: Record<string, string> = {};
+  for (const entry of params.getAll('open')) {
+    const at = entry.lastIndexOf('@');
+    const key = at > 0 ? entry.slice(0, at) : '';
+    const version = at > 0 ? entry.slice(at + 1) : '';
+    if (!parseChartKey(key) || !version) {
+      problems.push(`Could not read the drilldown "${entry}"; ignored.`);
+      continue;
+    }
+    open[key] = version;
+  }
+  const chart = text('chart');
+  if (chart !== null && !parseChartKey(chart)) problems.push(`Could not read the chart "${chart}"; ignored.`);
+
+  const known = new Set(['view', 'mode', 'q', 'from', 'to', 'open', 'chart']);
+  for (const name of new Set(params.keys())) {
+    if (!known.has(name)) problems.push(`Unknown parameter "${name}"; ignored.`);
+  }
+
+  return {
+    state: {
+      view: pick('view', VIEWS, DEFAULTS.view),
+      mode: pick('mode', MODE_FILTERS, DEFAULTS.mode),
+      q: text('q') ?? '',
+      from: text('from'),
+      to: text('to'),
+      open,
+      chart: chart !== null && parseChartKey(chart) ? chart : null,
+    },
+    problems,
+  };
+}
+
+/** What the data holds, for checking a state against it. */
+export interface Catalog {
+  /** Versions in release order. */
+  readonly versions: readonly string[];
+  /** Keys of every chart the data can draw. */
+  readonly charts: ReadonlySet<string>;
+}
+
+/**
+ * Drops from a state what the data does not hold (a stale link: a version or test that is not
+ * there, or a range whose ends are swapped), with a sentence for each.
+ */
+export function reconcileState(state: AppState, catalog: Catalog): Decoded {
+  const problems: string[] = [];
+  const versions = new Set(catalog.versions);
+  const bound = (name: 'from' | 'to'): string | null => {
+    const value = state[name];
+    if (value === null || versions.has(value)) return value;
+    problems.push(`Version ${value} is not in the data; the range starts or ends at the data's own limit.`);
+    return null;
+  };
+  let from = bound('from');
+  let to = bound('to');
+  if (from !== null && to !== null && catalog.versions.indexOf(from) > catalog.versions.indexOf(to)) {
+    problems.push(`The version range ${from} – ${to} was reversed; swapped.`);
+    [from, to] = [to, from];
+  }
+
+  const open: Record<string, string> = {};
+  for (const [key, version] of Object.entries(state.open)) {
+    if (catalog.charts.has(key) && versions.has(version)) open[key] = version;
+    else problems.push(`The drilldown ${key} @ ${version} is not in the data; closed.`);
+  }
+  let chart = state.chart;
+  if (chart !== null && !catalog.charts.has(chart)) {
+    problems.push(`The chart ${chart} is not in the data; showing the top of the page.`);
+    chart = null;
+  }
+  return { state: { ...state, from, to, open, chart }, problems };
+}
+
+/** True when two states encode to the same URL. */
+export function sameState(a: AppState, b: AppState): boolean {
+  return encodeState(a) === encodeState(b);
+}

@@ -1,0 +1,109 @@
+/**
+ * Queries behind the charts. They read cell_status (load.ts) and versions; the chart code only
+ * draws what they return.
+ */
+import { query, type Query } from './query';
+
+/** Why a bar has, or has no, figure (see cell_status in load.ts). */
+export type CellStatus = 'ok' | 'unsupported' | 'failed' | 'build_failed' | 'server_failed' | 'not_collected';
+
+/** One bar of a version chart: the best configuration of one version for one test and mode. */
+export interface VersionRow {
+  mode: string;
+  test: string;
+  test_index: number;
+  version: string;
+  ord: number;
+  /** ok when any configuration measured the test; otherwise the most telling reason there is none. */
+  status: CellStatus;
+  /** Requests/second of the winning configuration's best repeat; null unless status is ok. */
+  best_rps: number | null;
+  /** The winner's worst repeat, requests/second (spread of the repeats = min_rps..best_rps). */
+  min_rps: number | null;
+  ok_repeats: number | null;
+  planned_repeats: number | null;
+  /** p50 latency of the winner's best repeat, milliseconds (null for clients that do not print it). */
+  p50_ms: number | null;
+  compiler: string | null;
+  flag_set: string | null;
+  cc_version: string | null;
+  /** An error message explaining a non-ok status, when there is one. */
+  reason: string | null;
+  /** Configurations planned for this version and mode, and how many of them are in each state. */
+  planned_cells: number;
+  ok_cells: number;
+  unsupported_cells: number;
+  failed_cells: number;
+  build_failed_cells: number;
+  server_failed_cells: number;
+  not_collected_cells: number;
+}
+
+// The status a version bar takes from its configurations: the first of these that any has.
+const STATUS_PRIORITY = `CASE status WHEN 'ok' THEN 0 WHEN 'unsupported' THEN 1 WHEN 'failed' THEN 2
+  WHEN 'not_collected' THEN 3 WHEN 'server_failed' THEN 4 ELSE 5 END`;
+
+const countOf = (status: CellStatus): string =>
+  `count(*) FILTER (WHERE s.status = '${status}')::INTEGER AS ${status}_cells`;
+
+/**
+ * Every version bar of every chart (all tests, both modes), in test order, then mode, then
+ * release order; only versions whose ord is within [fromOrd, toOrd].
+ */
+export function versionBarsQuery(fromOrd: number, toOrd: number): Query<VersionRow> {
+  const winner = (column: string) => `first(s.${column}) FILTER (WHERE s.rank_in_version = 1 AND s.status = 'ok')`;
+  return query(
+    `SELECT s.mode, s.test, s.test_index, s.version, v.ord,
+            arg_min(s.status, ${STATUS_PRIORITY}) AS status,
+            ${winner('best_rps')} AS best_rps,
+            ${winner('min_rps')} AS min_rps,
+            ${winner('ok_repeats')} AS ok_repeats,
+            ${winner('planned_repeats')} AS planned_repeats,
+            ${winner('p50_ms')} AS p50_ms,
+            ${winner('compiler')} AS compiler,
+            ${winner('flag_set')} AS flag_set,
+            ${winner('cc_version')} AS cc_version,
+            arg_min(s.reason, ${STATUS_PRIORITY}) AS reason,
+            count(*)::INTEGER AS planned_cells,
+            ${countOf('ok')}, ${countOf('unsupported')}, ${countOf('failed')},
+            ${countOf('build_failed')}, ${countOf('server_failed')}, ${countOf('not_collected')}
+     FROM cell_status s JOIN versions v ON v.version = s.version
+     WHERE v.ord BETWEEN ? AND ?
+     GROUP BY s.mode, s.test, s.test_index, s.version, v.ord
+     ORDER BY s.test_index, s.test, s.mode, v.ord`,
+    [fromOrd, toOrd],
+  );
+}
+
+/** One bar of a drilldown: one configuration of one version for one test and mode. */
+export interface ConfigRow {
+  cell_id: string;
+  compiler: string;
+  flag_set: string;
+  status: CellStatus;
+  best_rps: number | null;
+  min_rps: number | null;
+  ok_repeats: number;
+  planned_repeats: number;
+  p50_ms: number | null;
+  reason: string | null;
+  cc_version: string | null;
+  cflags: string | null;
+  ldflags: string | null;
+  compat_flags: string | null;
+  /** True for the version's winning configuration. */
+  winner: boolean;
+}
+
+/** The planned configurations of one version for one test and mode, by compiler then flag set. */
+export function configBarsQuery(mode: string, test: string, version: string): Query<ConfigRow> {
+  return query(
+    `SELECT cell_id, compiler, flag_set, status, best_rps, min_rps, ok_repeats, planned_repeats, p50_ms, reason,
+            cc_version, cflags, ldflags, compat_flags,
+            (rank_in_version = 1 AND status = 'ok') AS winner
+     FROM cell_status
+     WHERE mode = ? AND test = ? AND version = ?
+     ORDER BY compiler_index, flag_index`,
+    [mode, test, version],
+  );
+}

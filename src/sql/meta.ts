@@ -1,0 +1,118 @@
+/** Queries behind the header: coverage of the matrix and how the numbers were measured. */
+import { query, type Query } from './query';
+
+/** How much of the planned matrix is in the data. */
+export interface CoverageRow {
+  planned_cells: number;
+  /** Cells with a build attempt (built or failed). */
+  collected_cells: number;
+  failed_builds: number;
+  /** Cells with at least one finished benchmark run. */
+  measured_cells: number;
+  /** cells x modes x repeats, as planned. */
+  planned_runs: number;
+  finished_runs: number;
+  server_failed_runs: number;
+  versions: number;
+  tests: number;
+}
+
+/** Coverage counts (one row). */
+export function coverageQuery(): Query<CoverageRow> {
+  return query(
+    `WITH built AS (
+       SELECT cell_id, bool_or(status = 'ok') AS ok FROM builds WHERE cell_id IN (SELECT cell_id FROM plan) GROUP BY cell_id
+     )
+     SELECT (SELECT count(*) FROM plan)::INTEGER AS planned_cells,
+            (SELECT count(*) FROM built)::INTEGER AS collected_cells,
+            (SELECT count(*) FILTER (WHERE NOT ok) FROM built)::INTEGER AS failed_builds,
+            (SELECT count(DISTINCT cell_id) FROM runs WHERE status <> 'server_failed')::INTEGER AS measured_cells,
+            (SELECT coalesce(sum(repeats * len(string_split(modes, ','))), 0) FROM plan)::INTEGER AS planned_runs,
+            (SELECT count(*) FROM runs WHERE status <> 'server_failed')::INTEGER AS finished_runs,
+            (SELECT count(*) FROM runs WHERE status = 'server_failed')::INTEGER AS server_failed_runs,
+            (SELECT count(DISTINCT version) FROM plan)::INTEGER AS versions,
+            (SELECT count(*) FROM tests)::INTEGER AS tests`,
+  );
+}
+
+/** A machine the numbers were measured on. */
+export interface MachineRow {
+  machine_id: string;
+  hostname: string;
+  cpu_model: string;
+  cores: number;
+  memory_bytes: number;
+  kernel: string;
+  os: string;
+  mem_write_bytes_per_s: number | null;
+  measured_at: string | null;
+  runs: number;
+}
+
+/** Machines, those with the most runs first. */
+export function machinesQuery(): Query<MachineRow> {
+  return query(
+    `SELECT m.machine_id, m.hostname, m.cpu_model, m.cores::INTEGER AS cores, m.memory_bytes::DOUBLE AS memory_bytes,
+            m.kernel, m.os, m.mem_write_bytes_per_s::DOUBLE AS mem_write_bytes_per_s,
+            strftime(m.measured_at::TIMESTAMP, '%Y-%m-%d') AS measured_at,
+            (SELECT count(*) FROM runs r WHERE r.machine_id = m.machine_id)::INTEGER AS runs
+     FROM machines m ORDER BY runs DESC, m.machine_id`,
+  );
+}
+
+/** A compiler as the builds recorded it. */
+export interface CompilerRow {
+  compiler: string;
+  cc: string;
+  cc_version: string;
+  builds: number;
+}
+
+/** Compilers in the plan's order, with the exact version line of each binary used. */
+export function compilersQuery(): Query<CompilerRow> {
+  return query(
+    `SELECT b.compiler, b.cc, b.cc_version, count(*)::INTEGER AS builds
+     FROM builds b LEFT JOIN (SELECT compiler, min(compiler_index) AS i FROM plan GROUP BY compiler) p USING (compiler)
+     GROUP BY b.compiler, b.cc, b.cc_version, p.i
+     ORDER BY p.i NULLS LAST, b.compiler, b.cc_version`,
+  );
+}
+
+/** How one benchmark mode was run. */
+export interface ProtocolRow {
+  mode: string;
+  client_version: string;
+  client_args: string;
+  runs: number;
+  max_repeat: number;
+  pinned: boolean;
+}
+
+/** The client and its arguments per mode, from the runs. */
+export function protocolQuery(): Query<ProtocolRow> {
+  return query(
+    `SELECT mode, client_version, client_args, count(*)::INTEGER AS runs, max(repeat)::INTEGER AS max_repeat,
+            bool_and(server_cpu >= 0 AND client_cpu >= 0) AS pinned
+     FROM runs GROUP BY mode, client_version, client_args ORDER BY mode, runs DESC`,
+  );
+}
+
+/** When the data was collected (UTC, minutes), and by which collector versions. */
+export interface DatesRow {
+  first: string | null;
+  last: string | null;
+  collector_versions: string | null;
+}
+
+/** First and last timestamps over builds and runs. */
+export function datesQuery(): Query<DatesRow> {
+  return query(
+    `WITH t AS (
+       SELECT started_at::TIMESTAMP AS s, finished_at::TIMESTAMP AS f FROM builds
+       UNION ALL SELECT started_at::TIMESTAMP, finished_at::TIMESTAMP FROM runs
+     )
+     SELECT strftime(min(s), '%Y-%m-%d %H:%M') AS first, strftime(max(f), '%Y-%m-%d %H:%M') AS last,
+            (SELECT string_agg(DISTINCT collector_version, ', ') FROM builds) AS collector_versions
+     FROM t`,
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * A QueryRunner over the fixture dataset in a Node DuckDB (same engine version as the site), with
+ * the tables prepared exactly as the site prepares them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TABLES, tableFile, type TableName } from '../../src/data/schema';
+import { prepareTables } from '../../src/data/tables';
+import type { Query, QueryRunner } from '../../src/sql/query';
+import { openNodeDuckDB } from './node-duckdb.mjs';
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
+
+/** A prepared fixture database and the versions it holds, in release order. */
+export interface FixtureDb {
+  runner: QueryRunner;
+  versions: string[];
+}
+
+/** Opens the fixture dataset; `tables` limits which files are registered (default: all five). */
+export async function openFixtureDb(tables: readonly TableName[] = TABLES): Promise<FixtureDb> {
+  const { db, run } = await openNodeDuckDB();
+  for (const table of tables) {
+    const bytes = fs.readFileSync(path.join(fixtures, `fixture-${tableFile(table)}`));
+    db.registerFileBuffer(tableFile(table), new Uint8Array(bytes));
+  }
+  const runner: QueryRunner = {
+    run: async <Row>(q: Query<Row>) => run(q.sql, [...q.params]) as Row[],
+  };
+  const versions = await prepareTables(runner, new Set(tables));
+  return { runner, versions };
+}

@@ -1,0 +1,139 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { configBarsQuery, versionBarsQuery, type VersionRow } from '../../src/sql/charts';
+import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../../src/sql/meta';
+import { query } from '../../src/sql/query';
+import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
+
+let fx: FixtureDb;
+let bars: VersionRow[];
+const bar = (mode: string, test: string, version: string) =>
+  bars.find((b) => b.mode === mode && b.test === test && b.version === version);
+
+beforeAll(async () => {
+  fx = await openFixtureDb();
+  bars = await fx.runner.run(versionBarsQuery(0, fx.versions.length - 1));
+});
+
+describe('prepareTables', () => {
+  it('puts the fixture versions in release order', () => {
+    expect(fx.versions).toEqual(['2.6.17', '2.8.24', '3.0.7', '5.0.14', '6.2.16', '7.2.6', '7.4.1']);
+  });
+
+  it('creates empty tables for files the collector has not written yet', async () => {
+    const partial = await openFixtureDb(['plan']);
+    const [coverage] = await partial.runner.run(coverageQuery());
+    expect(coverage).toMatchObject({ planned_cells: 84, collected_cells: 0, finished_runs: 0, tests: 0 });
+    expect(await partial.runner.run(versionBarsQuery(0, 99))).toEqual([]);
+  });
+});
+
+describe('versionBarsQuery', () => {
+  it('returns one bar per test, mode and version, in test order then release order', () => {
+    expect(bars).toHaveLength(10 * 2 * 7);
+    expect(bars.slice(0, 7).map((b) => `${b.mode} ${b.test} ${b.version}`)).toEqual(
+      fx.versions.map((v) => `data PING_INLINE ${v}`),
+    );
+    expect(bars.at(-1)).toMatchObject({ test: 'XADD', mode: 'pipe', version: '7.4.1' });
+  });
+
+  it('takes the best repeat of the best configuration as the version bar', async () => {
+    const [expected] = await fx.runner.run(
+      query<{ rps: number; compiler: string; flag_set: string; worst: number }>(
+        `WITH per_cell AS (SELECT compiler, flag_set, max(rps) AS best, min(rps) AS worst FROM results
+                          WHERE mode = 'data' AND test = 'SET' AND version = '7.4.1' GROUP BY ALL)
+         SELECT best AS rps, compiler, flag_set, worst FROM per_cell ORDER BY best DESC LIMIT 1`,
+      ),
+    );
+    expect(bar('data', 'SET', '7.4.1')).toMatchObject({
+      status: 'ok', best_rps: expected?.rps, min_rps: expected?.worst,
+      compiler: expected?.compiler, flag_set: expected?.flag_set,
+      planned_cells: 12, ok_cells: 10, build_failed_cells: 2,
+    });
+  });
+
+  it('marks a version with no collected cell as not collected, with no figure', () => {
+    expect(bar('data', 'SET', '5.0.14')).toMatchObject({ status: 'not_collected', best_rps: null, not_collected_cells: 12 });
+  });
+
+  it('marks tests the old server lacks as unsupported, with the server error as reason', () => {
+    expect(bar('pipe', 'XADD', '2.6.17')).toMatchObject({
+      status: 'unsupported', best_rps: null, reason: "ERR unknown command 'XADD'",
+    });
+    expect(bar('pipe', 'XADD', '6.2.16')?.status).toBe('ok');
+  });
+
+  it('restricts bars to the version range by release order', async () => {
+    const ranged = await fx.runner.run(versionBarsQuery(1, 2));
+    expect(new Set(ranged.map((b) => b.version))).toEqual(new Set(['2.8.24', '3.0.7']));
+  });
+
+  it('reports the winner p50 latency and repeat counts', () => {
+    const b = bar('data', 'GET', '6.2.16');
+    expect(b?.p50_ms).toBeGreaterThan(0);
+    expect(b).toMatchObject({ ok_repeats: 3, planned_repeats: 3 });
+  });
+});
+
+describe('configBarsQuery', () => {
+  it('returns the 12 configurations grouped by compiler and ordered by flag set, one winner', async () => {
+    const rows = await fx.runner.run(configBarsQuery('data', 'SET', '7.4.1'));
+    expect(rows.map((r) => `${r.compiler} ${r.flag_set}`)).toEqual([
+      'gcc -O2', 'gcc -Os', 'gcc -Ofast', 'gcc -O2 -flto', 'gcc -Os -flto', 'gcc -Ofast -flto',
+      'clang -O2', 'clang -Os', 'clang -Ofast', 'clang -O2 -flto', 'clang -Os -flto', 'clang -Ofast -flto',
+    ]);
+    expect(rows.filter((r) => r.winner)).toHaveLength(1);
+    const winner = rows.find((r) => r.winner);
+    expect(winner?.best_rps).toBe(Math.max(...rows.map((r) => r.best_rps ?? 0)));
+    expect(winner?.best_rps).toBe(bar('data', 'SET', '7.4.1')?.best_rps);
+  });
+
+  it('shows failed builds with their reason and no figure', async () => {
+    const rows = await fx.runner.run(configBarsQuery('pipe', 'GET', '7.4.1'));
+    const failed = rows.filter((r) => r.status === 'build_failed');
+    expect(failed.map((r) => r.flag_set)).toEqual(['-Ofast', '-Ofast -flto']);
+    expect(failed[0]?.reason).toContain('-Wdeprecated-ofast');
+    expect(failed.every((r) => r.best_rps === null)).toBe(true);
+  });
+
+  it('tells a pending cell, a failed test and a server failure apart', async () => {
+    const pending = await fx.runner.run(configBarsQuery('data', 'SET', '6.2.16'));
+    expect(pending.find((r) => r.cell_id === '6.2.16|gcc|-Os')?.status).toBe('not_collected');
+    const failedTest = await fx.runner.run(configBarsQuery('data', 'LRANGE_100 (first 100 elements)', '2.8.24'));
+    expect(failedTest.find((r) => r.cell_id === '2.8.24|gcc|-O2')).toMatchObject({
+      status: 'failed', reason: 'Error: Server closed the connection',
+    });
+    const serverFailed = await fx.runner.run(configBarsQuery('pipe', 'SET', '3.0.7'));
+    // Repeat 2 failed to start, repeats 1 and 3 measured: the cell is ok with 2 of 3 repeats.
+    expect(serverFailed.find((r) => r.cell_id === '3.0.7|gcc|-Os')).toMatchObject({ status: 'ok', ok_repeats: 2 });
+  });
+
+  it('counts only the repeats collected so far', async () => {
+    const rows = await fx.runner.run(configBarsQuery('data', 'SET', '7.4.1'));
+    expect(rows.find((r) => r.cell_id === '7.4.1|gcc|-Os -flto')).toMatchObject({ ok_repeats: 1, planned_repeats: 3 });
+  });
+});
+
+describe('header queries', () => {
+  it('counts coverage of the planned matrix', async () => {
+    const [c] = await fx.runner.run(coverageQuery());
+    expect(c).toEqual({
+      planned_cells: 84, collected_cells: 71, failed_builds: 3, measured_cells: 68,
+      planned_runs: 84 * 2 * 3, finished_runs: 403, server_failed_runs: 1, versions: 7, tests: 10,
+    });
+  });
+
+  it('describes machines, compilers, protocol and dates from the data', async () => {
+    const [machine] = await fx.runner.run(machinesQuery());
+    expect(machine).toMatchObject({ cpu_model: 'Fixture CPU @ 2.00GHz', cores: 2, memory_bytes: 25769803776, measured_at: '2026-11-20' });
+    const compilers = await fx.runner.run(compilersQuery());
+    expect(compilers.map((c) => c.compiler)).toEqual(['gcc', 'clang']);
+    const protocol = await fx.runner.run(protocolQuery());
+    expect(protocol.map((p) => [p.mode, p.client_args])).toEqual([
+      ['data', '-n 120000 --csv -d 64 -r 9999999999'],
+      ['pipe', '-n 120000 --csv -d 64 -r 9999999999 -P 1000'],
+    ]);
+    const [dates] = await fx.runner.run(datesQuery());
+    expect(dates?.first).toBe('2026-11-20 10:10');
+    expect(dates?.collector_versions).toBe('0.1.0-fixture');
+  });
+});

@@ -1,0 +1,29 @@
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'vitest/config';
+
+/** The site's public path: BASE_PATH from the environment (e.g. /REPO/ on GitHub Pages), default '/'. */
+function basePath(raw: string | undefined): string {
+  const trimmed = (raw ?? '/').trim().replace(/^\/+|\/+$/g, '');
+  return trimmed ? `/${trimmed}/` : '/';
+}
+
+export default defineConfig({
+  base: basePath(process.env.BASE_PATH),
+  plugins: [tailwindcss()],
+  // DuckDB-WASM ships its own workers and wasm; pre-bundling would break their URLs.
+  optimizeDeps: { exclude: ['@duckdb/duckdb-wasm'] },
+  build: {
+    target: 'es2022',
+    // The DuckDB wasm (18 MB) is fetched by its worker, never inlined; silence the size warning for it.
+    chunkSizeWarningLimit: 1024,
+    assetsInlineLimit: 0,
+  },
+  preview: { host: '127.0.0.1' },
+  test: {
+    include: ['tests/unit/**/*.test.ts'],
+    environment: 'node',
+    // The collector benchmarks on this machine at the same time: stay on one worker.
+    maxWorkers: 1,
+    testTimeout: 20_000,
+  },
+});
