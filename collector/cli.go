@@ -1,0 +1,290 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/runner"
+	"github.com/redis-compiler-benchmarks/collector/internal/source"
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+const usage = `usage: collector <command> [flags]
+
+commands:
+  run     build and benchmark every missing cell of the matrix, saving after each run
+  plan    print the matrix and which cells are done, partial, failed or pending
+  merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
+  version print the collector version
+
+run 'collector <command> -h' for a command's flags`
+
+// Version is the collector's version, recorded with every build and machine.
+const Version = "0.1.0"
+
+func collectorVersion() string {
+	v := Version
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += "+" + s.Value[:12]
+			}
+		}
+	}
+	return v
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, usage)
+		return errors.New("no command")
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(ctx, args[1:], stdout, stderr)
+	case "plan":
+		return cmdPlan(args[1:], stdout, stderr)
+	case "merge":
+		return cmdMerge(args[1:], stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, collectorVersion())
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	fmt.Fprintln(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// matrixFlags are the flags shared by run and plan.
+type matrixFlags struct {
+	config, data, shard, versions string
+	repeats                       int
+}
+
+func (m *matrixFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&m.config, "config", defaultConfig(), "matrix file (TOML)")
+	fs.StringVar(&m.data, "data", "public/data", "directory of the Parquet tables")
+	fs.StringVar(&m.shard, "shard", "", "run only shard i of n, as i/n (e.g. 0/4)")
+	fs.StringVar(&m.versions, "versions", "", "comma-separated subset of the config's versions")
+	fs.IntVar(&m.repeats, "repeats", 0, "repeats per mode (default: the config's)")
+}
+
+func defaultConfig() string {
+	if _, err := os.Stat("collector/matrix.toml"); err == nil {
+		return "collector/matrix.toml"
+	}
+	return "matrix.toml"
+}
+
+// load reads the config and selects the cells of this invocation.
+func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
+	cfg, err := config.Load(m.config)
+	if err != nil {
+		return nil, nil, err
+	}
+	if m.repeats < 0 {
+		return nil, nil, fmt.Errorf("-repeats must be >= 1")
+	}
+	if m.repeats > 0 {
+		cfg.Bench.Repeats = m.repeats
+	}
+	sh, err := config.ParseShard(m.shard)
+	if err != nil {
+		return nil, nil, err
+	}
+	cells := sh.Filter(cfg.Cells())
+	if m.versions != "" {
+		want := map[string]bool{}
+		for _, v := range strings.Split(m.versions, ",") {
+			v = strings.TrimSpace(v)
+			found := false
+			for _, have := range cfg.Versions {
+				found = found || have == v
+			}
+			if !found {
+				return nil, nil, fmt.Errorf("unknown version %q (not in %s)", v, m.config)
+			}
+			want[v] = true
+		}
+		var keep []config.Cell
+		for _, c := range cells {
+			if want[c.Version] {
+				keep = append(keep, c)
+			}
+		}
+		cells = keep
+	}
+	return cfg, cells, nil
+}
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var m matrixFlags
+	m.register(fs)
+	work := fs.String("work", "work", "work directory: source cache, builds, raw evidence")
+	src := fs.String("source", "download", "where sources come from: download, tarballs or git")
+	gitRepo := fs.String("git", "", "local git repository of Redis (with -source git)")
+	tarDir := fs.String("tarballs", "", "directory of release tarballs (with -source tarballs)")
+	hashes := fs.String("hashes", "", "redis-hashes list (file or URL) to verify tarballs; required for download")
+	baseURL := fs.String("download-url", "https://download.redis.io/releases/", "release download site")
+	retry := fs.Bool("retry-failed", false, "rebuild cells whose last build failed")
+	noBar := fs.Bool("no-progress", false, "plain log lines even on a terminal")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	cfg, cells, err := m.load()
+	if err != nil {
+		return err
+	}
+	getter, err := newGetter(ctx, *src, *gitRepo, *tarDir, *hashes, *baseURL, filepath.Join(*work, "tarballs"))
+	if err != nil {
+		return err
+	}
+	for _, v := range usedVersions(cfg, cells) {
+		if err := getter.Has(v); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(*work, 0o755); err != nil {
+		return fmt.Errorf("work directory: %w", err)
+	}
+	opts := runner.Options{
+		Config: cfg, Cells: cells, DataDir: m.data, WorkDir: *work,
+		Sources: &source.Cache{Dir: filepath.Join(*work, "src"), Getter: getter},
+		RetryFailed: *retry, Log: stderr, Version: collectorVersion(),
+	}
+	if !*noBar && isTerminal(stderr) {
+		opts.Progress = newBar(stderr)
+	}
+	return runner.Run(ctx, opts)
+}
+
+// usedVersions are the versions whose sources this run needs, client included.
+func usedVersions(cfg *config.Config, cells []config.Cell) []string {
+	seen := map[string]bool{cfg.Bench.ClientVersion: true}
+	out := []string{cfg.Bench.ClientVersion}
+	for _, c := range cells {
+		if !seen[c.Version] {
+			seen[c.Version] = true
+			out = append(out, c.Version)
+		}
+	}
+	return out
+}
+
+type getter interface {
+	source.Getter
+	Has(version string) error
+}
+
+func newGetter(ctx context.Context, kind, gitRepo, tarDir, hashes, baseURL, dlDir string) (getter, error) {
+	var digests map[string]source.Digest
+	if hashes != "" {
+		var err error
+		if digests, err = source.LoadHashes(ctx, hashes); err != nil {
+			return nil, err
+		}
+	}
+	switch kind {
+	case "git":
+		if gitRepo == "" {
+			return nil, errors.New("-source git needs -git <repository>")
+		}
+		return source.Git{Repo: gitRepo}, nil
+	case "tarballs":
+		if tarDir == "" {
+			return nil, errors.New("-source tarballs needs -tarballs <directory>")
+		}
+		if _, err := os.ReadDir(tarDir); err != nil {
+			return nil, fmt.Errorf("tarball directory: %w", err)
+		}
+		return source.Tarballs{Dir: tarDir, Hashes: digests}, nil
+	case "download":
+		if digests == nil {
+			return nil, errors.New("-source download needs -hashes (a copy of redis/redis-hashes' README, file or URL)")
+		}
+		return source.Download{BaseURL: baseURL, Dir: dlDir, Hashes: digests}, nil
+	}
+	return nil, fmt.Errorf("unknown -source %q (want download, tarballs or git)", kind)
+}
+
+func cmdPlan(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var m matrixFlags
+	m.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, cells, err := m.load()
+	if err != nil {
+		return err
+	}
+	d, err := store.Load(m.data)
+	if err != nil {
+		return err
+	}
+	counts := map[string]int{}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "VERSION\tCOMPILER\tFLAGS\tSTATE\tRUNS\tNOTE")
+	for _, s := range runner.Status(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d) {
+		var runs []string
+		for _, md := range cfg.Bench.Modes {
+			runs = append(runs, fmt.Sprintf("%s %d/%d", md.Name, s.Done[md.Name], cfg.Bench.Repeats))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Cell.Version, s.Cell.Compiler.Name, s.Cell.FlagSet.Name,
+			s.State, strings.Join(runs, ", "), s.Error)
+		counts[s.State]++
+	}
+	tw.Flush()
+	pending := runner.Pending(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, false)
+	fmt.Fprintf(stdout, "%d cells: %d done, %d partial, %d failed, %d pending; %d runs to do\n",
+		len(cells), counts["done"], counts["partial"], counts["failed"], counts["pending"], len(pending))
+	return nil
+}
+
+func cmdMerge(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "output data directory (its existing tables are kept and merged into)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() == 0 {
+		return errors.New("usage: collector merge -out DIR IN_DIR...")
+	}
+	all, err := store.Load(*out)
+	if err != nil {
+		return err
+	}
+	for _, in := range fs.Args() {
+		if _, err := os.Stat(in); err != nil {
+			return fmt.Errorf("merge input: %w", err)
+		}
+		d, err := store.Load(in)
+		if err != nil {
+			return err
+		}
+		all.Merge(d)
+	}
+	if err := all.Save(*out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "merged %d inputs into %s: %d builds, %d runs, %d results\n", fs.NArg(), *out, len(all.Builds), len(all.Runs), len(all.Results))
+	return nil
+}

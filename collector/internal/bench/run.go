@@ -1,0 +1,292 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Spec describes one benchmark run: one fresh server, one mode.
+type Spec struct {
+	Server       string   // redis-server binary
+	Client       string   // redis-benchmark binary
+	Args         []string // the mode's client arguments
+	Dir          string   // scratch directory for the server (config, log)
+	ServerCPU    int      // -1: not pinned
+	ClientCPU    int
+	StartTimeout time.Duration
+	RunTimeout   time.Duration
+}
+
+// Result is the outcome of one test in a run.
+type Result struct {
+	Test   string
+	Index  int
+	Status string // ok, unsupported, failed, crashed, timeout
+	Row    *Row
+	Error  string
+}
+
+// Outcome is a whole run: per-test results, the raw client output of every
+// invocation, and the server's pid (for load accounting).
+type Outcome struct {
+	Results   []Result
+	Raw       string
+	ServerPID int
+	// ServerFailed is set when the server did not start, crashed or hung.
+	ServerFailed string
+}
+
+// Run starts a fresh server, runs every default test once in the client's
+// order, and stops the server. redis-benchmark exits at the first command a
+// server rejects, so after such an exit the remaining tests are run again with
+// -t against the same server: one unsupported test does not lose the others.
+func Run(ctx context.Context, s Spec) (Outcome, error) {
+	var out Outcome
+	srv, err := startServer(ctx, s)
+	if err != nil {
+		out.ServerFailed = oneLine(err.Error())
+		out.Results = markAll(DefaultTests, "crashed", "server did not start: "+out.ServerFailed)
+		return out, nil
+	}
+	defer srv.stop()
+	out.ServerPID = srv.cmd.Process.Pid
+	var raw strings.Builder
+	remaining := append([]Test(nil), DefaultTests...)
+	seen := map[string]bool{}
+	first := true
+	for len(remaining) > 0 && ctx.Err() == nil {
+		args := append([]string{"-h", "127.0.0.1", "-p", strconv.Itoa(srv.port)}, s.Args...)
+		if !first {
+			sel := selectors(remaining)
+			if sel == "" {
+				break
+			}
+			args = append(args, "-t", sel)
+		}
+		first = false
+		stdout, stderr, cerr := runClient(ctx, s, args)
+		fmt.Fprintf(&raw, "$ redis-benchmark %s\n%s", strings.Join(args, " "), stdout)
+		if stderr != "" {
+			fmt.Fprintf(&raw, "[stderr]\n%s", stderr)
+		}
+		for _, r := range ParseCSV(stdout) {
+			if seen[r.Test] {
+				continue
+			}
+			seen[r.Test] = true
+			r := r
+			out.Results = append(out.Results, Result{Test: r.Test, Index: TestIndex(r.Test), Status: "ok", Row: &r})
+		}
+		remaining = unseen(remaining, seen)
+		if len(remaining) == 0 {
+			break
+		}
+		next := remaining[0]
+		switch {
+		case errors.Is(cerr, context.DeadlineExceeded):
+			out.ServerFailed = "client timed out after " + s.RunTimeout.String()
+			out.Results = append(out.Results, markAll(remaining, "timeout", out.ServerFailed)...)
+			remaining = nil
+		case !srv.alive():
+			out.ServerFailed = "server exited during " + next.Name + ": " + srv.exitInfo()
+			out.Results = append(out.Results, markAll(remaining, "crashed", out.ServerFailed)...)
+			remaining = nil
+		case cerr == nil:
+			// The client ended normally without printing these tests.
+			out.Results = append(out.Results, markAll(remaining, "failed", "client did not report this test")...)
+			remaining = nil
+		default:
+			msg := ServerError(stderr)
+			status := "failed"
+			if msg != "" && IsUnsupported(msg) {
+				status = "unsupported"
+			}
+			if msg == "" {
+				msg = "client: " + oneLine(lastLine(stderr+stdout)) + " (" + cerr.Error() + ")"
+			}
+			out.Results = append(out.Results, Result{Test: next.Name, Index: TestIndex(next.Name), Status: status, Error: msg})
+			seen[next.Name] = true
+			remaining = remaining[1:]
+		}
+	}
+	if ctx.Err() != nil {
+		return out, ctx.Err()
+	}
+	if out.ServerFailed == "" && !srv.alive() {
+		out.ServerFailed = "server exited: " + srv.exitInfo()
+	}
+	out.Raw = raw.String()
+	return out, nil
+}
+
+func unseen(ts []Test, seen map[string]bool) []Test {
+	var out []Test
+	for _, t := range ts {
+		if !seen[t.Name] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func markAll(ts []Test, status, msg string) []Result {
+	var out []Result
+	for _, t := range ts {
+		out = append(out, Result{Test: t.Name, Index: TestIndex(t.Name), Status: status, Error: msg})
+	}
+	return out
+}
+
+func runClient(ctx context.Context, s Spec, args []string) (string, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.RunTimeout)
+	defer cancel()
+	name, full := pinned(s.ClientCPU, s.Client, args)
+	cmd := exec.CommandContext(ctx, name, full...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ctx.Err() == context.DeadlineExceeded {
+		err = context.DeadlineExceeded
+	}
+	return o.String(), e.String(), err
+}
+
+// pinned wraps a command in taskset when cpu >= 0.
+func pinned(cpu int, bin string, args []string) (string, []string) {
+	if cpu < 0 {
+		return bin, args
+	}
+	return "taskset", append([]string{"-c", strconv.Itoa(cpu), bin}, args...)
+}
+
+type server struct {
+	cmd  *exec.Cmd
+	port int
+	done chan struct{}
+	err  error
+	log  string
+}
+
+// startServer runs redis-server on 127.0.0.1 and a free port with persistence
+// off, and waits until it answers PING.
+func startServer(ctx context.Context, s Spec) (*server, error) {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	logPath := filepath.Join(s.Dir, "server.log")
+	conf := fmt.Sprintf("port %d\nbind 127.0.0.1\ndaemonize no\nsave \"\"\nappendonly no\ndir %s\nlogfile %s\n", port, s.Dir, logPath)
+	confPath := filepath.Join(s.Dir, "redis.conf")
+	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
+		return nil, err
+	}
+	name, args := pinned(s.ServerCPU, s.Server, []string{confPath})
+	cmd := exec.Command(name, args...)
+	cmd.Dir = s.Dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start server: %w", err)
+	}
+	srv := &server{cmd: cmd, port: port, done: make(chan struct{}), log: logPath}
+	go func() { srv.err = cmd.Wait(); close(srv.done) }()
+	deadline := time.Now().Add(s.StartTimeout)
+	for {
+		if !srv.alive() {
+			return nil, fmt.Errorf("server exited at start: %s", srv.exitInfo())
+		}
+		if ping(port) {
+			return srv, nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			srv.stop()
+			return nil, fmt.Errorf("server did not answer PING within %s", s.StartTimeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (s *server) alive() bool {
+	select {
+	case <-s.done:
+		return false
+	default:
+		return true
+	}
+}
+
+func (s *server) exitInfo() string {
+	info := "still running"
+	if !s.alive() {
+		info = fmt.Sprint(s.err)
+	}
+	if b, err := os.ReadFile(s.log); err == nil {
+		info += "; log: " + oneLine(lastLine(string(b)))
+	}
+	return info
+}
+
+func (s *server) stop() {
+	if !s.alive() {
+		return
+	}
+	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(5 * time.Second):
+		syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		<-s.done
+	}
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func ping(port int) bool {
+	c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(500 * time.Millisecond))
+	if _, err := c.Write([]byte("PING\r\n")); err != nil {
+		return false
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	return err == nil && strings.HasPrefix(line, "+PONG")
+}
+
+// ClientVersion returns the first line of `redis-benchmark --version`.
+func ClientVersion(ctx context.Context, client string) string {
+	out, err := exec.CommandContext(ctx, client, "--version").CombinedOutput()
+	if err != nil {
+		return ""
+	}
+	return oneLine(lastLine(string(out)))
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,270 @@
+// Package build compiles redis-server for one cell of the matrix with the
+// cell's exact compiler and flags, in a work directory of its own.
+//
+// Flags are given to make as OPTIMIZATION (compile) and REDIS_LDFLAGS (link), so
+// LTO happens at link time; V=1 puts the real compiler command lines in the log,
+// and Check verifies the flags are on them. By default the bundled dependencies
+// are built once per (version, compiler) with Redis's own defaults and reused:
+// make passes command-line variables down to sub-makes, so the deps are built in a
+// separate step without the flags, and the server step overrides Redis's
+// "settings changed -> distclean" check (PREV_FINAL_*FLAGS) so they are kept.
+package build
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/config"
+)
+
+// Spec is everything that defines one build.
+type Spec struct {
+	Cell         config.Cell
+	SourceDir    string // extracted release tree (read only)
+	WorkDir      string // collector work directory (deps cache, cell dirs)
+	DepsGetFlags bool
+	Jobs         int
+	Compat       []config.Compat
+	Timeout      time.Duration
+}
+
+// Result describes a finished build attempt; Status is "ok" or "failed".
+type Result struct {
+	Status      string
+	Error       string
+	LogTail     string
+	LogPath     string
+	Binary      string // path of the kept redis-server (when ok)
+	CCPath      string
+	CCVersion   string
+	CFlags      string
+	LDFlags     string
+	CompatFlags string
+	MakeArgs    string
+	DepsSeconds float64
+	// CopySeconds is the time spent copying the source tree into the work directory.
+	CopySeconds  float64
+	BuildSeconds float64
+	BinaryBytes  int64
+}
+
+// Slug turns a cell id into a directory name.
+func Slug(id string) string {
+	r := strings.NewReplacer("|", "_", " ", "", "/", "_")
+	return r.Replace(id)
+}
+
+// Build runs the build of one cell. A build that fails returns a Result with
+// Status "failed" and the tail of its log; err is only for problems of the
+// collector itself (disk full, missing work directory).
+func Build(ctx context.Context, s Spec) (Result, error) {
+	var r Result
+	ccPath, err := exec.LookPath(s.Cell.Compiler.CC)
+	if err != nil {
+		return r, fmt.Errorf("compiler %q not found on PATH", s.Cell.Compiler.CC)
+	}
+	r.CCPath = ccPath
+	r.CCVersion = ccVersion(ctx, ccPath)
+	cellDir := filepath.Join(s.WorkDir, "cells", Slug(s.Cell.ID()))
+	if err := os.MkdirAll(cellDir, 0o755); err != nil {
+		return r, err
+	}
+	r.LogPath = filepath.Join(cellDir, "build.log")
+	logf, err := os.Create(r.LogPath)
+	if err != nil {
+		return r, err
+	}
+	defer logf.Close()
+
+	base := s.SourceDir
+	if !s.DepsGetFlags {
+		dr, secs, err := depsTree(ctx, s, logf)
+		r.DepsSeconds = secs
+		if err != nil {
+			return fail(r, err), nil
+		}
+		base = dr
+	}
+	var compat []string
+	for attempt := 0; ; attempt++ {
+		tree := filepath.Join(cellDir, "tree")
+		t0 := time.Now()
+		if err := copyTree(ctx, base, tree); err != nil {
+			return r, fmt.Errorf("copy source for %s: %w", s.Cell.ID(), err)
+		}
+		r.CopySeconds += time.Since(t0).Seconds()
+		args := MakeArgs(s, compat)
+		r.CFlags, r.LDFlags = cflags(s.Cell, compat), ldflags(s.Cell)
+		r.CompatFlags = strings.Join(compat, " ")
+		r.MakeArgs = "make " + shellJoin(args)
+		fmt.Fprintf(logf, "\n### server build: %s\n", r.MakeArgs)
+		t1 := time.Now()
+		out, berr := runMake(ctx, s.Timeout, tree, args, logf)
+		r.BuildSeconds += time.Since(t1).Seconds()
+		bin := filepath.Join(tree, "src", "redis-server")
+		if berr == nil {
+			if err := Check(out, s.Cell.FlagSet.CFlags); err != nil {
+				berr = err
+			} else if _, err := os.Stat(bin); err != nil {
+				berr = fmt.Errorf("make succeeded but src/redis-server is missing")
+			}
+		}
+		if berr == nil {
+			kept := filepath.Join(cellDir, "redis-server")
+			if err := os.Rename(bin, kept); err != nil {
+				return r, err
+			}
+			st, _ := os.Stat(kept)
+			r.Binary, r.BinaryBytes, r.Status = kept, st.Size(), "ok"
+			r.LogTail = tail(out, 20)
+			os.RemoveAll(tree)
+			return r, nil
+		}
+		os.RemoveAll(tree)
+		if ctx.Err() != nil {
+			return r, ctx.Err()
+		}
+		if fix := compatFor(s.Compat, out, compat); attempt == 0 && fix != "" {
+			fmt.Fprintf(logf, "\n### build failed; retrying with compatibility flags %q\n", fix)
+			compat = append(compat, fix)
+			continue
+		}
+		r.LogTail = tail(out, 40)
+		return fail(r, berr), nil
+	}
+}
+
+func fail(r Result, err error) Result {
+	r.Status, r.Error = "failed", oneLine(err.Error())
+	return r
+}
+
+// MakeArgs is the exact make command line of the server build (without "make").
+func MakeArgs(s Spec, compat []string) []string {
+	cc := s.Cell.Compiler
+	args := []string{"-C", "src", fmt.Sprintf("-j%d", s.Jobs), "V=1",
+		"CC=" + cc.CC,
+		"OPTIMIZATION=" + cflags(s.Cell, compat),
+		"REDIS_LDFLAGS=" + ldflags(s.Cell),
+	}
+	if s.DepsGetFlags {
+		f := cflags(s.Cell, compat)
+		args = append(args, "CFLAGS="+f, "LDFLAGS="+ldflags(s.Cell))
+		if cc.AR != "" {
+			args = append(args, "AR="+cc.AR, "RANLIB="+cc.AR+" s")
+		}
+	} else {
+		// Keep the prebuilt dependencies: tell the Makefile its settings did not change.
+		args = append(args, "PREV_FINAL_CFLAGS=$(FINAL_CFLAGS)", "PREV_FINAL_LDFLAGS=$(FINAL_LDFLAGS)")
+	}
+	return append(args, "redis-server")
+}
+
+func cflags(c config.Cell, compat []string) string {
+	return strings.Join(append([]string{c.FlagSet.CFlags}, compat...), " ")
+}
+
+func ldflags(c config.Cell) string {
+	f := c.FlagSet.CFlags
+	if c.HasLTO() && c.Compiler.LTOLDFlags != "" {
+		f += " " + c.Compiler.LTOLDFlags
+	}
+	return f
+}
+
+// depsTree returns a source tree whose dependencies are built with the cell's
+// compiler and default flags, building and caching it per (version, compiler).
+func depsTree(ctx context.Context, s Spec, logf *os.File) (string, float64, error) {
+	dir := filepath.Join(s.WorkDir, "deps", filepath.Base(s.SourceDir)+"-"+s.Cell.Compiler.Name)
+	ok := filepath.Join(dir, ".rcb-deps-ok")
+	if _, err := os.Stat(ok); err == nil {
+		fmt.Fprintf(logf, "### dependencies reused from %s\n", dir)
+		return dir, 0, nil
+	}
+	t0 := time.Now()
+	os.RemoveAll(dir)
+	if err := copyTree(ctx, s.SourceDir, dir); err != nil {
+		return "", 0, err
+	}
+	args := []string{"-C", "src", fmt.Sprintf("-j%d", s.Jobs), "V=1", "CC=" + s.Cell.Compiler.CC, ".make-prerequisites"}
+	fmt.Fprintf(logf, "### dependencies build: make %s\n", shellJoin(args))
+	out, err := runMake(ctx, s.Timeout, dir, args, logf)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", time.Since(t0).Seconds(), fmt.Errorf("dependencies build failed: %v: %s", err, lastLine(out))
+	}
+	// The saved settings hold the default OPT; the server build sets its own.
+	os.Remove(filepath.Join(dir, "src", ".make-settings"))
+	if err := os.WriteFile(ok, nil, 0o644); err != nil {
+		return "", 0, err
+	}
+	return dir, time.Since(t0).Seconds(), nil
+}
+
+func runMake(ctx context.Context, timeout time.Duration, dir string, args []string, logf *os.File) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var buf bytes.Buffer
+	cmd := exec.CommandContext(ctx, "make", args...)
+	cmd.Dir = dir
+	cmd.Env = cleanEnv()
+	cmd.Stdout = ioMulti(&buf, logf)
+	cmd.Stderr = cmd.Stdout
+	err := cmd.Run()
+	if ctx.Err() == context.DeadlineExceeded {
+		return buf.String(), fmt.Errorf("build timed out after %s", timeout)
+	}
+	if err != nil {
+		return buf.String(), fmt.Errorf("make: %v: %s", err, lastError(buf.String()))
+	}
+	return buf.String(), nil
+}
+
+// cleanEnv drops variables that would silently change a build.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "CFLAGS", "LDFLAGS", "CPPFLAGS", "CC", "OPTIMIZATION", "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "REDIS_CFLAGS", "REDIS_LDFLAGS", "MALLOC":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "LC_ALL=C")
+}
+
+func ccVersion(ctx context.Context, cc string) string {
+	out, err := exec.CommandContext(ctx, cc, "--version").Output()
+	if err != nil {
+		return ""
+	}
+	return firstLine(string(out))
+}
+
+func copyTree(ctx context.Context, src, dst string) error {
+	os.RemoveAll(dst)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	out, err := exec.CommandContext(ctx, "cp", "-a", src, dst).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("cp: %v: %s", err, firstLine(string(out)))
+	}
+	return nil
+}
+
+func compatFor(rules []config.Compat, log string, have []string) string {
+	for _, k := range rules {
+		if strings.Contains(log, k.Match) {
+			return k.CFlags
+		}
+	}
+	return ""
+}

@@ -1,0 +1,95 @@
+package build
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Check verifies from a V=1 make log that the flags reached both a compile of
+// the server's own code and the link of redis-server.
+func Check(log, flags string) error {
+	want := strings.Fields(flags)
+	var compiled, linked bool
+	for _, line := range strings.Split(log, "\n") {
+		if !hasAll(line, want) {
+			continue
+		}
+		if strings.Contains(line, " -c ") && (strings.Contains(line, "server.c") || strings.Contains(line, "redis.c")) {
+			compiled = true
+		}
+		if strings.Contains(line, "-o redis-server") {
+			linked = true
+		}
+	}
+	switch {
+	case !compiled:
+		return fmt.Errorf("flags %q not found on the compile of server.c/redis.c", flags)
+	case !linked:
+		return fmt.Errorf("flags %q not found on the link of redis-server", flags)
+	}
+	return nil
+}
+
+func hasAll(line string, flags []string) bool {
+	fields := map[string]bool{}
+	for _, f := range strings.Fields(line) {
+		fields[f] = true
+	}
+	for _, f := range flags {
+		if !fields[f] {
+			return false
+		}
+	}
+	return true
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func lastLine(s string) string {
+	return oneLine(tail(s, 1))
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// lastError picks the most telling line of a failed build: the last line
+// mentioning "error", else the last line.
+func lastError(log string) string {
+	lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.Contains(strings.ToLower(lines[i]), "error") && !strings.HasPrefix(lines[i], "make") {
+			return oneLine(lines[i])
+		}
+	}
+	return lastLine(log)
+}
+
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if strings.ContainsAny(a, " $()'\"") {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		} else {
+			q[i] = a
+		}
+	}
+	return strings.Join(q, " ")
+}
+
+func ioMulti(a, b io.Writer) io.Writer { return io.MultiWriter(a, b) }

@@ -1,0 +1,260 @@
+// Package config reads the collector's declarative matrix file (TOML) and
+// expands it into cells: one cell per (Redis version, compiler, flag set).
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is the whole matrix file. See collector/matrix.toml for a documented example.
+type Config struct {
+	// Versions are Redis releases in release order, e.g. "2.6.17".
+	Versions  []string   `toml:"versions"`
+	Compilers []Compiler `toml:"compilers"`
+	FlagSets  []FlagSet  `toml:"flag_sets"`
+	// DepsGetFlags builds the bundled dependencies (jemalloc, lua, hiredis...) with
+	// the cell's flags too. When false they are built once per version and compiler
+	// with Redis's own defaults and reused by every flag set.
+	DepsGetFlags bool `toml:"deps_get_flags"`
+	// Jobs is make's -j for builds.
+	Jobs   int      `toml:"jobs"`
+	Compat []Compat `toml:"compat"`
+	Bench  Bench    `toml:"benchmark"`
+	// Timeouts, as Go durations ("30m").
+	BuildTimeout Duration `toml:"build_timeout"`
+}
+
+// Compiler is one compiler a cell can be built with.
+type Compiler struct {
+	Name string `toml:"name"` // short name used in cell ids, e.g. "gcc"
+	CC   string `toml:"cc"`   // binary, e.g. "gcc-12"
+	// AR is the archiver used when dependencies get LTO flags (e.g. "gcc-ar-12").
+	AR string `toml:"ar"`
+	// LTOLDFlags are added to the link flags when a flag set contains -flto
+	// (clang's LTO objects are bitcode and need lld: "-fuse-ld=lld").
+	LTOLDFlags string `toml:"lto_ldflags"`
+}
+
+// FlagSet is one set of optimisation flags, given to both compile and link.
+type FlagSet struct {
+	Name   string `toml:"name"`   // e.g. "-O2 -flto"
+	CFlags string `toml:"cflags"` // defaults to Name
+}
+
+// Compat is a compatibility fix for old releases: when a build fails and its
+// log contains Match, the cell is rebuilt once with CFlags added. It is applied
+// only to cells that need it and recorded per cell.
+type Compat struct {
+	Name   string `toml:"name"`
+	Match  string `toml:"match"`
+	CFlags string `toml:"cflags"`
+}
+
+// Bench is the benchmark protocol.
+type Bench struct {
+	Repeats int    `toml:"repeats"`
+	Modes   []Mode `toml:"modes"`
+	// ClientVersion selects the version whose redis-benchmark is the one client
+	// for every server; empty means the newest version in Versions.
+	ClientVersion string `toml:"client_version"`
+	// RunTimeout bounds one client invocation; StartTimeout bounds server start.
+	RunTimeout   Duration `toml:"run_timeout"`
+	StartTimeout Duration `toml:"start_timeout"`
+}
+
+// Mode is one way of running the client, e.g. "data" or "pipe".
+type Mode struct {
+	Name string   `toml:"name"`
+	Args []string `toml:"args"`
+}
+
+// Duration is a time.Duration read from a TOML string such as "10m".
+type Duration struct{ time.Duration }
+
+// UnmarshalText parses a Go duration string.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("bad duration %q: %w", b, err)
+	}
+	d.Duration = v
+	return nil
+}
+
+// Load reads and validates a matrix file.
+func Load(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return Parse(string(b), path)
+}
+
+// Parse decodes and validates matrix TOML; name is used in error messages.
+func Parse(text, name string) (*Config, error) {
+	var c Config
+	md, err := toml.Decode(text, &c)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", name, oneLine(err))
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, fmt.Errorf("config %s: unknown key %q", name, und[0].String())
+	}
+	c.applyDefaults()
+	if err := c.validate(); err != nil {
+		return nil, fmt.Errorf("config %s: %w", name, err)
+	}
+	return &c, nil
+}
+
+func oneLine(err error) error {
+	var perr toml.ParseError
+	if errors.As(err, &perr) {
+		return fmt.Errorf("line %d: %s", perr.Position.Line, perr.Message)
+	}
+	return err
+}
+
+func (c *Config) applyDefaults() {
+	if c.Jobs == 0 {
+		c.Jobs = 2
+	}
+	if c.Bench.Repeats == 0 {
+		c.Bench.Repeats = 3
+	}
+	if c.BuildTimeout.Duration == 0 {
+		c.BuildTimeout.Duration = 30 * time.Minute
+	}
+	if c.Bench.RunTimeout.Duration == 0 {
+		c.Bench.RunTimeout.Duration = 15 * time.Minute
+	}
+	if c.Bench.StartTimeout.Duration == 0 {
+		c.Bench.StartTimeout.Duration = 15 * time.Second
+	}
+	for i := range c.FlagSets {
+		if c.FlagSets[i].CFlags == "" {
+			c.FlagSets[i].CFlags = c.FlagSets[i].Name
+		}
+	}
+	if c.Bench.ClientVersion == "" && len(c.Versions) > 0 {
+		c.Bench.ClientVersion = c.Versions[len(c.Versions)-1]
+	}
+}
+
+func (c *Config) validate() error {
+	if len(c.Versions) == 0 {
+		return errors.New("no versions")
+	}
+	if len(c.Compilers) == 0 {
+		return errors.New("no compilers")
+	}
+	if len(c.FlagSets) == 0 {
+		return errors.New("no flag_sets")
+	}
+	if len(c.Bench.Modes) == 0 {
+		return errors.New("no benchmark modes")
+	}
+	if c.Bench.Repeats < 1 {
+		return fmt.Errorf("benchmark.repeats must be >= 1, got %d", c.Bench.Repeats)
+	}
+	if err := unique("version", c.Versions, func(v string) error {
+		if !validVersion(v) {
+			return fmt.Errorf("version %q is not a Redis release number like 7.4.1", v)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	var names []string
+	for _, cc := range c.Compilers {
+		if cc.CC == "" {
+			return fmt.Errorf("compiler %q has no cc", cc.Name)
+		}
+		names = append(names, cc.Name)
+	}
+	if err := unique("compiler", names, idName); err != nil {
+		return err
+	}
+	names = names[:0]
+	for _, f := range c.FlagSets {
+		names = append(names, f.Name)
+	}
+	if err := unique("flag set", names, func(n string) error {
+		if n == "" || strings.Contains(n, "|") {
+			return fmt.Errorf("flag set name %q must be non-empty and without '|'", n)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	names = names[:0]
+	for _, m := range c.Bench.Modes {
+		names = append(names, m.Name)
+	}
+	if err := unique("mode", names, idName); err != nil {
+		return err
+	}
+	for _, k := range c.Compat {
+		if k.Match == "" || k.CFlags == "" {
+			return fmt.Errorf("compat %q needs match and cflags", k.Name)
+		}
+	}
+	if !contains(c.Versions, c.Bench.ClientVersion) {
+		return fmt.Errorf("benchmark.client_version %q is not in versions", c.Bench.ClientVersion)
+	}
+	return nil
+}
+
+func idName(n string) error {
+	if n == "" || strings.ContainsAny(n, "| /\t") {
+		return fmt.Errorf("name %q must be non-empty without spaces, '/' or '|'", n)
+	}
+	return nil
+}
+
+func unique(what string, xs []string, check func(string) error) error {
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if err := check(x); err != nil {
+			return err
+		}
+		if seen[x] {
+			return fmt.Errorf("duplicate %s %q", what, x)
+		}
+		seen[x] = true
+	}
+	return nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// validVersion accepts release numbers such as 2.6.17 and 7.0-rc1 / 7.0.0-rc2.
+func validVersion(v string) bool {
+	main, rc, _ := strings.Cut(v, "-")
+	if rc != "" && !strings.HasPrefix(rc, "rc") {
+		return false
+	}
+	parts := strings.Split(main, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,82 @@
+package config
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strings"
+)
+
+// Cell is one point of the matrix: a Redis version built by one compiler with one flag set.
+type Cell struct {
+	Version       string
+	VersionIndex  int
+	Compiler      Compiler
+	CompilerIndex int
+	FlagSet       FlagSet
+	FlagIndex     int
+}
+
+// ID is the cell's key in every table: "<version>|<compiler>|<flag set>".
+func (c Cell) ID() string {
+	return c.Version + "|" + c.Compiler.Name + "|" + c.FlagSet.Name
+}
+
+// HasLTO reports whether the flag set asks for link-time optimisation.
+func (c Cell) HasLTO() bool {
+	for _, f := range strings.Fields(c.FlagSet.CFlags) {
+		if f == "-flto" || strings.HasPrefix(f, "-flto=") {
+			return true
+		}
+	}
+	return false
+}
+
+// Cells expands the matrix in a stable order: version, then compiler, then flag set.
+func (c *Config) Cells() []Cell {
+	var cells []Cell
+	for vi, v := range c.Versions {
+		for ci, cc := range c.Compilers {
+			for fi, fs := range c.FlagSets {
+				cells = append(cells, Cell{v, vi, cc, ci, fs, fi})
+			}
+		}
+	}
+	return cells
+}
+
+// Shard is "shard i of n" (0 <= I < N).
+type Shard struct{ I, N int }
+
+// ParseShard reads "i/n" (e.g. "0/4"); "" means the whole matrix.
+func ParseShard(s string) (Shard, error) {
+	if s == "" {
+		return Shard{0, 1}, nil
+	}
+	var sh Shard
+	if _, err := fmt.Sscanf(s, "%d/%d", &sh.I, &sh.N); err != nil || sh.N < 1 || sh.I < 0 || sh.I >= sh.N {
+		return Shard{}, fmt.Errorf("bad shard %q: want i/n with 0 <= i < n", s)
+	}
+	return sh, nil
+}
+
+// Owns reports whether the cell belongs to this shard. It hashes the cell id,
+// so a cell stays on the same shard when the matrix grows or shrinks.
+func (s Shard) Owns(c Cell) bool {
+	if s.N <= 1 {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte(c.ID()))
+	return int(h.Sum32()%uint32(s.N)) == s.I
+}
+
+// Filter returns the cells this shard owns, in order.
+func (s Shard) Filter(cells []Cell) []Cell {
+	var out []Cell
+	for _, c := range cells {
+		if s.Owns(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,124 @@
+// Package runner drives a collection: it works out which (cell, mode, repeat)
+// runs are missing, builds cells as needed, benchmarks them and saves after
+// every run so that an interruption loses at most the run in progress.
+package runner
+
+import (
+	"strings"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+// Task is one benchmark run to do.
+type Task struct {
+	Cell   config.Cell
+	Mode   config.Mode
+	Repeat int
+}
+
+// CellStatus summarises one cell for the plan command.
+type CellStatus struct {
+	Cell config.Cell
+	// State is "pending" (nothing yet), "failed" (latest build failed),
+	// "partial" (some runs missing) or "done".
+	State string
+	// Done counts finished runs per mode.
+	Done  map[string]int
+	Error string
+}
+
+// LatestBuilds maps cell id to the cell's most recent build.
+func LatestBuilds(d *store.Data) map[string]store.Build {
+	out := map[string]store.Build{}
+	for _, b := range d.Builds {
+		if prev, ok := out[b.CellID]; !ok || !b.StartedAt.Before(prev.StartedAt) {
+			out[b.CellID] = b
+		}
+	}
+	return out
+}
+
+// Pending lists the runs still missing, coverage first: every cell's first
+// repeat (all modes) before any cell's second, and so on. Cells whose latest
+// build failed are skipped unless retryFailed.
+func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data, retryFailed bool) []Task {
+	done := map[string]bool{}
+	for _, r := range d.Runs {
+		done[store.RunKey(r.CellID, r.Mode, int(r.Repeat))] = true
+	}
+	builds := LatestBuilds(d)
+	var tasks []Task
+	for rep := 1; rep <= repeats; rep++ {
+		for _, c := range cells {
+			if b, ok := builds[c.ID()]; ok && b.Status != "ok" && !retryFailed {
+				continue
+			}
+			for _, m := range modes {
+				if !done[store.RunKey(c.ID(), m.Name, rep)] {
+					tasks = append(tasks, Task{c, m, rep})
+				}
+			}
+		}
+	}
+	return tasks
+}
+
+// Status summarises every cell.
+func Status(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data) []CellStatus {
+	done := map[string]map[string]int{}
+	for _, r := range d.Runs {
+		if int(r.Repeat) > repeats {
+			continue
+		}
+		if done[r.CellID] == nil {
+			done[r.CellID] = map[string]int{}
+		}
+		done[r.CellID][r.Mode]++
+	}
+	builds := LatestBuilds(d)
+	var out []CellStatus
+	for _, c := range cells {
+		s := CellStatus{Cell: c, Done: done[c.ID()], State: "pending"}
+		if s.Done == nil {
+			s.Done = map[string]int{}
+		}
+		total := 0
+		for _, m := range modes {
+			total += s.Done[m.Name]
+		}
+		b, built := builds[c.ID()]
+		switch {
+		case built && b.Status != "ok":
+			s.State = "failed"
+			if b.Error != nil {
+				s.Error = *b.Error
+			}
+		case total == repeats*len(modes):
+			s.State = "done"
+		case total > 0 || built:
+			s.State = "partial"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// PlanRows is the plan table for a config.
+func PlanRows(c *config.Config) []store.Plan {
+	var modes []string
+	for _, m := range c.Bench.Modes {
+		modes = append(modes, m.Name)
+	}
+	var rows []store.Plan
+	for _, cell := range c.Cells() {
+		rows = append(rows, store.Plan{
+			CellID: cell.ID(), Version: cell.Version, VersionIndex: int32(cell.VersionIndex),
+			Compiler: cell.Compiler.Name, CompilerIndex: int32(cell.CompilerIndex),
+			FlagSet: cell.FlagSet.Name, FlagIndex: int32(cell.FlagIndex),
+			CC: cell.Compiler.CC, CFlags: cell.FlagSet.CFlags,
+			Modes: strings.Join(modes, ","), Repeats: int32(c.Bench.Repeats),
+		})
+	}
+	return rows
+}

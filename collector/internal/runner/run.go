@@ -1,0 +1,307 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/bench"
+	"github.com/redis-compiler-benchmarks/collector/internal/build"
+	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/machine"
+	"github.com/redis-compiler-benchmarks/collector/internal/source"
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+// Options configure one collection.
+type Options struct {
+	Config      *config.Config
+	Cells       []config.Cell // the cells to collect (already sharded/filtered)
+	DataDir     string
+	WorkDir     string
+	Sources     *source.Cache
+	RetryFailed bool
+	// Log receives one line per event; Progress, when set, is shown instead of
+	// per-run lines on a terminal.
+	Log      io.Writer
+	Progress Progress
+	Version  string // collector version
+}
+
+// Progress is a progress display (a bar on a terminal).
+type Progress interface {
+	Start(total int)
+	Step(desc string)
+	Finish()
+}
+
+type collector struct {
+	Options
+	data      *store.Data
+	machine   machine.Info
+	client    string
+	clientVer string
+	binaries  map[string]string // cell id -> build id of the binary in the work dir
+	overhead  time.Duration
+}
+
+// Run collects every missing run of opts.Cells and saves after each one.
+func Run(ctx context.Context, o Options) error {
+	c := &collector{Options: o, binaries: map[string]string{}}
+	for _, cc := range o.Config.Compilers {
+		if !usesCompiler(o.Cells, cc.Name) {
+			continue
+		}
+		if _, err := lookPath(cc.CC); err != nil {
+			return fmt.Errorf("compiler %s: %q not found on PATH", cc.Name, cc.CC)
+		}
+	}
+	d, err := store.Load(o.DataDir)
+	if err != nil {
+		return err
+	}
+	c.data = d
+	d.Plan = PlanRows(o.Config)
+	fmt.Fprintf(o.Log, "measuring memory write bandwidth...\n")
+	c.machine = machine.Describe()
+	d.Machines = append(d.Machines, store.Machine{
+		MachineID: c.machine.ID, Hostname: c.machine.Hostname, CPUModel: c.machine.CPUModel,
+		Cores: int32(c.machine.Cores), MemoryBytes: c.machine.MemoryBytes, Kernel: c.machine.Kernel,
+		OS: c.machine.OS, MemWriteBPS: c.machine.MemWriteBPS, MeasuredAt: time.Now().UTC(),
+		CollectorVersion: o.Version,
+	})
+	d.Dedupe()
+	if err := d.Save(o.DataDir); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Log, "machine %s: %s, %d cores, %.1f GiB, memory write %.1f GB/s\n", c.machine.ID,
+		c.machine.CPUModel, c.machine.Cores, float64(c.machine.MemoryBytes)/(1<<30), c.machine.MemWriteBPS/1e9)
+
+	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, o.RetryFailed)
+	fmt.Fprintf(o.Log, "%d cells, %d runs to do\n", len(o.Cells), len(tasks))
+	if len(tasks) == 0 {
+		return nil
+	}
+	if err := c.prepareClient(ctx); err != nil {
+		return err
+	}
+	if o.Progress != nil {
+		o.Progress.Start(len(tasks))
+		defer o.Progress.Finish()
+	}
+	failed := map[string]bool{}
+	for i, t := range tasks {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		desc := fmt.Sprintf("%s %s #%d", t.Cell.ID(), t.Mode.Name, t.Repeat)
+		if failed[t.Cell.ID()] {
+			c.step(fmt.Sprintf("[%d/%d] %s: skipped (build failed)", i+1, len(tasks), desc))
+			continue
+		}
+		line, err := c.do(ctx, t)
+		if errors.Is(err, errBuildFailed) {
+			failed[t.Cell.ID()] = true
+			err = nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", desc, err)
+		}
+		c.step(fmt.Sprintf("[%d/%d] %s: %s", i+1, len(tasks), desc, line))
+	}
+	fmt.Fprintf(o.Log, "done; collector overhead (saving, bookkeeping) %.2fs in all\n", c.overhead.Seconds())
+	return nil
+}
+
+func (c *collector) step(line string) {
+	if c.Progress != nil {
+		c.Progress.Step(line)
+		return
+	}
+	fmt.Fprintln(c.Log, line)
+}
+
+var errBuildFailed = errors.New("build failed")
+
+// do performs one task: builds the cell if its binary is not at hand, runs the
+// benchmark, and saves. It returns a one-line summary.
+func (c *collector) do(ctx context.Context, t Task) (string, error) {
+	buildID, bin, summary, err := c.ensureBuild(ctx, t.Cell)
+	if err != nil {
+		return summary, err
+	}
+	spec := bench.Spec{
+		Server: bin, Client: c.client, Args: t.Mode.Args,
+		Dir:          filepath.Join(c.WorkDir, "cells", build.Slug(t.Cell.ID()), "run"),
+		ServerCPU:    -1, ClientCPU: -1,
+		StartTimeout: c.Config.Bench.StartTimeout.Duration, RunTimeout: c.Config.Bench.RunTimeout.Duration,
+	}
+	if runtime.NumCPU() >= 2 {
+		spec.ServerCPU, spec.ClientCPU = 0, 1
+	}
+	os.RemoveAll(spec.Dir)
+	load0, snap0, start := machine.Load1(), machine.SnapshotCPU(), time.Now()
+	out, err := bench.Run(ctx, spec)
+	if err != nil {
+		return summary, err
+	}
+	end := time.Now()
+	t0 := time.Now()
+	other := machine.OtherCPU(snap0, machine.SnapshotCPU(), []string{"redis-server", "redis-benchmark", "taskset"}, 0)
+	runID := fmt.Sprintf("%s|%s|%d|%s", t.Cell.ID(), t.Mode.Name, t.Repeat, start.UTC().Format("20060102T150405.000"))
+	status := "ok"
+	ok := 0
+	for _, r := range out.Results {
+		if r.Status == "ok" {
+			ok++
+		} else if status == "ok" {
+			status = "partial"
+		}
+	}
+	if out.ServerFailed != "" {
+		status = "server_failed"
+	}
+	run := store.Run{
+		RunID: runID, CellID: t.Cell.ID(), Version: t.Cell.Version, Compiler: t.Cell.Compiler.Name,
+		FlagSet: t.Cell.FlagSet.Name, BuildID: buildID, Mode: t.Mode.Name, Repeat: int32(t.Repeat),
+		Status: status, ClientVersion: c.clientVer, ClientArgs: strings.Join(t.Mode.Args, " "),
+		ServerCPU: int32(spec.ServerCPU), ClientCPU: int32(spec.ClientCPU),
+		Load1Before: load0, Load1After: machine.Load1(), OtherCPU: other, RawOutput: out.Raw,
+		DurationSeconds: end.Sub(start).Seconds(), StartedAt: start.UTC(), FinishedAt: end.UTC(),
+		MachineID: c.machine.ID,
+	}
+	c.data.Runs = append(c.data.Runs, run)
+	for _, r := range out.Results {
+		res := store.Result{
+			RunID: runID, BuildID: buildID, CellID: t.Cell.ID(), Version: t.Cell.Version,
+			Compiler: t.Cell.Compiler.Name, FlagSet: t.Cell.FlagSet.Name, Mode: t.Mode.Name,
+			Repeat: int32(t.Repeat), Test: r.Test, TestIndex: int32(r.Index), Status: r.Status,
+		}
+		if r.Row != nil {
+			rps := r.Row.RPS
+			res.RPS, res.AvgMS, res.MinMS, res.P50MS, res.P95MS, res.P99MS, res.MaxMS =
+				&rps, r.Row.Avg, r.Row.Min, r.Row.P50, r.Row.P95, r.Row.P99, r.Row.Max
+		}
+		if r.Error != "" {
+			e := r.Error
+			res.Error = &e
+		}
+		c.data.Results = append(c.data.Results, res)
+	}
+	if err := c.data.Save(c.DataDir); err != nil {
+		return summary, err
+	}
+	if err := os.WriteFile(filepath.Join(c.WorkDir, "cells", build.Slug(t.Cell.ID()), fmt.Sprintf("%s-%d.txt", t.Mode.Name, t.Repeat)), []byte(out.Raw), 0o644); err != nil {
+		return summary, err
+	}
+	over := time.Since(t0)
+	c.overhead += over
+	line := fmt.Sprintf("%s, %d/%d tests ok, bench %.1fs, load %.2f", status, ok, len(out.Results), run.DurationSeconds, run.Load1After)
+	if other != "" {
+		line += ", other CPU: " + other
+	}
+	if out.ServerFailed != "" {
+		line += ", server: " + out.ServerFailed
+	}
+	line += fmt.Sprintf(", overhead %.3fs (%.2f%%)", over.Seconds(), 100*over.Seconds()/time.Since(start).Seconds())
+	if summary != "" {
+		line = summary + "; " + line
+	}
+	return line, nil
+}
+
+// ensureBuild returns the build id and binary of the cell, building it if the
+// binary of a recorded successful build is not in the work directory.
+func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, string, string, error) {
+	dir := filepath.Join(c.WorkDir, "cells", build.Slug(cell.ID()))
+	bin := filepath.Join(dir, "redis-server")
+	if id, err := os.ReadFile(filepath.Join(dir, "build-id")); err == nil {
+		for _, b := range c.data.Builds {
+			if b.BuildID == string(id) && b.Status == "ok" {
+				if _, err := os.Stat(bin); err == nil {
+					return b.BuildID, bin, "", nil
+				}
+			}
+		}
+	}
+	tree, err := c.Sources.Get(ctx, cell.Version)
+	if err != nil {
+		return "", "", "", err
+	}
+	started := time.Now()
+	res, err := build.Build(ctx, build.Spec{
+		Cell: cell, SourceDir: tree.Dir, WorkDir: c.WorkDir, DepsGetFlags: c.Config.DepsGetFlags,
+		Jobs: c.Config.Jobs, Compat: c.Config.Compat, Timeout: c.Config.BuildTimeout.Duration,
+	})
+	if err != nil {
+		return "", "", "", err
+	}
+	id := fmt.Sprintf("%s|%s", cell.ID(), started.UTC().Format("20060102T150405.000"))
+	b := store.Build{
+		BuildID: id, CellID: cell.ID(), Version: cell.Version, Compiler: cell.Compiler.Name,
+		FlagSet: cell.FlagSet.Name, Status: res.Status, LogTail: res.LogTail, CC: cell.Compiler.CC,
+		CCPath: res.CCPath, CCVersion: res.CCVersion, CFlags: res.CFlags, LDFlags: res.LDFlags,
+		CompatFlags: res.CompatFlags, DepsGetFlags: c.Config.DepsGetFlags, MakeArgs: res.MakeArgs,
+		SourceKind: tree.Kind, SourceRef: tree.Ref, SourceCommit: tree.Commit, SourceSHA256: tree.SHA256,
+		SourceVerified: tree.Verified, SourceSeconds: tree.Seconds + res.CopySeconds,
+		DepsSeconds: res.DepsSeconds, BuildSeconds: res.BuildSeconds, BinaryBytes: res.BinaryBytes,
+		StartedAt: started.UTC(), FinishedAt: time.Now().UTC(), MachineID: c.machine.ID,
+		CollectorVersion: c.Version,
+	}
+	if res.Error != "" {
+		e := res.Error
+		b.Error = &e
+	}
+	c.data.Builds = append(c.data.Builds, b)
+	if err := c.data.Save(c.DataDir); err != nil {
+		return "", "", "", err
+	}
+	summary := fmt.Sprintf("build %s in %.1fs (source %.1fs, deps %.1fs)", res.Status, res.BuildSeconds, b.SourceSeconds, res.DepsSeconds)
+	if res.CompatFlags != "" {
+		summary += " with compat flags " + res.CompatFlags
+	}
+	if res.Status != "ok" {
+		c.step(fmt.Sprintf("%s: build failed: %s", cell.ID(), res.Error))
+		return "", "", summary + ": " + res.Error, errBuildFailed
+	}
+	if err := os.WriteFile(filepath.Join(dir, "build-id"), []byte(id), 0o644); err != nil {
+		return "", "", "", err
+	}
+	return id, res.Binary, summary, nil
+}
+
+// prepareClient builds the single redis-benchmark used for every server.
+func (c *collector) prepareClient(ctx context.Context) error {
+	v := c.Config.Bench.ClientVersion
+	tree, err := c.Sources.Get(ctx, v)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.Log, "building client redis-benchmark %s (default flags)...\n", v)
+	bin, err := build.Client(ctx, tree.Dir, c.WorkDir, v, c.Config.Jobs, c.Config.BuildTimeout.Duration)
+	if err != nil {
+		return err
+	}
+	c.client = bin
+	c.clientVer = bench.ClientVersion(ctx, bin)
+	if c.clientVer == "" {
+		c.clientVer = "redis-benchmark " + v
+	}
+	fmt.Fprintf(c.Log, "client: %s\n", c.clientVer)
+	return nil
+}
+
+func usesCompiler(cells []config.Cell, name string) bool {
+	for _, c := range cells {
+		if c.Compiler.Name == name {
+			return true
+		}
+	}
+	return false
+}

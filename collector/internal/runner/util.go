@@ -1,0 +1,5 @@
+package runner
+
+import "os/exec"
+
+var lookPath = exec.LookPath

@@ -1,0 +1,187 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// Data is the whole dataset in memory.
+type Data struct {
+	Plan     []Plan
+	Builds   []Build
+	Runs     []Run
+	Results  []Result
+	Machines []Machine
+}
+
+// File names of the tables inside a data directory.
+const (
+	PlanFile     = "plan.parquet"
+	BuildsFile   = "builds.parquet"
+	RunsFile     = "runs.parquet"
+	ResultsFile  = "results.parquet"
+	MachinesFile = "machines.parquet"
+)
+
+// Load reads every table of dir; a missing file is an empty table.
+func Load(dir string) (*Data, error) {
+	d := &Data{}
+	var err error
+	if d.Plan, err = read[Plan](dir, PlanFile); err != nil {
+		return nil, err
+	}
+	if d.Builds, err = read[Build](dir, BuildsFile); err != nil {
+		return nil, err
+	}
+	if d.Runs, err = read[Run](dir, RunsFile); err != nil {
+		return nil, err
+	}
+	if d.Results, err = read[Result](dir, ResultsFile); err != nil {
+		return nil, err
+	}
+	if d.Machines, err = read[Machine](dir, MachinesFile); err != nil {
+		return nil, err
+	}
+	d.Dedupe()
+	return d, nil
+}
+
+func read[T any](dir, name string) ([]T, error) {
+	path := filepath.Join(dir, name)
+	rows, err := parquet.ReadFile[T](path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return rows, nil
+}
+
+// Save writes every table of d into dir, each atomically.
+func (d *Data) Save(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := write(dir, PlanFile, d.Plan); err != nil {
+		return err
+	}
+	if err := write(dir, BuildsFile, d.Builds); err != nil {
+		return err
+	}
+	if err := write(dir, RunsFile, d.Runs); err != nil {
+		return err
+	}
+	if err := write(dir, ResultsFile, d.Results); err != nil {
+		return err
+	}
+	return write(dir, MachinesFile, d.Machines)
+}
+
+// write stores rows in a temporary file next to the target, syncs it and
+// renames it over the target: readers see the old or the new table, never a mix.
+func write[T any](dir, name string, rows []T) error {
+	path := filepath.Join(dir, name)
+	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	w := parquet.NewGenericWriter[T](tmp, parquet.Compression(&zstd.Codec{Level: zstd.SpeedBetterCompression}))
+	if _, err := w.Write(rows); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := w.Close(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if df, err := os.Open(dir); err == nil {
+		df.Sync()
+		df.Close()
+	}
+	return nil
+}
+
+// Dedupe keeps one row per key in every table (the last one) and sorts the
+// tables, so merging or resuming never duplicates rows and files are stable.
+func (d *Data) Dedupe() {
+	d.Plan = dedupe(d.Plan, func(p Plan) string { return p.CellID })
+	sort.SliceStable(d.Plan, func(i, j int) bool {
+		a, b := d.Plan[i], d.Plan[j]
+		if a.VersionIndex != b.VersionIndex {
+			return a.VersionIndex < b.VersionIndex
+		}
+		if a.CompilerIndex != b.CompilerIndex {
+			return a.CompilerIndex < b.CompilerIndex
+		}
+		return a.FlagIndex < b.FlagIndex
+	})
+	d.Builds = dedupe(d.Builds, func(b Build) string { return b.BuildID })
+	sort.SliceStable(d.Builds, func(i, j int) bool { return d.Builds[i].StartedAt.Before(d.Builds[j].StartedAt) })
+	d.Runs = dedupe(d.Runs, func(r Run) string { return RunKey(r.CellID, r.Mode, int(r.Repeat)) })
+	sort.SliceStable(d.Runs, func(i, j int) bool { return d.Runs[i].StartedAt.Before(d.Runs[j].StartedAt) })
+	// Results belong to the run that owns their (cell, mode, repeat).
+	keep := map[string]bool{}
+	for _, r := range d.Runs {
+		keep[r.RunID] = true
+	}
+	var res []Result
+	for _, r := range d.Results {
+		if keep[r.RunID] {
+			res = append(res, r)
+		}
+	}
+	d.Results = dedupe(res, func(r Result) string { return r.RunID + "\x00" + r.Test })
+	d.Machines = dedupe(d.Machines, func(m Machine) string { return m.MachineID })
+}
+
+// RunKey identifies a (cell, mode, repeat).
+func RunKey(cell, mode string, repeat int) string {
+	return cell + "\x00" + mode + "\x00" + strconv.Itoa(repeat)
+}
+
+func dedupe[T any](rows []T, key func(T) string) []T {
+	last := map[string]int{}
+	for i, r := range rows {
+		last[key(r)] = i
+	}
+	out := rows[:0:0]
+	for i, r := range rows {
+		if last[key(r)] == i {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Merge adds other's rows to d (other wins on equal keys).
+func (d *Data) Merge(other *Data) {
+	d.Plan = append(d.Plan, other.Plan...)
+	d.Builds = append(d.Builds, other.Builds...)
+	d.Runs = append(d.Runs, other.Runs...)
+	d.Results = append(d.Results, other.Results...)
+	d.Machines = append(d.Machines, other.Machines...)
+	d.Dedupe()
+}

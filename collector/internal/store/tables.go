@@ -1,0 +1,117 @@
+// Package store keeps the collector's results as Parquet tables (plan, builds,
+// runs, results, machines; schema in docs/data-schema.md). The tables are read
+// whole, changed in memory and rewritten atomically, so a kill at any moment
+// leaves either the old or the new file, never a half-written one.
+package store
+
+import "time"
+
+// Plan is one planned cell.
+type Plan struct {
+	CellID        string `parquet:"cell_id"`
+	Version       string `parquet:"version"`
+	VersionIndex  int32  `parquet:"version_index"`
+	Compiler      string `parquet:"compiler"`
+	CompilerIndex int32  `parquet:"compiler_index"`
+	FlagSet       string `parquet:"flag_set"`
+	FlagIndex     int32  `parquet:"flag_index"`
+	CC            string `parquet:"cc"`
+	CFlags        string `parquet:"cflags"`
+	Modes         string `parquet:"modes"`
+	Repeats       int32  `parquet:"repeats"`
+}
+
+// Build is one build attempt of a cell.
+type Build struct {
+	BuildID          string    `parquet:"build_id"`
+	CellID           string    `parquet:"cell_id"`
+	Version          string    `parquet:"version"`
+	Compiler         string    `parquet:"compiler"`
+	FlagSet          string    `parquet:"flag_set"`
+	Status           string    `parquet:"status"`
+	Error            *string   `parquet:"error,optional"`
+	LogTail          string    `parquet:"log_tail"`
+	CC               string    `parquet:"cc"`
+	CCPath           string    `parquet:"cc_path"`
+	CCVersion        string    `parquet:"cc_version"`
+	CFlags           string    `parquet:"cflags"`
+	LDFlags          string    `parquet:"ldflags"`
+	CompatFlags      string    `parquet:"compat_flags"`
+	DepsGetFlags     bool      `parquet:"deps_get_flags"`
+	MakeArgs         string    `parquet:"make_args"`
+	SourceKind       string    `parquet:"source_kind"`
+	SourceRef        string    `parquet:"source_ref"`
+	SourceCommit     string    `parquet:"source_commit"`
+	SourceSHA256     string    `parquet:"source_sha256"`
+	SourceVerified   bool      `parquet:"source_verified"`
+	SourceSeconds    float64   `parquet:"source_seconds"`
+	DepsSeconds      float64   `parquet:"deps_seconds"`
+	BuildSeconds     float64   `parquet:"build_seconds"`
+	BinaryBytes      int64     `parquet:"binary_bytes"`
+	StartedAt        time.Time `parquet:"started_at,timestamp(millisecond:local)"`
+	FinishedAt       time.Time `parquet:"finished_at,timestamp(millisecond:local)"`
+	MachineID        string    `parquet:"machine_id"`
+	CollectorVersion string    `parquet:"collector_version"`
+}
+
+// Run is one finished benchmark run (cell × mode × repeat).
+type Run struct {
+	RunID           string    `parquet:"run_id"`
+	CellID          string    `parquet:"cell_id"`
+	Version         string    `parquet:"version"`
+	Compiler        string    `parquet:"compiler"`
+	FlagSet         string    `parquet:"flag_set"`
+	BuildID         string    `parquet:"build_id"`
+	Mode            string    `parquet:"mode"`
+	Repeat          int32     `parquet:"repeat"`
+	Status          string    `parquet:"status"`
+	ClientVersion   string    `parquet:"client_version"`
+	ClientArgs      string    `parquet:"client_args"`
+	ServerCPU       int32     `parquet:"server_cpu"`
+	ClientCPU       int32     `parquet:"client_cpu"`
+	Load1Before     float64   `parquet:"load1_before"`
+	Load1After      float64   `parquet:"load1_after"`
+	OtherCPU        string    `parquet:"other_cpu"`
+	RawOutput       string    `parquet:"raw_output"`
+	DurationSeconds float64   `parquet:"duration_seconds"`
+	StartedAt       time.Time `parquet:"started_at,timestamp(millisecond:local)"`
+	FinishedAt      time.Time `parquet:"finished_at,timestamp(millisecond:local)"`
+	MachineID       string    `parquet:"machine_id"`
+}
+
+// Result is one test of a run.
+type Result struct {
+	RunID     string   `parquet:"run_id"`
+	BuildID   string   `parquet:"build_id"`
+	CellID    string   `parquet:"cell_id"`
+	Version   string   `parquet:"version"`
+	Compiler  string   `parquet:"compiler"`
+	FlagSet   string   `parquet:"flag_set"`
+	Mode      string   `parquet:"mode"`
+	Repeat    int32    `parquet:"repeat"`
+	Test      string   `parquet:"test"`
+	TestIndex int32    `parquet:"test_index"`
+	Status    string   `parquet:"status"`
+	RPS       *float64 `parquet:"rps,optional"`
+	AvgMS     *float64 `parquet:"avg_latency_ms,optional"`
+	MinMS     *float64 `parquet:"min_latency_ms,optional"`
+	P50MS     *float64 `parquet:"p50_latency_ms,optional"`
+	P95MS     *float64 `parquet:"p95_latency_ms,optional"`
+	P99MS     *float64 `parquet:"p99_latency_ms,optional"`
+	MaxMS     *float64 `parquet:"max_latency_ms,optional"`
+	Error     *string  `parquet:"error,optional"`
+}
+
+// Machine describes a machine the collector ran on.
+type Machine struct {
+	MachineID        string    `parquet:"machine_id"`
+	Hostname         string    `parquet:"hostname"`
+	CPUModel         string    `parquet:"cpu_model"`
+	Cores            int32     `parquet:"cores"`
+	MemoryBytes      int64     `parquet:"memory_bytes"`
+	Kernel           string    `parquet:"kernel"`
+	OS               string    `parquet:"os"`
+	MemWriteBPS      float64   `parquet:"mem_write_bytes_per_s"`
+	MeasuredAt       time.Time `parquet:"measured_at,timestamp(millisecond:local)"`
+	CollectorVersion string    `parquet:"collector_version"`
+}
