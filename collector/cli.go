@@ -163,6 +163,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := os.MkdirAll(*work, 0o755); err != nil {
 		return fmt.Errorf("work directory: %w", err)
 	}
+	// Builds and servers run in other directories: every path must be absolute.
+	if *work, err = filepath.Abs(*work); err != nil {
+		return err
+	}
+	if m.data, err = filepath.Abs(m.data); err != nil {
+		return err
+	}
 	opts := runner.Options{
 		Config: cfg, Cells: cells, DataDir: m.data, WorkDir: *work,
 		Sources: &source.Cache{Dir: filepath.Join(*work, "src"), Getter: getter},

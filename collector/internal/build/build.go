@@ -237,7 +237,9 @@ func cleanEnv() []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, "LC_ALL=C")
+	// GIT_DIR: Redis's mkreleasehdr.sh asks git for a commit id; without this it
+	// would find the repository the work directory happens to sit in.
+	return append(env, "LC_ALL=C", "GIT_DIR=/nonexistent")
 }
 
 func ccVersion(ctx context.Context, cc string) string {

@@ -41,10 +41,13 @@ func LatestBuilds(d *store.Data) map[string]store.Build {
 
 // Pending lists the runs still missing, coverage first: every cell's first
 // repeat (all modes) before any cell's second, and so on. Cells whose latest
-// build failed are skipped unless retryFailed.
+// build failed are skipped, and runs whose server failed count as done, unless retryFailed.
 func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data, retryFailed bool) []Task {
 	done := map[string]bool{}
 	for _, r := range d.Runs {
+		if retryFailed && r.Status == "server_failed" {
+			continue
+		}
 		done[store.RunKey(r.CellID, r.Mode, int(r.Repeat))] = true
 	}
 	builds := LatestBuilds(d)
