@@ -177,3 +177,13 @@ export function reconcileState(state: AppState, catalog: Catalog): Decoded {
 export function sameState(a: AppState, b: AppState): boolean {
   return encodeState(a) === encodeState(b);
 }
+
+/**
+ * Whether the chart of `mode` and `test` passes the state's filters: the mode filter, and every
+ * whitespace-separated word of the search appearing in the test name (case-insensitive).
+ */
+export function chartMatches(state: AppState, mode: string, test: string): boolean {
+  if (state.mode !== 'all' && state.mode !== mode) return false;
+  const name = test.toLowerCase();
+  return state.q.toLowerCase().split(/\s+/).every((word) => name.includes(word));
+}

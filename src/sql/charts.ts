@@ -93,6 +93,8 @@ export interface ConfigRow {
   compat_flags: string | null;
   /** True for the version's winning configuration. */
   winner: boolean;
+  /** best_rps relative to the winner's, minus 1 (0 for the winner, -0.05 for 5% slower); null without a figure. */
+  vs_winner: number | null;
 }
 
 /** The planned configurations of one version for one test and mode, by compiler then flag set. */
@@ -100,10 +102,29 @@ export function configBarsQuery(mode: string, test: string, version: string): Qu
   return query(
     `SELECT cell_id, compiler, flag_set, status, best_rps, min_rps, ok_repeats, planned_repeats, p50_ms, reason,
             cc_version, cflags, ldflags, compat_flags,
-            (rank_in_version = 1 AND status = 'ok') AS winner
+            (rank_in_version = 1 AND status = 'ok') AS winner,
+            best_rps / max(best_rps) OVER () - 1 AS vs_winner
      FROM cell_status
      WHERE mode = ? AND test = ? AND version = ?
      ORDER BY compiler_index, flag_index`,
     [mode, test, version],
   );
+}
+
+/** A chart the data can draw: one test in one mode. */
+export interface ChartRow {
+  mode: string;
+  test: string;
+}
+
+/** Every chart, in the client's test order, data mode before pipe mode within a test. */
+export function chartsQuery(): Query<ChartRow> {
+  return query(
+    `SELECT DISTINCT mode, test, test_index FROM cell_status ORDER BY test_index, test, mode`,
+  );
+}
+
+/** Compilers in the plan's order (for colours and legend). */
+export function planCompilersQuery(): Query<{ compiler: string }> {
+  return query(`SELECT compiler FROM plan GROUP BY compiler ORDER BY min(compiler_index), compiler`);
 }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { configBarsQuery, versionBarsQuery, type VersionRow } from '../../src/sql/charts';
+import { chartsQuery, configBarsQuery, planCompilersQuery, versionBarsQuery, type VersionRow } from '../../src/sql/charts';
 import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../../src/sql/meta';
 import { query } from '../../src/sql/query';
 import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
@@ -135,5 +135,14 @@ describe('header queries', () => {
     const [dates] = await fx.runner.run(datesQuery());
     expect(dates?.first).toBe('2026-11-20 10:10');
     expect(dates?.collector_versions).toBe('0.1.0-fixture');
+  });
+});
+
+describe('catalog queries', () => {
+  it('lists every chart in test order with data before pipe, and compilers in plan order', async () => {
+    const charts = await fx.runner.run(chartsQuery());
+    expect(charts).toHaveLength(20);
+    expect(charts.slice(0, 2).map((c) => `${c.mode}:${c.test}`)).toEqual(['data:PING_INLINE', 'pipe:PING_INLINE']);
+    expect((await fx.runner.run(planCompilersQuery())).map((r) => r.compiler)).toEqual(['gcc', 'clang']);
   });
 });

@@ -1,0 +1,244 @@
+/**
+ * Wires the page: loads the dataset, renders header and charts for the state in the URL, turns
+ * user actions into new states (pushed to history) and back/forward into re-renders.
+ */
+import { compilerColors } from '../chart/palette';
+import { loadDataset, LoadError } from '../data/dataset';
+import { configBar, versionBar } from '../model/bars';
+import {
+  type AppState, chartKey, chartMatches, DEFAULTS, reconcileState, sameState,
+} from '../model/state';
+import { chartsQuery, configBarsQuery, type ConfigRow, planCompilersQuery, versionBarsQuery, type VersionRow } from '../sql/charts';
+import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
+import type { QueryRunner } from '../sql/query';
+import { chartElementId, createChartCard, type ChartCard } from '../ui/chartCard';
+import { createControls, type StatePatch } from '../ui/controls';
+import { byId } from '../ui/dom';
+import { renderCoverage, renderMeasurement } from '../ui/header';
+import { renderLegend } from '../ui/legend';
+import { showLinkNotice, showLoadError, showNoData } from '../ui/notices';
+import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor } from './history';
+import { trackScrolledChart } from './scroll';
+
+/** Where keyboard focus goes after a render: into an opened drilldown, or back to its version bar. */
+interface FocusRequest {
+  readonly key: string;
+  readonly version: string;
+  readonly kind: 'open' | 'close';
+}
+
+interface ChartEntry {
+  readonly key: string;
+  readonly mode: string;
+  readonly test: string;
+  readonly card: ChartCard;
+}
+
+/** Charts drawn before the first frame is let through, so the top of the page paints early. */
+const FIRST_CHUNK = 4;
+
+const nextFrame = () =>
+  new Promise<void>((resolve) => {
+    // rAF does not run in a background tab; the timeout keeps rendering going there.
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() => setTimeout(() => (clearTimeout(timer), resolve()), 0));
+  });
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Starts the page. */
+export async function startApp(): Promise<void> {
+  const main = byId('charts');
+  const fail = (title: string, err: unknown) => {
+    showLoadError(main, title, errorText(err));
+    byId('controls').hidden = true;
+  };
+  window.addEventListener('unhandledrejection', (event) => fail('Something went wrong while drawing the charts', event.reason));
+
+  let loaded;
+  try {
+    loaded = await loadDataset(new URL(`${import.meta.env.BASE_URL}data/`, location.href).href);
+  } catch (err) {
+    fail(err instanceof LoadError ? err.title : 'The benchmark data could not be loaded', err);
+    return;
+  }
+  if (loaded.kind === 'empty') {
+    showNoData(main, 'The collector has not published any results yet: this site has no data/plan.parquet. Charts appear here as soon as the first cells are collected.');
+    byId('controls').hidden = true;
+    byId('coverage').textContent = 'No data collected yet.';
+    return;
+  }
+  try {
+    await showDataset(loaded.db, loaded.versions, main);
+  } catch (err) {
+    fail(err instanceof LoadError ? err.title : 'The benchmark data could not be read', err);
+  }
+}
+
+async function showDataset(db: QueryRunner, versions: readonly string[], main: HTMLElement): Promise<void> {
+  const [[coverage], machines, compilers, protocol, [dates], chartRows, planCompilers] = await Promise.all([
+    db.run(coverageQuery()), db.run(machinesQuery()), db.run(compilersQuery()), db.run(protocolQuery()),
+    db.run(datesQuery()), db.run(chartsQuery()), db.run(planCompilersQuery()),
+  ]);
+  if (!coverage) throw new Error('The coverage query returned no row.');
+  renderMeasurement(byId('measurement'), { coverage, machines, compilers, protocol, dates });
+  renderCoverage(byId('coverage'), coverage);
+  const colors = compilerColors(planCompilers.map((r) => r.compiler));
+  const colorOf = (compiler: string) => colors(compiler);
+  renderLegend(byId('legend'), colors.domain(), colorOf);
+
+  if (!chartRows.length) {
+    showNoData(main, `${coverage.collected_cells} of ${coverage.planned_cells} cells collected, but no benchmark result yet. Charts appear as soon as the first run finishes.`);
+    byId('controls').hidden = true;
+    return;
+  }
+
+  const charts: ChartEntry[] = chartRows.map(({ mode, test }) => {
+    const key = chartKey(mode, test);
+    const card = createChartCard(key, mode, test, {
+      open: (version) => setState({ ...state, open: { ...state.open, [key]: version }, chart: key }, { key, version, kind: 'open' }),
+      close: () => {
+        const version = state.open[key];
+        if (version === undefined) return;
+        const { [key]: _closed, ...open } = state.open;
+        setState({ ...state, open, chart: key }, { key, version, kind: 'close' });
+      },
+      prefetch: (version) => void configRows(key, version),
+      link: () => absoluteUrlFor({ ...state, chart: key }),
+    });
+    return { key, mode, test, card };
+  });
+  const grid = document.createElement('div');
+  grid.className = 'grid grid-cols-1 gap-4 xl:grid-cols-2';
+  grid.append(...charts.map((c) => c.card.element));
+  main.replaceChildren(grid);
+
+  const catalog = { versions, charts: new Set(charts.map((c) => c.key)) };
+  const decoded = stateFromLocation();
+  const reconciled = reconcileState(decoded.state, catalog);
+  showLinkNotice(byId('notices'), [...decoded.problems, ...reconciled.problems]);
+  let state: AppState = reconciled.state;
+  // Show the URL of what is displayed, not of what the link asked for.
+  if (decoded.problems.length || !sameState(state, decoded.state)) history.replaceState(null, '', urlFor(state));
+
+  const controls = createControls(byId('controls'), versions, (patch: StatePatch) => {
+    const { reset, ...fields } = patch;
+    setState(reset ? DEFAULTS : { ...state, ...fields });
+  });
+
+  // Query results, cached: the version bars per version range, the configurations per drilldown.
+  const versionRowCache = new Map<string, Promise<Map<string, VersionRow[]>>>();
+  const rangeOf = (s: AppState) => {
+    const from = s.from ? versions.indexOf(s.from) : 0;
+    const to = s.to ? versions.indexOf(s.to) : versions.length - 1;
+    return { from, to, key: `${from}-${to}` };
+  };
+  const versionRows = (s: AppState) => {
+    const range = rangeOf(s);
+    let rows = versionRowCache.get(range.key);
+    if (!rows) {
+      rows = db.run(versionBarsQuery(range.from, range.to)).then((all) => {
+        const byChart = new Map<string, VersionRow[]>();
+        for (const row of all) {
+          const key = chartKey(row.mode, row.test);
+          byChart.set(key, [...(byChart.get(key) ?? []), row]);
+        }
+        return byChart;
+      });
+      versionRowCache.set(range.key, rows);
+    }
+    return rows;
+  };
+  const configCache = new Map<string, Promise<ConfigRow[]>>();
+  const configRows = (key: string, version: string) => {
+    const cacheKey = `${key}@${version}`;
+    let rows = configCache.get(cacheKey);
+    const chart = charts.find((c) => c.key === key);
+    if (!rows && chart) {
+      rows = db.run(configBarsQuery(chart.mode, chart.test, version));
+      configCache.set(cacheKey, rows);
+    }
+    return rows ?? Promise.resolve([]);
+  };
+
+  // What each card last drew, so a render only redraws cards whose inputs changed.
+  const drawn = new Map<string, string>();
+  let renderCount = 0;
+
+  async function render(focus?: FocusRequest): Promise<void> {
+    const token = ++renderCount;
+    const initial = token === 1;
+    const s = state;
+    const rowsByChart = await versionRows(s);
+    if (token !== renderCount) return;
+    let visible = 0;
+    for (const chart of charts) {
+      const shown = chartMatches(s, chart.mode, chart.test);
+      chart.card.setHidden(!shown);
+      if (!shown) continue;
+      visible++;
+      const drill = s.open[chart.key];
+      const signature = `${s.view}|${rangeOf(s).key}|${drill ?? ''}`;
+      const focusHere = focus?.key === chart.key ? focus : undefined;
+      if (drawn.get(chart.key) === signature && !focusHere) continue;
+      if (drill !== undefined) {
+        const rows = await configRows(chart.key, drill);
+        if (token !== renderCount) return;
+        chart.card.showConfigs(drill, rows.map((r) => configBar(r, drill, colorOf)), s.view, focusHere?.kind === 'open');
+      } else {
+        const bars = (rowsByChart.get(chart.key) ?? []).map((r) => versionBar(r, colorOf));
+        chart.card.showVersions(bars, s.view, focusHere?.kind === 'close' ? focusHere.version : undefined);
+      }
+      drawn.set(chart.key, signature);
+      if (focusHere) performance.mark('drilldown:drawn');
+      if (initial && visible === FIRST_CHUNK) {
+        await nextFrame();
+        performance.mark('charts:first-painted');
+      }
+    }
+    controls.sync(s, visible, charts.length);
+    main.setAttribute('aria-busy', 'false');
+    if (initial) {
+      if (visible < FIRST_CHUNK) {
+        await nextFrame();
+        performance.mark('charts:first-painted');
+      }
+      await nextFrame();
+      performance.mark('charts:all-painted');
+    }
+  }
+
+  function setState(next: AppState, focus?: FocusRequest): void {
+    if (focus) performance.mark('drilldown:start');
+    recordState(next, 'push', state);
+    state = next;
+    void render(focus);
+  }
+
+  const scrollTo = (key: string | null) => {
+    if (key) document.getElementById(chartElementId(key))?.scrollIntoView({ block: 'start' });
+    else window.scrollTo({ top: 0 });
+  };
+
+  onHistoryMove((moved) => {
+    const previous = state;
+    const next = reconcileState(moved.state, catalog);
+    showLinkNotice(byId('notices'), [...moved.problems, ...next.problems]);
+    state = next.state;
+    void render().then(() => {
+      if (previous.chart !== state.chart) scrollTo(state.chart);
+    });
+  });
+
+  await render();
+  if (state.chart) scrollTo(state.chart);
+  trackScrolledChart(
+    () => charts.filter((c) => !c.card.element.hidden).map((c) => ({ key: c.key, element: c.card.element })),
+    (chart) => {
+      if (chart === state.chart) return;
+      const next = { ...state, chart };
+      recordState(next, 'replace', state);
+      state = next;
+    },
+  );
+}

@@ -1,0 +1,256 @@
+/**
+ * A bar chart of requests/second: one bar per item, optionally in groups (a drilldown's
+ * compilers). Bars without a figure are drawn as patterned full-height columns naming why, never
+ * as short bars. Every bar is a keyboard button (one tab stop per chart, arrow keys move).
+ * It only draws: it never queries data or touches the URL.
+ */
+import { axisBottom, axisLeft } from 'd3-axis';
+import { scaleBand, scaleLinear } from 'd3-scale';
+import { select, type Selection } from 'd3-selection';
+import { axisDomain, type AxisView, type Domain } from '../model/domain';
+import { formatRpsTick } from '../model/format';
+import type { CellStatus } from '../sql/charts';
+import { ensurePatterns, MISSING_STYLE } from './palette';
+import { hideTooltip, showTooltip } from './tooltip';
+
+/** One bar, ready to draw. */
+export interface Bar {
+  /** Unique within the chart (a version, or a cell id). */
+  readonly key: string;
+  /** Tick label under the bar. */
+  readonly label: string;
+  /** Bars of the same group stand together, under the group's name ('' for no group). */
+  readonly group: string;
+  /** Requests/second, or null when status says why there is no figure. */
+  readonly value: number | null;
+  readonly status: CellStatus;
+  /** Fill colour of a bar with a figure. */
+  readonly color: string;
+  /** Marked with a star and a heavier outline. */
+  readonly winner: boolean;
+  /** The bar's accessible name. */
+  readonly ariaLabel: string;
+  /** Lines shown on hover and focus. */
+  readonly tooltip: readonly string[];
+}
+
+/** How to draw, and what to call back. */
+export interface BarChartOptions {
+  readonly view: AxisView;
+  /** Accessible name of the chart's bar group. */
+  readonly label: string;
+  /** A bar was clicked, or pressed with Enter or Space. */
+  readonly onActivate?: (bar: Bar) => void;
+  /** The pointer or focus reached a bar (e.g. to prefetch what a click will need). */
+  readonly onHover?: (bar: Bar) => void;
+  /** Escape was pressed on a bar. */
+  readonly onEscape?: () => void;
+}
+
+/** A drawn chart. */
+export interface BarChart {
+  /** Redraws with new bars and options. */
+  update(bars: readonly Bar[], options: BarChartOptions): void;
+  /** Moves keyboard focus to the bar with this key (or the first bar). */
+  focusBar(key?: string): void;
+  /** The value-axis range drawn, or null when no bar has a figure. */
+  domain(): Domain | null;
+  /** Removes the chart and its listeners. */
+  destroy(): void;
+}
+
+const WIDTH = 560;
+const HEIGHT = 280;
+const MARGIN = { top: 18, right: 8, bottom: 34, left: 48 };
+const GROUP_LABEL_SPACE = 16;
+const MIN_BAR_PX = 2;
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Draws `bars` into `el` (emptied first). */
+export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChartOptions): BarChart {
+  ensurePatterns(el.ownerDocument);
+  const svg = select(el.ownerDocument.createElementNS(SVG_NS, 'svg'))
+    .attr('viewBox', `0 0 ${WIDTH} ${HEIGHT}`)
+    .attr('class', 'block h-auto w-full select-none overflow-visible')
+    .attr('role', 'group');
+  el.replaceChildren(svg.node() as SVGSVGElement);
+  const yAxis = svg.append('g').attr('class', 'y-axis text-slate-600');
+  const plot = svg.append('g').attr('class', 'bars');
+  const xAxis = svg.append('g').attr('class', 'x-axis text-slate-700');
+  const groups = svg.append('g').attr('class', 'group-labels');
+
+  let current = bars;
+  let opts = options;
+  let domain: Domain | null = null;
+  let focusKey: string | null = null;
+
+  const barNodes = () => plot.selectAll<SVGGElement, Bar>('g.bar');
+
+  function draw(): void {
+    svg.attr('aria-label', opts.label);
+    const grouped = current.some((b) => b.group !== '');
+    const bottom = MARGIN.bottom + (grouped ? GROUP_LABEL_SPACE : 0);
+    const innerH = HEIGHT - MARGIN.top - bottom;
+    const groupNames = [...new Set(current.map((b) => b.group))];
+    // One band scale over the bars, with an empty slot between groups, so one d3 axis serves both views.
+    const slots = current.flatMap((b, i) => (i > 0 && current[i - 1]?.group !== b.group ? [`gap:${i}`, b.key] : [b.key]));
+    const x = scaleBand<string>().domain(slots).range([MARGIN.left, WIDTH - MARGIN.right]).padding(0.18);
+    const bandwidth = x.bandwidth();
+    const xOf = (b: Bar) => x(b.key) ?? 0;
+
+    domain = axisDomain(current.flatMap((b) => (b.value === null ? [] : [b.value])), opts.view);
+    const y = scaleLinear()
+      .domain(domain ?? [0, 1])
+      .range([MARGIN.top + innerH, MARGIN.top])
+      .clamp(true);
+    svg.attr('data-domain', domain ? domain.join(',') : '');
+
+    yAxis
+      .attr('transform', `translate(${MARGIN.left},0)`)
+      .call(axisLeft(y).ticks(5).tickFormat((v) => formatRpsTick(Number(v))).tickSizeOuter(0))
+      .call((g) => g.selectAll('.tick line').clone().attr('x2', WIDTH - MARGIN.left - MARGIN.right).attr('class', 'gridline').attr('stroke-opacity', 0.12))
+      .attr('visibility', domain ? 'visible' : 'hidden');
+
+    const rotate = current.some((b) => b.label.length * 6.2 > bandwidth);
+    const labelByKey = new Map(current.map((b) => [b.key, b.label]));
+    xAxis
+      .attr('transform', `translate(0,${MARGIN.top + innerH})`)
+      .call(axisBottom(x).tickValues(current.map((b) => b.key)).tickSize(0).tickFormat((k) => labelByKey.get(k) ?? k))
+      .call((g) => g.select('.domain').remove())
+      .call((g) =>
+        g.selectAll('.tick text')
+          .attr('transform', rotate ? 'rotate(-30)' : null)
+          .attr('text-anchor', rotate ? 'end' : 'middle')
+          .attr('dy', rotate ? '0.9em' : '1.1em'),
+      );
+
+    const groupCenter = (g: string) => {
+      const members = current.filter((b) => b.group === g);
+      return members.reduce((sum, b) => sum + xOf(b) + bandwidth / 2, 0) / members.length;
+    };
+    groups
+      .selectAll('text')
+      .data(grouped ? groupNames : [])
+      .join('text')
+      .attr('x', groupCenter)
+      .attr('y', HEIGHT - 4)
+      .attr('text-anchor', 'middle')
+      .attr('class', 'fill-slate-700 text-[12px] font-semibold')
+      .text((g) => g);
+
+    const base = MARGIN.top + innerH;
+    barNodes()
+      .data(current, (b) => b.key)
+      .join((enter) => {
+        const g = enter.append('g').attr('class', 'bar cursor-pointer outline-none').attr('role', 'button');
+        g.append('rect').attr('class', 'hit').attr('fill', 'transparent');
+        g.append('rect').attr('class', 'shape');
+        g.append('text').attr('class', 'status-label');
+        g.append('text').attr('class', 'winner-mark');
+        return g;
+      })
+      .attr('tabindex', (b) => (b.key === (focusKey ?? current[0]?.key) ? 0 : -1))
+      .attr('aria-label', (b) => b.ariaLabel)
+      .attr('data-key', (b) => b.key)
+      .attr('data-status', (b) => b.status)
+      .attr('data-value', (b) => (b.value === null ? '' : String(b.value)))
+      .attr('data-winner', (b) => (b.winner ? 'true' : null))
+      .each(function (b) {
+        const g = select(this);
+        const x = xOf(b);
+        g.select('rect.hit').attr('x', x).attr('y', MARGIN.top).attr('width', bandwidth).attr('height', innerH);
+        const shape = g.select('rect.shape').attr('x', x).attr('width', bandwidth);
+        const missing = b.status === 'ok' ? null : MISSING_STYLE[b.status];
+        if (b.value !== null) {
+          const top = Math.min(y(b.value), base - MIN_BAR_PX);
+          shape.attr('y', top).attr('height', base - top).attr('fill', b.color)
+            .attr('stroke', b.winner ? '#111827' : 'none').attr('stroke-width', b.winner ? 2 : 0)
+            .attr('stroke-dasharray', null).attr('class', 'shape');
+        } else {
+          shape.attr('y', MARGIN.top).attr('height', innerH).attr('fill', `url(#${missing?.pattern ?? 'pattern-pending'})`)
+            .attr('stroke', '#94a3b8').attr('stroke-width', 1).attr('stroke-dasharray', b.status === 'not_collected' ? '4 3' : null)
+            .attr('class', 'shape missing');
+        }
+        g.select('text.status-label')
+          .text(missing ? missing.label : '')
+          .attr('transform', `translate(${x + bandwidth / 2},${base - 6}) rotate(-90)`)
+          .attr('dy', '0.35em')
+          .attr('class', 'status-label fill-slate-600 text-[11px]');
+        g.select('text.winner-mark')
+          .text(b.winner ? '★' : '')
+          .attr('x', x + bandwidth / 2)
+          .attr('y', (b.value === null ? MARGIN.top : Math.min(y(b.value), base - MIN_BAR_PX)) - 4)
+          .attr('text-anchor', 'middle')
+          .attr('class', 'winner-mark fill-slate-900 text-[13px]');
+      });
+  }
+
+  function moveFocus(from: Bar, step: number | 'first' | 'last'): void {
+    const i = current.findIndex((b) => b.key === from.key);
+    const next = step === 'first' ? 0 : step === 'last' ? current.length - 1 : Math.max(0, Math.min(current.length - 1, i + step));
+    const bar = current[next];
+    if (bar) api.focusBar(bar.key);
+  }
+
+  plot
+    .on('click', (event: MouseEvent) => {
+      const bar = barFrom(event.target);
+      if (bar) opts.onActivate?.(bar);
+    })
+    .on('keydown', (event: KeyboardEvent) => {
+      const bar = barFrom(event.target);
+      if (!bar) return;
+      const keys: Record<string, () => void> = {
+        Enter: () => opts.onActivate?.(bar),
+        ' ': () => opts.onActivate?.(bar),
+        ArrowRight: () => moveFocus(bar, 1),
+        ArrowDown: () => moveFocus(bar, 1),
+        ArrowLeft: () => moveFocus(bar, -1),
+        ArrowUp: () => moveFocus(bar, -1),
+        Home: () => moveFocus(bar, 'first'),
+        End: () => moveFocus(bar, 'last'),
+        Escape: () => opts.onEscape?.(),
+      };
+      const action = keys[event.key];
+      if (!action) return;
+      event.preventDefault();
+      action();
+    })
+    .on('pointerover focusin', (event: Event) => {
+      const bar = barFrom(event.target);
+      const node = (event.target as Element | null)?.closest('g.bar');
+      if (!bar || !node) return;
+      if (event.type === 'focusin') focusKey = bar.key;
+      showTooltip(node, bar.tooltip);
+      opts.onHover?.(bar);
+    })
+    .on('pointerout focusout', hideTooltip);
+
+  function barFrom(target: EventTarget | null): Bar | undefined {
+    const node = (target as Element | null)?.closest?.('g.bar');
+    return node ? (select(node as SVGGElement).datum() as Bar) : undefined;
+  }
+
+  const api: BarChart = {
+    update(nextBars, nextOptions) {
+      current = nextBars;
+      opts = nextOptions;
+      if (focusKey !== null && !current.some((b) => b.key === focusKey)) focusKey = null;
+      draw();
+    },
+    focusBar(key) {
+      const target = key ?? current[0]?.key;
+      if (target === undefined) return;
+      focusKey = target;
+      barNodes().attr('tabindex', (b) => (b.key === target ? 0 : -1));
+      barNodes().filter((b) => b.key === target).node()?.focus();
+    },
+    domain: () => domain,
+    destroy() {
+      hideTooltip();
+      (svg as Selection<SVGSVGElement, unknown, null, undefined>).remove();
+    },
+  };
+  draw();
+  return api;
+}

@@ -1,0 +1,62 @@
+/**
+ * Loads the published dataset into DuckDB: fetches the five files while the database starts,
+ * registers them and prepares the tables. Failures become LoadErrors with a sentence for people.
+ */
+import type { QueryRunner } from '../sql/query';
+import { startDatabase } from './duckdb';
+import { fetchDataFile, type FileOutcome } from './files';
+import { REQUIRED_TABLE, TABLES, tableFile, type TableName } from './schema';
+import { prepareTables } from './tables';
+
+/** The dataset ready to query, or the fact that nothing has been published yet. */
+export type LoadResult =
+  | { readonly kind: 'ready'; readonly db: QueryRunner; readonly versions: readonly string[]; readonly missing: readonly TableName[] }
+  | { readonly kind: 'empty' };
+
+/** Loading failed; `title` is the headline for the page, the message the details. */
+export class LoadError extends Error {
+  override name = 'LoadError';
+  constructor(readonly title: string, message: string) {
+    super(message);
+  }
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** Loads every table from `dataUrl` (a folder URL ending in '/'). */
+export async function loadDataset(dataUrl: string): Promise<LoadResult> {
+  const dbPromise = startDatabase();
+  const files = await Promise.all(
+    TABLES.map(async (table) => [table, await fetchDataFile(new URL(tableFile(table), dataUrl).href)] as const),
+  );
+  performance.mark('data:fetched');
+  const outcomes = new Map<TableName, FileOutcome>(files);
+  if (outcomes.get(REQUIRED_TABLE)?.kind === 'missing') return { kind: 'empty' };
+  for (const [table, outcome] of files) {
+    if (outcome.kind === 'corrupt') {
+      throw new LoadError(`The data file ${tableFile(table)} is damaged`, `It cannot be read: ${outcome.reason}.`);
+    }
+  }
+
+  let db;
+  try {
+    db = await dbPromise;
+  } catch (err) {
+    throw new LoadError('The in-browser database (DuckDB-WASM) could not start', message(err));
+  }
+  performance.mark('duckdb:ready');
+
+  const present = new Set<TableName>();
+  for (const [table, outcome] of files) {
+    if (outcome.kind !== 'ok') continue;
+    await db.registerFile(tableFile(table), outcome.bytes);
+    present.add(table);
+  }
+  try {
+    const versions = await prepareTables(db, present);
+    performance.mark('tables:ready');
+    return { kind: 'ready', db, versions, missing: TABLES.filter((t) => !present.has(t)) };
+  } catch (err) {
+    throw new LoadError('The benchmark data could not be read', message(err));
+  }
+}

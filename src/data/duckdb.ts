@@ -1,0 +1,81 @@
+/**
+ * The only module that imports DuckDB-WASM. It starts one database behind a shared promise,
+ * serves every query through cached prepared statements, and attaches the SQL to any error.
+ *
+ * Version 1.28.0 (DuckDB 0.9.1) on purpose: it has the Parquet reader built in, while 1.29+
+ * downloads it from DuckDB's CDN at the first Parquet query (docs/site.md has the measurements).
+ * The wasm and worker files are build assets of this site, so no other origin is ever contacted.
+ */
+import * as duckdb from '@duckdb/duckdb-wasm';
+import ehWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
+import mvpWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url';
+import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
+import mvpWasm from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
+import type { Query, QueryRunner, SqlParam } from '../sql/query';
+
+/** A query that DuckDB rejected, with the statement that caused it. */
+export class QueryError extends Error {
+  override name = 'QueryError';
+  constructor(message: string, readonly sql: string) {
+    super(`${message}\nSQL: ${sql.trim()}`);
+  }
+}
+
+/** The running database: queries plus registering file contents under a name SQL can read. */
+export interface Database extends QueryRunner {
+  /** Makes `bytes` readable as `name` (e.g. read_parquet('results.parquet')). Takes ownership of the buffer. */
+  registerFile(name: string, bytes: Uint8Array): Promise<void>;
+}
+
+let started: Promise<Database> | null = null;
+
+/** Starts DuckDB once; every caller shares the same database. */
+export function startDatabase(): Promise<Database> {
+  started ??= open();
+  return started;
+}
+
+async function open(): Promise<Database> {
+  const bundle = await duckdb.selectBundle({
+    mvp: { mainModule: absolute(mvpWasm), mainWorker: absolute(mvpWorker) },
+    eh: { mainModule: absolute(ehWasm), mainWorker: absolute(ehWorker) },
+  });
+  if (!bundle.mainWorker) throw new Error('DuckDB-WASM has no worker for this browser.');
+  const worker = new Worker(bundle.mainWorker);
+  const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker);
+  await db.instantiate(bundle.mainModule);
+  const conn = await db.connect();
+  const prepared = new Map<string, Promise<duckdb.AsyncPreparedStatement>>();
+
+  const execute = async (sql: string, params: readonly SqlParam[]) => {
+    if (!params.length) return conn.query(sql);
+    let statement = prepared.get(sql);
+    if (!statement) {
+      statement = conn.prepare(sql);
+      prepared.set(sql, statement);
+      // A statement that failed to prepare must not stay cached.
+      statement.catch(() => prepared.delete(sql));
+    }
+    return (await statement).query(...params);
+  };
+
+  return {
+    async run<Row>(q: Query<Row>): Promise<Row[]> {
+      try {
+        const table = await execute(q.sql, q.params);
+        // 1.28 types rows as any: each is an Arrow StructRow whose toJSON() gives a plain object.
+        return table.toArray().map((row: { toJSON(): Row }) => row.toJSON());
+      } catch (err) {
+        throw new QueryError(err instanceof Error ? err.message : String(err), q.sql);
+      }
+    },
+    async registerFile(name, bytes) {
+      await db.registerFileBuffer(name, bytes);
+    },
+  };
+}
+
+/** The worker resolves relative URLs against its own location: hand it absolute ones. */
+function absolute(url: string): string {
+  return new URL(url, document.baseURI).href;
+}

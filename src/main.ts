@@ -1,0 +1,5 @@
+/** Entry point: styles, then the app. */
+import './style.css';
+import { startApp } from './app/app';
+
+void startApp();

@@ -1,0 +1,126 @@
+/**
+ * One chart's figure: caption naming test and mode, the bars (all versions, or one version's
+ * configurations), a way back, a copy-link button and the printed axis range.
+ */
+import { barChart, type Bar, type BarChart } from '../chart/barChart';
+import type { AxisView } from '../model/domain';
+import { formatAxisRange } from '../model/format';
+import { h } from './dom';
+
+/** What a card asks of the app. */
+export interface CardActions {
+  /** Open this version's configurations. */
+  open(version: string): void;
+  /** Return to all versions. */
+  close(): void;
+  /** The pointer or focus is on a version: its configurations may be wanted soon. */
+  prefetch(version: string): void;
+  /** The deep link to this chart in the current state. */
+  link(): string;
+}
+
+/** A chart card. */
+export interface ChartCard {
+  readonly element: HTMLElement;
+  /** Shows one bar per version. `focus` moves keyboard focus to that version's bar. */
+  showVersions(bars: readonly Bar[], view: AxisView, focus?: string): void;
+  /** Shows one version's configurations; `focus` moves keyboard focus into them. */
+  showConfigs(version: string, bars: readonly Bar[], view: AxisView, focus: boolean): void;
+  setHidden(hidden: boolean): void;
+}
+
+const MODE_TEXT: Record<string, string> = {
+  data: 'data mode (64-byte values, random keys)',
+  pipe: 'pipe mode (64-byte values, random keys, 1,000-request pipelines)',
+};
+
+/** A DOM id for a chart key: letters, digits and dashes only. */
+export function chartElementId(key: string): string {
+  return `chart-${key.replace(/[^A-Za-z0-9]+/g, '-').replace(/-+$/, '')}`;
+}
+
+/** Creates the card for the chart `key` (mode and test). */
+export function createChartCard(key: string, mode: string, test: string, actions: CardActions): ChartCard {
+  const subtitle = h('p', { class: 'text-xs text-slate-600' });
+  const back = h('button', {
+    class: 'rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100',
+    attrs: { type: 'button', hidden: '', 'data-action': 'back' },
+    on: { click: () => actions.close() },
+  }, '← All versions');
+  const copied = h('span', { class: 'text-xs text-emerald-700', attrs: { role: 'status' } });
+  const copy = h('a', {
+    class: 'rounded-md border border-slate-300 px-2 py-0.5 text-xs text-slate-800 no-underline hover:bg-slate-100',
+    attrs: { href: '#', 'data-action': 'copy-link', title: 'Copy a link to this chart as it is shown now' },
+    on: {
+      click: (event) => {
+        event.preventDefault();
+        const url = actions.link();
+        copy.setAttribute('href', url);
+        navigator.clipboard?.writeText(url).then(
+          () => (copied.textContent = 'Link copied'),
+          () => (copied.textContent = 'Copy failed: use the link itself'),
+        );
+        setTimeout(() => (copied.textContent = ''), 2500);
+      },
+      focus: () => copy.setAttribute('href', actions.link()),
+      pointerenter: () => copy.setAttribute('href', actions.link()),
+    },
+  }, 'Copy link');
+  const body = h('div', { class: 'mt-1' });
+  const axisNote = h('p', { class: 'axis-note text-xs text-slate-600' });
+  const element = h('figure', {
+    class: 'chart-card rounded-lg border border-slate-200 bg-white p-3 shadow-sm',
+    attrs: { id: chartElementId(key), 'data-chart-key': key, 'data-drill': '', tabindex: '-1' },
+  },
+    h('div', { class: 'flex flex-wrap items-start justify-between gap-2' },
+      h('figcaption', {},
+        h('h3', { class: 'text-base font-semibold text-slate-900' }, test),
+        h('span', { class: 'text-xs text-slate-600' }, `requests/second, ${MODE_TEXT[mode] ?? `${mode} mode`}`),
+        subtitle,
+      ),
+      h('div', { class: 'flex items-center gap-2' }, copied, back, copy),
+    ),
+    body,
+    axisNote,
+  );
+
+  let chart: BarChart | null = null;
+  const draw = (bars: readonly Bar[], view: AxisView, label: string, onActivate: (bar: Bar) => void) => {
+    const options = {
+      view,
+      label,
+      onActivate,
+      onEscape: () => actions.close(),
+      onHover: (bar: Bar) => {
+        if (element.dataset.drill === '') actions.prefetch(bar.key);
+      },
+    };
+    if (chart) chart.update(bars, options);
+    else chart = barChart(body, bars, options);
+    const domain = chart.domain();
+    axisNote.textContent = domain ? formatAxisRange(domain) : 'no figures in this range';
+  };
+
+  return {
+    element,
+    showVersions(bars, view, focus) {
+      element.dataset.drill = '';
+      back.hidden = true;
+      const measured = bars.filter((b) => b.value !== null).length;
+      subtitle.textContent = `Best configuration per version · ${measured} of ${bars.length} versions measured · click a bar for its configurations`;
+      draw(bars, view, `${test}, ${mode} mode: one bar per Redis version`, (bar) => actions.open(bar.key));
+      if (focus !== undefined) chart?.focusBar(focus);
+    },
+    showConfigs(version, bars, view, focus) {
+      element.dataset.drill = version;
+      back.hidden = false;
+      const winner = bars.find((b) => b.winner);
+      subtitle.textContent = `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${winner ? `★ fastest: ${winner.group} ${winner.label}` : 'no configuration measured'}`;
+      draw(bars, view, `${test}, ${mode} mode: configurations of Redis ${version}`, () => actions.close());
+      if (focus) chart?.focusBar(winner?.key);
+    },
+    setHidden(hidden) {
+      element.hidden = hidden;
+    },
+  };
+}

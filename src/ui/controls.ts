@@ -1,0 +1,84 @@
+/** The filter bar: view, mode, test search and version range. It reports changes; the app owns the state. */
+import type { AppState, ModeFilter } from '../model/state';
+import type { AxisView } from '../model/domain';
+import { h } from './dom';
+
+/** A change the user asked for. */
+export type StatePatch = Partial<Pick<AppState, 'view' | 'mode' | 'q' | 'from' | 'to'>> & { reset?: true };
+
+/** The filter bar, kept in step with the state. */
+export interface Controls {
+  /** Shows `state` in the controls and how many charts it leaves visible. */
+  sync(state: AppState, shown: number, total: number): void;
+}
+
+const SEARCH_DELAY_MS = 250;
+
+function radioGroup<T extends string>(name: string, legend: string, options: readonly (readonly [T, string])[], onPick: (v: T) => void) {
+  const inputs = options.map(([value, label]) => {
+    const input = h('input', { class: 'peer sr-only', attrs: { type: 'radio', name, value, id: `${name}-${value}` }, on: { change: () => onPick(value) } });
+    return [
+      input,
+      h('label', {
+        class: 'cursor-pointer border border-slate-300 px-3 py-1 text-sm first-of-type:rounded-l-md last-of-type:rounded-r-md peer-checked:bg-slate-800 peer-checked:text-white peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-blue-600',
+        attrs: { for: `${name}-${value}` },
+      }, label),
+    ] as const;
+  });
+  const fieldset = h('fieldset', { class: 'flex items-center gap-2' },
+    h('legend', { class: 'sr-only' }, legend),
+    h('span', { class: 'text-sm font-semibold text-slate-700', attrs: { 'aria-hidden': 'true' } }, legend),
+    h('div', { class: 'inline-flex' }, ...inputs.flat()),
+  );
+  const set = (value: T) => inputs.forEach(([input]) => (input.checked = input.value === value));
+  return { fieldset, set };
+}
+
+/** Builds the controls into `root`; `versions` in release order fill the range selects. */
+export function createControls(root: HTMLElement, versions: readonly string[], onChange: (patch: StatePatch) => void): Controls {
+  const view = radioGroup<AxisView>('view', 'Axis', [['real', 'Real View'], ['max', 'Max Change View']], (v) => onChange({ view: v }));
+  const mode = radioGroup<ModeFilter>('mode', 'Mode', [['all', 'Both'], ['data', 'data'], ['pipe', 'pipe (-P 1000)']], (v) => onChange({ mode: v }));
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const search = h('input', {
+    class: 'w-48 rounded-md border border-slate-300 px-2 py-1 text-sm',
+    attrs: { type: 'search', id: 'test-search', placeholder: 'e.g. LRANGE, SET', autocomplete: 'off' },
+    on: {
+      input: () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => onChange({ q: search.value.trim() }), SEARCH_DELAY_MS);
+      },
+    },
+  });
+  const versionSelect = (id: string, label: string, key: 'from' | 'to') => {
+    const select = h('select', { class: 'rounded-md border border-slate-300 px-1 py-1 text-sm', attrs: { id }, on: { change: () => onChange({ [key]: select.value || null }) } },
+      h('option', { attrs: { value: '' } }, key === 'from' ? 'oldest' : 'newest'),
+      ...versions.map((v) => h('option', { attrs: { value: v } }, v)),
+    );
+    return { select, label: h('label', { class: 'text-sm font-semibold text-slate-700', attrs: { for: id } }, label) };
+  };
+  const from = versionSelect('version-from', 'Versions', 'from');
+  const to = versionSelect('version-to', 'to', 'to');
+  const count = h('span', { class: 'text-sm text-slate-600', attrs: { id: 'chart-count', 'aria-live': 'polite' } });
+  const reset = h('button', { class: 'rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100', attrs: { type: 'button' }, on: { click: () => onChange({ reset: true }) } }, 'Reset');
+
+  root.replaceChildren(
+    view.fieldset,
+    mode.fieldset,
+    h('div', { class: 'flex items-center gap-2' }, h('label', { class: 'text-sm font-semibold text-slate-700', attrs: { for: 'test-search' } }, 'Test'), search),
+    h('div', { class: 'flex items-center gap-2' }, from.label, from.select, to.label, to.select),
+    reset,
+    count,
+  );
+
+  return {
+    sync(state, shown, total) {
+      view.set(state.view);
+      mode.set(state.mode);
+      if (document.activeElement !== search && search.value.trim() !== state.q) search.value = state.q;
+      from.select.value = state.from ?? '';
+      to.select.value = state.to ?? '';
+      count.textContent = `${shown} of ${total} charts`;
+    },
+  };
+}

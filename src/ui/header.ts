@@ -1,0 +1,76 @@
+/** The header's "how this was measured" and "how much is collected" parts, from the data. */
+import { formatBytes } from '../model/format';
+import type { CompilerRow, CoverageRow, DatesRow, MachineRow, ProtocolRow } from '../sql/meta';
+import { h } from './dom';
+
+/** Everything the header shows, as queried. */
+export interface HeaderInfo {
+  readonly coverage: CoverageRow;
+  readonly machines: readonly MachineRow[];
+  readonly compilers: readonly CompilerRow[];
+  readonly protocol: readonly ProtocolRow[];
+  readonly dates: DatesRow | undefined;
+}
+
+function item(term: string, ...details: (Node | string)[]): HTMLElement[] {
+  return [h('dt', { class: 'font-semibold text-slate-700' }, term), h('dd', { class: 'mb-2 text-slate-800' }, ...details)];
+}
+
+function lines(values: readonly string[]): HTMLElement {
+  return h('ul', { class: 'list-none' }, ...values.map((v) => h('li', {}, v)));
+}
+
+/** Renders the measurement details into `dl`. */
+export function renderMeasurement(dl: HTMLElement, info: HeaderInfo): void {
+  const repeats = Math.max(0, ...info.protocol.map((p) => p.max_repeat));
+  const protocol = info.protocol.length
+    ? lines([
+        ...info.protocol.map((p) => `${p.mode}: redis-benchmark ${p.client_args}`),
+        `client: ${[...new Set(info.protocol.map((p) => p.client_version))].join(', ')}`,
+        `up to ${repeats} repeats per mode, best repeat kept; server and client ${info.protocol.every((p) => p.pinned) ? 'pinned to separate CPUs' : 'not pinned'}`,
+      ])
+    : 'no benchmark run recorded yet';
+  const machines = info.machines.length
+    ? lines(
+        info.machines.map((m) =>
+          [
+            `${m.cpu_model}, ${m.cores} cores, ${formatBytes(m.memory_bytes)} RAM`,
+            m.mem_write_bytes_per_s ? `memory write ${formatBytes(m.mem_write_bytes_per_s)}/s` : '',
+            `${m.os}, Linux ${m.kernel}`,
+            info.machines.length > 1 ? `(${m.runs} runs)` : '',
+          ].filter(Boolean).join('; '),
+        ),
+      )
+    : 'not recorded yet';
+  const compilers = info.compilers.length
+    ? lines(info.compilers.map((c) => `${c.compiler}: ${c.cc_version || c.cc}`))
+    : 'no build recorded yet';
+  const dates = info.dates?.first ? `${info.dates.first} – ${info.dates.last} UTC` : 'not yet';
+  dl.replaceChildren(
+    ...item('Protocol', protocol),
+    ...item('Machine', machines),
+    ...item('Compilers', compilers),
+    ...item('Collected', dates, info.dates?.collector_versions ? ` (collector ${info.dates.collector_versions})` : ''),
+  );
+}
+
+/** One sentence and a progress bar for how much of the planned matrix is in the data. */
+export function renderCoverage(box: HTMLElement, c: CoverageRow): void {
+  const complete = c.planned_cells > 0 && c.collected_cells === c.planned_cells && c.finished_runs + c.server_failed_runs >= c.planned_runs;
+  const text = [
+    `${c.collected_cells} of ${c.planned_cells} cells collected (${c.versions} Redis versions × compilers × flag sets)`,
+    c.failed_builds ? `${c.failed_builds} failed to build` : '',
+    `${c.finished_runs} of ${c.planned_runs} benchmark runs finished`,
+    c.server_failed_runs ? `${c.server_failed_runs} runs where the server failed` : '',
+  ].filter(Boolean).join('; ');
+  const progress = h('progress', {
+    class: 'h-2 w-48 align-middle',
+    attrs: { max: String(Math.max(1, c.planned_runs)), value: String(c.finished_runs + c.server_failed_runs), 'aria-label': 'Runs finished' },
+  });
+  box.replaceChildren(
+    h('strong', {}, complete ? 'Complete dataset. ' : 'Partial dataset: collection is still running. '),
+    `${text}. `,
+    progress,
+  );
+  box.dataset.complete = String(complete);
+}

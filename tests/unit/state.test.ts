@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AppState, chartKey, chartMatches, decodeState, DEFAULTS, encodeState, parseChartKey, reconcileState,
+} from '../../src/model/state';
+
+const full: AppState = {
+  view: 'max',
+  mode: 'pipe',
+  q: 'lrange 100',
+  from: '2.8.24',
+  to: '7.4.1',
+  open: { 'pipe:LRANGE_100 (first 100 elements)': '7.4.1', 'data:SET': '2.6.17' },
+  chart: 'pipe:LRANGE_100 (first 100 elements)',
+};
+
+const catalog = {
+  versions: ['2.6.17', '2.8.24', '3.0.7', '7.4.1'],
+  charts: new Set(['data:SET', 'pipe:SET', 'pipe:LRANGE_100 (first 100 elements)']),
+};
+
+describe('encodeState / decodeState', () => {
+  it('round-trips a state that sets every field', () => {
+    const url = encodeState(full);
+    expect(decodeState(url)).toEqual({ state: full, problems: [] });
+  });
+
+  it('encodes DEFAULTS as an empty query and decodes an empty query as DEFAULTS', () => {
+    expect(encodeState(DEFAULTS)).toBe('');
+    expect(decodeState('')).toEqual({ state: DEFAULTS, problems: [] });
+  });
+
+  it('writes only fields that differ from DEFAULTS, drilldowns in a stable order', () => {
+    expect(encodeState({ ...DEFAULTS, view: 'max', open: { 'pipe:GET': '7.4.1', 'data:GET': '3.0.7' } })).toBe(
+      '?view=max&open=data%3AGET%403.0.7&open=pipe%3AGET%407.4.1',
+    );
+  });
+
+  it('falls back to the default of each malformed field and says why', () => {
+    const { state, problems } = decodeState('?view=zoom&mode=both&open=nonsense&chart=SET&colour=red');
+    expect(state).toEqual(DEFAULTS);
+    expect(problems).toHaveLength(5);
+    expect(problems.join(' ')).toMatch(/view "zoom"/);
+    expect(problems.join(' ')).toMatch(/colour/);
+  });
+
+  it('keeps the valid fields of a partly malformed URL', () => {
+    const { state, problems } = decodeState('?view=max&mode=bogus&q=SET');
+    expect(state).toEqual({ ...DEFAULTS, view: 'max', q: 'SET' });
+    expect(problems).toHaveLength(1);
+  });
+
+  it('rejects an overlong search text', () => {
+    const { state, problems } = decodeState(`?q=${'x'.repeat(500)}`);
+    expect(state.q).toBe('');
+    expect(problems).toHaveLength(1);
+  });
+
+  it('splits a drilldown at its last @ so test names keep their text', () => {
+    expect(decodeState('?open=data:LRANGE_100 (first 100 elements)@7.4.1').state.open).toEqual({
+      'data:LRANGE_100 (first 100 elements)': '7.4.1',
+    });
+  });
+});
+
+describe('reconcileState', () => {
+  it('keeps a state that the data holds', () => {
+    expect(reconcileState(full, catalog)).toEqual({ state: full, problems: [] });
+  });
+
+  it('drops versions, drilldowns and charts that a stale link names, with a notice each', () => {
+    const stale: AppState = { ...full, from: '1.2.6', open: { 'data:SET': '9.9.9', 'data:NOPE': '7.4.1' }, chart: 'data:NOPE' };
+    const { state, problems } = reconcileState(stale, catalog);
+    expect(state).toEqual({ ...full, from: null, open: {}, chart: null });
+    expect(problems).toHaveLength(4);
+  });
+
+  it('swaps a reversed version range', () => {
+    const { state, problems } = reconcileState({ ...DEFAULTS, from: '7.4.1', to: '2.8.24' }, catalog);
+    expect([state.from, state.to]).toEqual(['2.8.24', '7.4.1']);
+    expect(problems).toHaveLength(1);
+  });
+});
+
+describe('chartKey', () => {
+  it('parses back the mode and test it was made of', () => {
+    expect(parseChartKey(chartKey('pipe', 'MSET (10 keys)'))).toEqual({ mode: 'pipe', test: 'MSET (10 keys)' });
+    expect(parseChartKey('SET')).toBeNull();
+  });
+});
+
+describe('chartMatches', () => {
+  it('filters by mode and by every word of the search, ignoring case', () => {
+    expect(chartMatches(DEFAULTS, 'pipe', 'SET')).toBe(true);
+    expect(chartMatches({ ...DEFAULTS, mode: 'data' }, 'pipe', 'SET')).toBe(false);
+    expect(chartMatches({ ...DEFAULTS, q: 'lrange 100' }, 'data', 'LRANGE_100 (first 100 elements)')).toBe(true);
+    expect(chartMatches({ ...DEFAULTS, q: 'lrange 300' }, 'data', 'LRANGE_100 (first 100 elements)')).toBe(false);
+  });
+});
