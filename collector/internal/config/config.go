@@ -243,8 +243,8 @@ func contains(xs []string, x string) bool {
 
 // validVersion accepts release numbers such as 2.6.17 and 7.0-rc1 / 7.0.0-rc2.
 func validVersion(v string) bool {
-	main, rc, _ := strings.Cut(v, "-")
-	if rc != "" && !strings.HasPrefix(rc, "rc") {
+	main, rc, hasRC := strings.Cut(v, "-")
+	if hasRC && (!strings.HasPrefix(rc, "rc") || !digits(rc[2:])) {
 		return false
 	}
 	parts := strings.Split(main, ".")
@@ -252,9 +252,11 @@ func validVersion(v string) bool {
 		return false
 	}
 	for _, p := range parts {
-		if p == "" || strings.Trim(p, "0123456789") != "" {
+		if !digits(p) {
 			return false
 		}
 	}
 	return true
 }
+
+func digits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"hash/fnv"
+	"strconv"
 	"strings"
 )
 
@@ -52,11 +53,14 @@ func ParseShard(s string) (Shard, error) {
 	if s == "" {
 		return Shard{0, 1}, nil
 	}
-	var sh Shard
-	if _, err := fmt.Sscanf(s, "%d/%d", &sh.I, &sh.N); err != nil || sh.N < 1 || sh.I < 0 || sh.I >= sh.N {
+	// Not Sscanf: it ignores trailing text, so "1/2/3" or "0/4x" would pass.
+	is, ns, _ := strings.Cut(s, "/")
+	i, ierr := strconv.Atoi(is)
+	n, nerr := strconv.Atoi(ns)
+	if ierr != nil || nerr != nil || n < 1 || i < 0 || i >= n {
 		return Shard{}, fmt.Errorf("bad shard %q: want i/n with 0 <= i < n", s)
 	}
-	return sh, nil
+	return Shard{i, n}, nil
 }
 
 // Owns reports whether the cell belongs to this shard. It hashes the cell id,

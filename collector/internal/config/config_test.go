@@ -1,0 +1,202 @@
+package config
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// minimal is the smallest valid matrix; tests append or replace parts of it.
+const minimal = `
+versions = ["6.2.16", "7.4.1"]
+[[compilers]]
+name = "gcc"
+cc = "gcc-12"
+[[flag_sets]]
+name = "-O2"
+[[benchmark.modes]]
+name = "data"
+args = ["-n", "100", "--csv"]
+`
+
+func TestLoadReferenceMatrix(t *testing.T) {
+	c, err := Load("../../matrix.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantVersions := []string{"2.6.17", "2.8.24", "3.0.7", "3.2.13", "4.0.14", "5.0.14",
+		"6.0.20", "6.2.16", "7.0.15", "7.2.6", "7.4.1"}
+	if !reflect.DeepEqual(c.Versions, wantVersions) {
+		t.Errorf("versions = %v, want %v", c.Versions, wantVersions)
+	}
+	wantCompilers := []Compiler{
+		{Name: "gcc", CC: "gcc-12", AR: "gcc-ar-12"},
+		{Name: "clang", CC: "clang-19", AR: "llvm-ar-19", LTOLDFlags: "-fuse-ld=lld"},
+	}
+	if !reflect.DeepEqual(c.Compilers, wantCompilers) {
+		t.Errorf("compilers = %+v, want %+v", c.Compilers, wantCompilers)
+	}
+	var flags []string
+	for _, f := range c.FlagSets {
+		if f.CFlags != f.Name {
+			t.Errorf("flag set %q: cflags %q, want the name as default", f.Name, f.CFlags)
+		}
+		flags = append(flags, f.Name)
+	}
+	wantFlags := []string{"-O2", "-Os", "-Ofast", "-O2 -flto", "-Os -flto", "-Ofast -flto"}
+	if !reflect.DeepEqual(flags, wantFlags) {
+		t.Errorf("flag sets = %v, want %v", flags, wantFlags)
+	}
+	if got := len(c.Compilers) * len(c.FlagSets); got != 12 {
+		t.Errorf("%d configurations, want 12", got)
+	}
+	cells := c.Cells()
+	if len(cells) != 132 {
+		t.Fatalf("%d cells, want 12 configurations x 11 versions = 132", len(cells))
+	}
+	if first, last := cells[0].ID(), cells[131].ID(); first != "2.6.17|gcc|-O2" || last != "7.4.1|clang|-Ofast -flto" {
+		t.Errorf("cells run from %q to %q, want 2.6.17|gcc|-O2 to 7.4.1|clang|-Ofast -flto", first, last)
+	}
+	if c.DepsGetFlags {
+		t.Error("deps_get_flags = true, want false (the documented default)")
+	}
+	if c.Jobs != 2 || c.BuildTimeout.Duration != 30*time.Minute {
+		t.Errorf("jobs %d, build_timeout %s; want 2, 30m", c.Jobs, c.BuildTimeout)
+	}
+	b := c.Bench
+	if b.Repeats != 3 || b.ClientVersion != "7.4.1" || b.RunTimeout.Duration != 15*time.Minute || b.StartTimeout.Duration != 15*time.Second {
+		t.Errorf("benchmark = %+v", b)
+	}
+	wantModes := []Mode{
+		{"data", []string{"-n", "120000", "--csv", "-d", "64", "-r", "9999999999"}},
+		{"pipe", []string{"-n", "120000", "--csv", "-d", "64", "-r", "9999999999", "-P", "1000"}},
+	}
+	if !reflect.DeepEqual(b.Modes, wantModes) {
+		t.Errorf("modes = %v, want the reference protocol %v", b.Modes, wantModes)
+	}
+	if len(c.Compat) != 2 || c.Compat[0].CFlags != "-fcommon" {
+		t.Errorf("compat = %+v", c.Compat)
+	}
+}
+
+func TestParseDefaults(t *testing.T) {
+	c, err := Parse(minimal, "m.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Jobs != 2 || c.Bench.Repeats != 3 || c.BuildTimeout.Duration != 30*time.Minute ||
+		c.Bench.RunTimeout.Duration != 15*time.Minute || c.Bench.StartTimeout.Duration != 15*time.Second {
+		t.Errorf("defaults not applied: %+v", c)
+	}
+	if c.Bench.ClientVersion != "7.4.1" {
+		t.Errorf("client_version = %q, want the newest version 7.4.1", c.Bench.ClientVersion)
+	}
+	if c.FlagSets[0].CFlags != "-O2" {
+		t.Errorf("cflags = %q, want the flag set's name", c.FlagSets[0].CFlags)
+	}
+}
+
+func TestParseExplicitValues(t *testing.T) {
+	text := `
+versions = ["6.2.16", "7.4.1"]
+jobs = 8
+build_timeout = "1h"
+deps_get_flags = true
+[[compilers]]
+name = "gcc"
+cc = "gcc-12"
+[[flag_sets]]
+name = "native"
+cflags = "-O3 -march=native"
+[benchmark]
+repeats = 5
+client_version = "6.2.16"
+run_timeout = "90s"
+start_timeout = "2s"
+[[benchmark.modes]]
+name = "data"
+args = ["--csv"]
+`
+	c, err := Parse(text, "m.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Jobs != 8 || c.BuildTimeout.Duration != time.Hour || !c.DepsGetFlags || c.Bench.Repeats != 5 ||
+		c.Bench.ClientVersion != "6.2.16" || c.Bench.RunTimeout.Duration != 90*time.Second ||
+		c.Bench.StartTimeout.Duration != 2*time.Second || c.FlagSets[0].CFlags != "-O3 -march=native" {
+		t.Errorf("explicit values not kept: %+v", c)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	replace := func(old, new string) string { return strings.Replace(minimal, old, new, 1) }
+	tests := []struct {
+		name, text, want string
+	}{
+		{"malformed TOML names the line", replace(`args = ["-n", "100", "--csv"]`, `args = ["-n", "100" "--csv"]`), "line 10:"},
+		{"duplicate key", "versions = [\"7.4.1\"]\n" + minimal, "line 3:"},
+		{"wrong type", replace(`[[compilers]]`, "jobs = \"two\"\n[[compilers]]"), "incompatible types"},
+		{"bad duration", replace(`[[compilers]]`, "build_timeout = \"10x\"\n[[compilers]]"), `bad duration "10x"`},
+		{"unknown top-level key", "job = 2\n" + minimal, `unknown key "job"`},
+		{"unknown key in a compiler", replace(`cc = "gcc-12"`, "cc = \"gcc-12\"\nflags = \"-O2\""), `unknown key "compilers.flags"`},
+		{"unknown key in benchmark", replace(`[[benchmark.modes]]`, "[benchmark]\nrepeat = 2\n[[benchmark.modes]]"), `unknown key "benchmark.repeat"`},
+		{"no versions", replace(`versions = ["6.2.16", "7.4.1"]`, ``), "no versions"},
+		{"no compilers", replace("[[compilers]]\nname = \"gcc\"\ncc = \"gcc-12\"", ""), "no compilers"},
+		{"no flag sets", replace("[[flag_sets]]\nname = \"-O2\"", ""), "no flag_sets"},
+		{"no modes", replace("[[benchmark.modes]]\nname = \"data\"\nargs = [\"-n\", \"100\", \"--csv\"]", ""), "no benchmark modes"},
+		{"duplicate version", replace(`"6.2.16", "7.4.1"`, `"6.2.16", "7.4.1", "6.2.16"`), `duplicate version "6.2.16"`},
+		{"invalid version", replace(`"6.2.16"`, `"v6.2.16"`), `version "v6.2.16" is not a Redis release`},
+		{"version with one part", replace(`"6.2.16"`, `"6"`), `version "6" is not`},
+		{"version with a trailing dash", replace(`"6.2.16"`, `"6.2.16-"`), `version "6.2.16-" is not`},
+		{"version with a bad suffix", replace(`"6.2.16"`, `"6.2.16-beta"`), `version "6.2.16-beta" is not`},
+		{"duplicate compiler", replace("[[flag_sets]]", "[[compilers]]\nname = \"gcc\"\ncc = \"gcc-13\"\n[[flag_sets]]"), `duplicate compiler "gcc"`},
+		{"compiler without cc", replace(`cc = "gcc-12"`, ``), `compiler "gcc" has no cc`},
+		{"compiler name with a space", replace(`name = "gcc"`, `name = "gcc 12"`), `name "gcc 12" must be non-empty`},
+		{"compiler name with a slash", replace(`name = "gcc"`, `name = "gcc/12"`), `name "gcc/12"`},
+		{"duplicate flag set", replace("[[benchmark.modes]]", "[[flag_sets]]\nname = \"-O2\"\ncflags = \"-O2 -g\"\n[[benchmark.modes]]"), `duplicate flag set "-O2"`},
+		{"flag set with a pipe", replace(`name = "-O2"`, `name = "-O2|-flto"`), `flag set name "-O2|-flto"`},
+		{"empty flag set name", replace(`name = "-O2"`, `name = ""`), `flag set name ""`},
+		{"duplicate mode", minimal + "[[benchmark.modes]]\nname = \"data\"\nargs = []\n", `duplicate mode "data"`},
+		{"negative repeats", replace(`[[benchmark.modes]]`, "[benchmark]\nrepeats = -1\n[[benchmark.modes]]"), "benchmark.repeats must be >= 1, got -1"},
+		{"compat without cflags", minimal + "[[compat]]\nname = \"fcommon\"\nmatch = \"multiple definition of\"\n", `compat "fcommon" needs match and cflags`},
+		{"client_version not in versions", replace(`[[benchmark.modes]]`, "[benchmark]\nclient_version = \"7.2.6\"\n[[benchmark.modes]]"), `benchmark.client_version "7.2.6" is not in versions`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(tt.text, "m.toml")
+			if err == nil {
+				t.Fatalf("no error, want one containing %q", tt.want)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "config m.toml: ") || !strings.Contains(msg, tt.want) {
+				t.Errorf("error %q, want it to name the file and contain %q", msg, tt.want)
+			}
+			if strings.Contains(msg, "\n") {
+				t.Errorf("error %q spans several lines", msg)
+			}
+		})
+	}
+}
+
+func TestValidVersion(t *testing.T) {
+	for v, want := range map[string]bool{
+		"2.6.17": true, "7.4.1": true, "7.0": true, "7.0-rc1": true, "7.0.0-rc2": true,
+		"": false, "7": false, "7.4.1.2": false, "7..1": false, "v7.4.1": false, "7.4.x": false,
+		"7.0-": false, "7.0-rc": false, "7.0-beta1": false, "7.0-rc1x": false,
+	} {
+		if got := validVersion(v); got != want {
+			t.Errorf("validVersion(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "nope.toml"))
+	if err == nil || !strings.HasPrefix(err.Error(), "read config: ") || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("err = %v, want a wrapped not-exist error", err)
+	}
+}
