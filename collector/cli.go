@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/report"
 	"github.com/redis-compiler-benchmarks/collector/internal/runner"
 	"github.com/redis-compiler-benchmarks/collector/internal/source"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
@@ -23,6 +24,7 @@ const usage = `usage: collector <command> [flags]
 commands:
   run     build and benchmark every missing cell of the matrix, saving after each run
   plan    print the matrix and which cells are done, partial, failed or pending
+  stats   time per cell (source, build, benchmark, collector overhead); with -compare, run-to-run noise
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
   version print the collector version
 
@@ -55,6 +57,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdPlan(args[1:], stdout, stderr)
 	case "merge":
 		return cmdMerge(args[1:], stdout, stderr)
+	case "stats":
+		return cmdStats(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, collectorVersion())
 		return nil
@@ -172,7 +176,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	opts := runner.Options{
 		Config: cfg, Cells: cells, DataDir: m.data, WorkDir: *work,
-		Sources: &source.Cache{Dir: filepath.Join(*work, "src"), Getter: getter},
+		Sources:     &source.Cache{Dir: filepath.Join(*work, "src"), Getter: getter},
 		RetryFailed: *retry, Log: stderr, Version: collectorVersion(),
 	}
 	if !*noBar && isTerminal(stderr) {
@@ -293,5 +297,29 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "merged %d inputs into %s: %d builds, %d runs, %d results\n", fs.NArg(), *out, len(all.Builds), len(all.Runs), len(all.Results))
+	return nil
+}
+
+func cmdStats(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "public/data", "data directory")
+	compare := fs.String("compare", "", "a second, independent collection of the same cells: print run-to-run noise")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	d, err := store.Load(*data)
+	if err != nil {
+		return err
+	}
+	report.Times(stdout, d)
+	if *compare != "" {
+		other, err := store.Load(*compare)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+		report.Noise(stdout, d, other)
+	}
 	return nil
 }

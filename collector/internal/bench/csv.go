@@ -4,6 +4,7 @@ package bench
 
 import (
 	"encoding/csv"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -12,8 +13,8 @@ import (
 // the test and requests/second; newer ones add latency columns (milliseconds).
 // Latency fields are nil when the client did not print them.
 type Row struct {
-	Test string
-	RPS  float64
+	Test                         string
+	RPS                          float64
 	Avg, Min, P50, P95, P99, Max *float64
 }
 
@@ -31,15 +32,15 @@ func ParseCSV(out string) []Row {
 		if err != nil || len(rec) < 2 {
 			continue
 		}
-		rps, err := strconv.ParseFloat(rec[1], 64)
-		if err != nil || rec[0] == "" {
-			continue // header ("test","rps",...) or garbage
+		rps, ok := number(rec[1])
+		if !ok || rec[0] == "" {
+			continue // header ("test","rps",...), garbage, or "inf" (old clients when a test took < 1 ms)
 		}
 		r := Row{Test: rec[0], RPS: rps}
 		lat := []**float64{&r.Avg, &r.Min, &r.P50, &r.P95, &r.P99, &r.Max}
 		for i, p := range lat {
 			if 2+i < len(rec) {
-				if v, err := strconv.ParseFloat(rec[2+i], 64); err == nil {
+				if v, ok := number(rec[2+i]); ok {
 					*p = &v
 				}
 			}
@@ -47,6 +48,13 @@ func ParseCSV(out string) []Row {
 		rows = append(rows, r)
 	}
 	return rows
+}
+
+// number parses a finite number: clients print "inf" or "nan" when they
+// divide by a zero duration, and those are not measurements.
+func number(s string) (float64, bool) {
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil && !math.IsInf(v, 0) && !math.IsNaN(v)
 }
 
 // ServerError extracts the server's error reply from the client's stderr,

@@ -35,7 +35,7 @@ func Describe() Info {
 	in.Hostname, _ = os.Hostname()
 	in.CPUModel = procField("/proc/cpuinfo", "model name")
 	in.Cores = runtime.NumCPU()
-	if kb, err := strconv.ParseInt(strings.Fields(procField("/proc/meminfo", "MemTotal")+" 0")[0], 10, 64); err == nil {
+	if kb, err := strconv.ParseInt(strings.Fields(procField("/proc/meminfo", "MemTotal") + " 0")[0], 10, 64); err == nil {
 		in.MemoryBytes = kb * 1024
 	}
 	var u syscall.Utsname

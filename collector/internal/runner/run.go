@@ -49,6 +49,9 @@ type collector struct {
 	clientVer string
 	binaries  map[string]string // cell id -> build id of the binary in the work dir
 	overhead  time.Duration
+	// lastSave is how long the last save of the tables took; buildOverhead is
+	// the collector's own time around the pending build (charged to the next run).
+	lastSave, buildOverhead time.Duration
 }
 
 // Run collects every missing run of opts.Cells and saves after each one.
@@ -138,8 +141,8 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	}
 	spec := bench.Spec{
 		Server: bin, Client: c.client, Args: t.Mode.Args,
-		Dir:          filepath.Join(c.WorkDir, "cells", build.Slug(t.Cell.ID()), "run"),
-		ServerCPU:    -1, ClientCPU: -1,
+		Dir:       filepath.Join(c.WorkDir, "cells", build.Slug(t.Cell.ID()), "run"),
+		ServerCPU: -1, ClientCPU: -1,
 		StartTimeout: c.Config.Bench.StartTimeout.Duration, RunTimeout: c.Config.Bench.RunTimeout.Duration,
 	}
 	if runtime.NumCPU() >= 2 {
@@ -176,7 +179,6 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 		DurationSeconds: end.Sub(start).Seconds(), StartedAt: start.UTC(), FinishedAt: end.UTC(),
 		MachineID: c.machine.ID,
 	}
-	c.data.Runs = append(c.data.Runs, run)
 	for _, r := range out.Results {
 		res := store.Result{
 			RunID: runID, BuildID: buildID, CellID: t.Cell.ID(), Version: t.Cell.Version,
@@ -194,12 +196,19 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 		}
 		c.data.Results = append(c.data.Results, res)
 	}
-	if err := c.data.Save(c.DataDir); err != nil {
-		return summary, err
-	}
 	if err := os.WriteFile(filepath.Join(c.WorkDir, "cells", build.Slug(t.Cell.ID()), fmt.Sprintf("%s-%d.txt", t.Mode.Name, t.Repeat)), []byte(out.Raw), 0o644); err != nil {
 		return summary, err
 	}
+	// The save is timed by the previous save's duration: the row must be
+	// complete before it is written, and saves take about as long each time.
+	run.OverheadSeconds = (time.Since(t0) + c.lastSave + c.buildOverhead).Seconds()
+	c.buildOverhead = 0
+	c.data.Runs = append(c.data.Runs, run)
+	t1 := time.Now()
+	if err := c.data.Save(c.DataDir); err != nil {
+		return summary, err
+	}
+	c.lastSave = time.Since(t1)
 	over := time.Since(t0)
 	c.overhead += over
 	line := fmt.Sprintf("%s, %d/%d tests ok, bench %.1fs, load %.2f", status, ok, len(out.Results), run.DurationSeconds, run.Load1After)
@@ -259,9 +268,11 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 		b.Error = &e
 	}
 	c.data.Builds = append(c.data.Builds, b)
+	t0 := time.Now()
 	if err := c.data.Save(c.DataDir); err != nil {
 		return "", "", "", err
 	}
+	c.buildOverhead = time.Since(t0)
 	summary := fmt.Sprintf("build %s in %.1fs (source %.1fs, deps %.1fs)", res.Status, res.BuildSeconds, b.SourceSeconds, res.DepsSeconds)
 	if res.CompatFlags != "" {
 		summary += " with compat flags " + res.CompatFlags

@@ -56,24 +56,27 @@ type Build struct {
 
 // Run is one finished benchmark run (cell × mode × repeat).
 type Run struct {
-	RunID           string    `parquet:"run_id"`
-	CellID          string    `parquet:"cell_id"`
-	Version         string    `parquet:"version"`
-	Compiler        string    `parquet:"compiler"`
-	FlagSet         string    `parquet:"flag_set"`
-	BuildID         string    `parquet:"build_id"`
-	Mode            string    `parquet:"mode"`
-	Repeat          int32     `parquet:"repeat"`
-	Status          string    `parquet:"status"`
-	ClientVersion   string    `parquet:"client_version"`
-	ClientArgs      string    `parquet:"client_args"`
-	ServerCPU       int32     `parquet:"server_cpu"`
-	ClientCPU       int32     `parquet:"client_cpu"`
-	Load1Before     float64   `parquet:"load1_before"`
-	Load1After      float64   `parquet:"load1_after"`
-	OtherCPU        string    `parquet:"other_cpu"`
-	RawOutput       string    `parquet:"raw_output"`
-	DurationSeconds float64   `parquet:"duration_seconds"`
+	RunID           string  `parquet:"run_id"`
+	CellID          string  `parquet:"cell_id"`
+	Version         string  `parquet:"version"`
+	Compiler        string  `parquet:"compiler"`
+	FlagSet         string  `parquet:"flag_set"`
+	BuildID         string  `parquet:"build_id"`
+	Mode            string  `parquet:"mode"`
+	Repeat          int32   `parquet:"repeat"`
+	Status          string  `parquet:"status"`
+	ClientVersion   string  `parquet:"client_version"`
+	ClientArgs      string  `parquet:"client_args"`
+	ServerCPU       int32   `parquet:"server_cpu"`
+	ClientCPU       int32   `parquet:"client_cpu"`
+	Load1Before     float64 `parquet:"load1_before"`
+	Load1After      float64 `parquet:"load1_after"`
+	OtherCPU        string  `parquet:"other_cpu"`
+	RawOutput       string  `parquet:"raw_output"`
+	DurationSeconds float64 `parquet:"duration_seconds"`
+	// OverheadSeconds is the collector's own time around the run (bookkeeping,
+	// saving the tables) and, for a cell's first run, around its build.
+	OverheadSeconds float64   `parquet:"overhead_seconds"`
 	StartedAt       time.Time `parquet:"started_at,timestamp(millisecond:local)"`
 	FinishedAt      time.Time `parquet:"finished_at,timestamp(millisecond:local)"`
 	MachineID       string    `parquet:"machine_id"`

@@ -1,0 +1,134 @@
+// Package report summarises a dataset for the collector's own benchmarks:
+// where a cell's time goes (source, dependencies, build, benchmark, collector
+// overhead) and how much the best-of-repeats figure moves between two
+// independent collections of the same cells (run-to-run noise).
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+// Times prints, per built cell, the seconds spent on each step and the
+// collector's overhead as a share of the cell's wall time, then the medians.
+func Times(w io.Writer, d *store.Data) {
+	type cellTime struct{ src, deps, build, bench, over float64 }
+	cells := map[string]*cellTime{}
+	var order []string
+	for _, b := range d.Builds {
+		ct := cells[b.CellID]
+		if ct == nil {
+			ct = &cellTime{}
+			cells[b.CellID] = ct
+			order = append(order, b.CellID)
+		}
+		ct.src += b.SourceSeconds
+		ct.deps += b.DepsSeconds
+		ct.build += b.BuildSeconds
+	}
+	for _, r := range d.Runs {
+		if ct := cells[r.CellID]; ct != nil {
+			ct.bench += r.DurationSeconds
+			ct.over += r.OverheadSeconds
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "cell\tsource s\tdeps s\tbuild s\tbench s\toverhead s\toverhead %\t")
+	var shares, src, deps, bld, bench []float64
+	for _, id := range order {
+		ct := cells[id]
+		total := ct.src + ct.deps + ct.build + ct.bench + ct.over
+		share := 100 * ct.over / total
+		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.3f\t%.3f\t\n", id, ct.src, ct.deps, ct.build, ct.bench, ct.over, share)
+		shares, src, deps, bld, bench = append(shares, share), append(src, ct.src), append(deps, ct.deps), append(bld, ct.build), append(bench, ct.bench)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "%d cells; median seconds: source %.1f, deps %.1f, build %.1f, bench %.1f; collector overhead median %.3f%%, max %.3f%% of cell wall time\n",
+		len(order), Median(src), Median(deps), Median(bld), Median(bench), Median(shares), max(shares))
+}
+
+// Best is the best (highest) requests/second of each (cell, mode, test) over
+// its repeats, as the site shows it.
+func Best(d *store.Data) map[[3]string]float64 {
+	out := map[[3]string]float64{}
+	for _, r := range d.Results {
+		if r.Status != "ok" || r.RPS == nil {
+			continue
+		}
+		k := [3]string{r.CellID, r.Mode, r.Test}
+		if *r.RPS > out[k] {
+			out[k] = *r.RPS
+		}
+	}
+	return out
+}
+
+// Noise prints, per mode and test, the relative difference of the best-of-
+// repeats figure between two independent collections a and b of the same
+// cells: |a-b| / mean(a,b), median over cells; then the median per mode.
+func Noise(w io.Writer, a, b *store.Data) {
+	ba, bb := Best(a), Best(b)
+	perTest := map[[2]string][]float64{}
+	perMode := map[string][]float64{}
+	for k, va := range ba {
+		vb, ok := bb[k]
+		if !ok {
+			continue
+		}
+		s := 100 * math.Abs(va-vb) / ((va + vb) / 2)
+		perTest[[2]string{k[1], k[2]}] = append(perTest[[2]string{k[1], k[2]}], s)
+		perMode[k[1]] = append(perMode[k[1]], s)
+	}
+	var keys [][2]string
+	for k := range perTest {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i][0] != keys[j][0] {
+			return keys[i][0] < keys[j][0]
+		}
+		return keys[i][1] < keys[j][1]
+	})
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "mode\ttest\tcells\tmedian spread %\tmax spread %")
+	for _, k := range keys {
+		v := perTest[k]
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\n", k[0], k[1], len(v), Median(v), max(v))
+	}
+	tw.Flush()
+	var modes []string
+	for m := range perMode {
+		modes = append(modes, m)
+	}
+	sort.Strings(modes)
+	for _, m := range modes {
+		fmt.Fprintf(w, "mode %s: median run-to-run spread of best-of-repeats %.2f%% over %d (cell, test) pairs\n", m, Median(perMode[m]), len(perMode[m]))
+	}
+}
+
+// Median of xs (0 for none).
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func max(xs []float64) float64 {
+	m := 0.0
+	for _, x := range xs {
+		m = math.Max(m, x)
+	}
+	return m
+}
