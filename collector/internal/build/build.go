@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -92,7 +93,7 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 		base = dr
 	}
 	var compat []string
-	for attempt := 0; ; attempt++ {
+	for {
 		tree := filepath.Join(cellDir, "tree")
 		t0 := time.Now()
 		if err := copyTree(ctx, base, tree); err != nil {
@@ -130,7 +131,8 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 		if ctx.Err() != nil {
 			return r, ctx.Err()
 		}
-		if fix := compatFor(s.Compat, out, compat); attempt == 0 && fix != "" {
+		// Each retry adds one more rule, so this ends after len(s.Compat) retries.
+		if fix := compatFor(s.Compat, out, compat); fix != "" {
 			fmt.Fprintf(logf, "\n### build failed; retrying with compatibility flags %q\n", fix)
 			compat = append(compat, fix)
 			continue
@@ -262,9 +264,11 @@ func copyTree(ctx context.Context, src, dst string) error {
 	return nil
 }
 
+// compatFor returns the cflags of the first compatibility rule that matches
+// the failed build's log and is not applied yet ("" if none).
 func compatFor(rules []config.Compat, log string, have []string) string {
 	for _, k := range rules {
-		if strings.Contains(log, k.Match) {
+		if strings.Contains(log, k.Match) && !slices.Contains(have, k.CFlags) {
 			return k.CFlags
 		}
 	}

@@ -69,27 +69,42 @@ func oneLine(s string) string {
 }
 
 // lastError picks the most telling line of a failed build: the last line
-// mentioning "error", else the last line.
+// mentioning "error", else the last line; make's own lines ("make[1]: ***",
+// "make: Leaving directory") are skipped while there are others.
 func lastError(log string) string {
 	lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
+	last := ""
 	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.Contains(strings.ToLower(lines[i]), "error") && !strings.HasPrefix(lines[i], "make") {
+		if strings.HasPrefix(lines[i], "make") || strings.TrimSpace(lines[i]) == "" {
+			continue
+		}
+		if strings.Contains(strings.ToLower(lines[i]), "error") {
 			return oneLine(lines[i])
 		}
+		if last == "" {
+			last = oneLine(lines[i])
+		}
 	}
-	return lastLine(log)
+	if last == "" {
+		return lastLine(log)
+	}
+	return last
 }
 
+// shellJoin quotes args for sh: the recorded make line can be pasted and rerun.
 func shellJoin(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		if strings.ContainsAny(a, " $()'\"") {
-			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		} else {
+		if a != "" && strings.Trim(a, safeShellChars) == "" {
 			q[i] = a
+		} else {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
 	}
 	return strings.Join(q, " ")
 }
+
+// safeShellChars never need quoting in a word of sh.
+const safeShellChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%"
 
 func ioMulti(a, b io.Writer) io.Writer { return io.MultiWriter(a, b) }

@@ -1,0 +1,215 @@
+package build
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/config"
+)
+
+var (
+	gcc   = config.Compiler{Name: "gcc", CC: "gcc-12", AR: "gcc-ar-12"}
+	clang = config.Compiler{Name: "clang", CC: "clang-19", AR: "llvm-ar-19", LTOLDFlags: "-fuse-ld=lld"}
+)
+
+func cell(cc config.Compiler, flags string) config.Cell {
+	return config.Cell{Version: "7.0.15", Compiler: cc, FlagSet: config.FlagSet{Name: flags, CFlags: flags}}
+}
+
+func TestMakeArgs(t *testing.T) {
+	tests := []struct {
+		name   string
+		spec   Spec
+		compat []string
+		want   string
+	}{
+		{"deps keep their defaults", Spec{Cell: cell(gcc, "-O2"), Jobs: 2}, nil,
+			"-C src -j2 V=1 CC=gcc-12 OPTIMIZATION=-O2 REDIS_LDFLAGS=-O2 'PREV_FINAL_CFLAGS=$(FINAL_CFLAGS)' 'PREV_FINAL_LDFLAGS=$(FINAL_LDFLAGS)' redis-server"},
+		{"gcc LTO needs no extra link flag", Spec{Cell: cell(gcc, "-Ofast -flto"), Jobs: 4}, nil,
+			"-C src -j4 V=1 CC=gcc-12 'OPTIMIZATION=-Ofast -flto' 'REDIS_LDFLAGS=-Ofast -flto' 'PREV_FINAL_CFLAGS=$(FINAL_CFLAGS)' 'PREV_FINAL_LDFLAGS=$(FINAL_LDFLAGS)' redis-server"},
+		{"clang LTO links with lld", Spec{Cell: cell(clang, "-O2 -flto"), Jobs: 2}, nil,
+			"-C src -j2 V=1 CC=clang-19 'OPTIMIZATION=-O2 -flto' 'REDIS_LDFLAGS=-O2 -flto -fuse-ld=lld' 'PREV_FINAL_CFLAGS=$(FINAL_CFLAGS)' 'PREV_FINAL_LDFLAGS=$(FINAL_LDFLAGS)' redis-server"},
+		{"clang without LTO: no lld", Spec{Cell: cell(clang, "-Os"), Jobs: 2}, nil,
+			"-C src -j2 V=1 CC=clang-19 OPTIMIZATION=-Os REDIS_LDFLAGS=-Os 'PREV_FINAL_CFLAGS=$(FINAL_CFLAGS)' 'PREV_FINAL_LDFLAGS=$(FINAL_LDFLAGS)' redis-server"},
+		{"deps get the flags and the LTO archiver", Spec{Cell: cell(clang, "-O2 -flto"), Jobs: 2, DepsGetFlags: true}, nil,
+			"-C src -j2 V=1 CC=clang-19 'OPTIMIZATION=-O2 -flto' 'REDIS_LDFLAGS=-O2 -flto -fuse-ld=lld' 'CFLAGS=-O2 -flto' 'LDFLAGS=-O2 -flto -fuse-ld=lld' AR=llvm-ar-19 'RANLIB=llvm-ar-19 s' redis-server"},
+		{"deps get the flags, no archiver given", Spec{Cell: cell(config.Compiler{Name: "cc", CC: "cc"}, "-O2"), Jobs: 1, DepsGetFlags: true}, nil,
+			"-C src -j1 V=1 CC=cc OPTIMIZATION=-O2 REDIS_LDFLAGS=-O2 CFLAGS=-O2 LDFLAGS=-O2 redis-server"},
+		{"compat flags reach the compile only", Spec{Cell: cell(gcc, "-O2"), Jobs: 2}, []string{"-fcommon"},
+			"-C src -j2 V=1 CC=gcc-12 'OPTIMIZATION=-O2 -fcommon' REDIS_LDFLAGS=-O2 'PREV_FINAL_CFLAGS=$(FINAL_CFLAGS)' 'PREV_FINAL_LDFLAGS=$(FINAL_LDFLAGS)' redis-server"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := shellJoin(MakeArgs(tt.spec, tt.compat)); got != tt.want {
+				t.Errorf("make %s\nwant make %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSlug(t *testing.T) {
+	for id, want := range map[string]string{
+		"7.4.1|clang|-O2 -flto":  "7.4.1_clang_-O2-flto",
+		"2.6.17|gcc|-O2":         "2.6.17_gcc_-O2",
+		"7.4.1|gcc|-I/opt/x -O2": "7.4.1_gcc_-I_opt_x-O2",
+	} {
+		if got := Slug(id); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+func TestCompatFor(t *testing.T) {
+	rules := []config.Compat{fcommon, implicit}
+	both := "ld: x.o: multiple definition of `server'\nx.c:1: error: foo [-Werror=implicit-function-declaration]\n"
+	tests := []struct {
+		name, log string
+		have      []string
+		want      string
+	}{
+		{"first matching rule", both, nil, "-fcommon"},
+		{"only the second matches", "x.c:1: error: foo [-Werror=implicit-function-declaration]", nil, "-Wno-error=implicit-function-declaration"},
+		{"a rule already applied is not offered again", both, []string{"-fcommon"}, "-Wno-error=implicit-function-declaration"},
+		{"all applied", both, []string{"-fcommon", "-Wno-error=implicit-function-declaration"}, ""},
+		{"no match", "error: something else", nil, ""},
+	}
+	for _, tt := range tests {
+		if got := compatFor(rules, tt.log, tt.have); got != tt.want {
+			t.Errorf("%s: compatFor = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// The reference matrix's compatibility rules.
+var (
+	fcommon  = config.Compat{Name: "fcommon", Match: "multiple definition of", CFlags: "-fcommon"}
+	implicit = config.Compat{Name: "implicit", Match: "-Werror=implicit-function-declaration", CFlags: "-Wno-error=implicit-function-declaration"}
+)
+
+// fakeTree writes a source tree whose src/Makefile behaves like Redis's to
+// the collector: it prints compile and link lines (V=1 style), builds
+// dependencies on .make-prerequisites, and fails like an old release under a
+// new compiler, printing rule.Match, while OPTIMIZATION lacks a rule's cflags.
+func fakeTree(t *testing.T, needs ...config.Compat) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "redis-7.0.15")
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	check := ""
+	for _, k := range needs {
+		check += fmt.Sprintf("\t@case \"$(OPTIMIZATION)\" in *%s*) ;; *) echo \"x.c:1: %s\"; "+
+			"echo \"collect2: error: ld returned 1 exit status\"; exit 1;; esac\n", k.CFlags, k.Match)
+	}
+	mk := ".make-prerequisites:\n\t@echo deps built by $(CC) > deps.txt\n\t@touch $@\n" +
+		"redis-server:\n\t@test -f deps.txt\n\t@echo $(CC) $(OPTIMIZATION) -c server.c\n" + check +
+		"\t@echo $(CC) $(REDIS_LDFLAGS) -o redis-server server.o\n\t@echo binary > redis-server\n"
+	if err := os.WriteFile(filepath.Join(dir, "src", "Makefile"), []byte(mk), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestBuildWithCompatRetryAndDepsCache(t *testing.T) {
+	// This release needs both rules, found one failed build at a time.
+	src, work := fakeTree(t, implicit, fcommon), t.TempDir()
+	spec := Spec{Cell: cell(config.Compiler{Name: "sys", CC: "true"}, "-O2 -flto"), SourceDir: src, WorkDir: work,
+		Jobs: 1, Compat: []config.Compat{fcommon, implicit}, Timeout: time.Minute}
+	r, err := Build(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "ok" || r.Error != "" {
+		t.Fatalf("status %q, error %q; log tail:\n%s", r.Status, r.Error, r.LogTail)
+	}
+	cellDir := filepath.Join(work, "cells", "7.0.15_sys_-O2-flto")
+	want := Result{
+		Status: "ok", CFlags: "-O2 -flto -Wno-error=implicit-function-declaration -fcommon", LDFlags: "-O2 -flto",
+		CompatFlags: "-Wno-error=implicit-function-declaration -fcommon",
+		MakeArgs:    "make " + shellJoin(MakeArgs(spec, []string{"-Wno-error=implicit-function-declaration", "-fcommon"})),
+		Binary:      filepath.Join(cellDir, "redis-server"), BinaryBytes: int64(len("binary\n")),
+		LogPath: filepath.Join(cellDir, "build.log"),
+	}
+	got := Result{Status: r.Status, CFlags: r.CFlags, LDFlags: r.LDFlags, CompatFlags: r.CompatFlags,
+		MakeArgs: r.MakeArgs, Binary: r.Binary, BinaryBytes: r.BinaryBytes, LogPath: r.LogPath}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("build = %+v\nwant %+v", got, want)
+	}
+	if !strings.HasSuffix(r.CCPath, "/true") || r.DepsSeconds <= 0 || r.BuildSeconds <= 0 {
+		t.Errorf("cc path %q, deps %.3fs, build %.3fs", r.CCPath, r.DepsSeconds, r.BuildSeconds)
+	}
+	if _, err := os.Stat(filepath.Join(cellDir, "tree")); !os.IsNotExist(err) {
+		t.Errorf("the cell's build tree was kept: %v", err)
+	}
+	log, _ := os.ReadFile(r.LogPath)
+	for _, s := range []string{"### dependencies build:", "multiple definition of",
+		`retrying with compatibility flags "-Wno-error=implicit-function-declaration"`, `retrying with compatibility flags "-fcommon"`} {
+		if !strings.Contains(string(log), s) {
+			t.Errorf("build log lacks %q", s)
+		}
+	}
+	// A second flag set of the same version and compiler reuses the dependencies.
+	spec.Cell = cell(spec.Cell.Compiler, "-Os")
+	spec.Compat = nil
+	r2, err := Build(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Status != "failed" || r2.DepsSeconds != 0 {
+		t.Errorf("second build: status %q, deps %.3fs; want failed (no compat rule) with reused deps", r2.Status, r2.DepsSeconds)
+	}
+	log2, _ := os.ReadFile(r2.LogPath)
+	if !strings.Contains(string(log2), "### dependencies reused from") {
+		t.Errorf("second build log does not say the dependencies were reused:\n%s", log2)
+	}
+}
+
+func TestBuildFailureKeepsTheLogTail(t *testing.T) {
+	src, work := fakeTree(t, fcommon), t.TempDir()
+	r, err := Build(context.Background(), Spec{Cell: cell(config.Compiler{Name: "sys", CC: "true"}, "-O2"),
+		SourceDir: src, WorkDir: work, Jobs: 1, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "failed" || r.Binary != "" || r.BinaryBytes != 0 {
+		t.Errorf("result %+v, want failed without a binary", r)
+	}
+	if r.Error != "make: exit status 2: collect2: error: ld returned 1 exit status" {
+		t.Errorf("error %q, want make's status and the linker's error line", r.Error)
+	}
+	if !strings.Contains(r.LogTail, "multiple definition of") {
+		t.Errorf("log tail %q lacks the error", r.LogTail)
+	}
+}
+
+func TestBuildRefusesFlagsThatDoNotReachTheCompile(t *testing.T) {
+	src, work := fakeTree(t), t.TempDir()
+	mk := filepath.Join(src, "src", "Makefile")
+	b, _ := os.ReadFile(mk)
+	// A Makefile that ignores OPTIMIZATION, as an old one might.
+	if err := os.WriteFile(mk, []byte(strings.Replace(string(b), "$(OPTIMIZATION) -c", "-O3 -c", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(context.Background(), Spec{Cell: cell(config.Compiler{Name: "sys", CC: "true"}, "-O2"),
+		SourceDir: src, WorkDir: work, Jobs: 1, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "failed" || !strings.Contains(r.Error, `flags "-O2" not found on the compile`) || r.Binary != "" {
+		t.Errorf("result %+v, want failed because the flags did not reach the compile", r)
+	}
+}
+
+func TestBuildMissingCompiler(t *testing.T) {
+	_, err := Build(context.Background(), Spec{Cell: cell(config.Compiler{Name: "none", CC: "no-such-cc-binary"}, "-O2"),
+		SourceDir: t.TempDir(), WorkDir: t.TempDir(), Jobs: 1, Timeout: time.Minute})
+	if err == nil || err.Error() != `compiler "no-such-cc-binary" not found on PATH` {
+		t.Errorf("err = %v", err)
+	}
+}
