@@ -2,4 +2,5 @@
 import './style.css';
 import { startApp } from './app/app';
 
+performance.mark('app:start');
 void startApp();

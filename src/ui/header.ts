@@ -5,7 +5,6 @@ import { h } from './dom';
 
 /** Everything the header shows, as queried. */
 export interface HeaderInfo {
-  readonly coverage: CoverageRow;
   readonly machines: readonly MachineRow[];
   readonly compilers: readonly CompilerRow[];
   readonly protocol: readonly ProtocolRow[];

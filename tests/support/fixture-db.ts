@@ -18,13 +18,21 @@ export interface FixtureDb {
   versions: string[];
 }
 
-/** Opens the fixture dataset; `tables` limits which files are registered (default: all five). */
-export async function openFixtureDb(tables: readonly TableName[] = TABLES): Promise<FixtureDb> {
+/** The bytes of one fixture file. */
+export function fixtureBytes(table: TableName): Uint8Array {
+  return new Uint8Array(fs.readFileSync(path.join(fixtures, `fixture-${tableFile(table)}`)));
+}
+
+/**
+ * Opens the fixture dataset; `tables` limits which files are registered (default: all five) and
+ * `replace` substitutes the bytes of some of them.
+ */
+export async function openFixtureDb(
+  tables: readonly TableName[] = TABLES,
+  replace: Partial<Record<TableName, Uint8Array>> = {},
+): Promise<FixtureDb> {
   const { db, run } = await openNodeDuckDB();
-  for (const table of tables) {
-    const bytes = fs.readFileSync(path.join(fixtures, `fixture-${tableFile(table)}`));
-    db.registerFileBuffer(tableFile(table), new Uint8Array(bytes));
-  }
+  for (const table of tables) db.registerFileBuffer(tableFile(table), replace[table] ?? fixtureBytes(table));
   const runner: QueryRunner = {
     run: async <Row>(q: Query<Row>) => run(q.sql, [...q.params]) as Row[],
   };

@@ -2,7 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { chartsQuery, configBarsQuery, planCompilersQuery, versionBarsQuery, type VersionRow } from '../../src/sql/charts';
 import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../../src/sql/meta';
 import { query } from '../../src/sql/query';
-import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fixtureBytes, openFixtureDb, type FixtureDb } from '../support/fixture-db';
+import { openNodeDuckDB } from '../support/node-duckdb.mjs';
 
 let fx: FixtureDb;
 let bars: VersionRow[];
@@ -24,6 +28,16 @@ describe('prepareTables', () => {
     const [coverage] = await partial.runner.run(coverageQuery());
     expect(coverage).toMatchObject({ planned_cells: 84, collected_cells: 0, finished_runs: 0, tests: 0 });
     expect(await partial.runner.run(versionBarsQuery(0, 99))).toEqual([]);
+  });
+
+  it('rejects a file that lacks a documented column, naming file and column', async () => {
+    const { db, run } = await openNodeDuckDB();
+    db.registerFileBuffer('in.parquet', fixtureBytes('results'));
+    const out = path.join(os.tmpdir(), `no-rps-${process.pid}.parquet`);
+    run(`COPY (SELECT * EXCLUDE (rps) FROM read_parquet('in.parquet')) TO '${out}' (FORMAT PARQUET)`);
+    const broken = new Uint8Array(fs.readFileSync(out));
+    fs.rmSync(out);
+    await expect(openFixtureDb(undefined, { results: broken })).rejects.toThrow(/results\.parquet does not match.*rps/);
   });
 });
 
