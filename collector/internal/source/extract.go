@@ -12,7 +12,8 @@ import (
 )
 
 // extractTar writes a tar stream into dst. With strip, the first path element
-// (release tarballs' "redis-x.y.z/") is removed. Paths escaping dst are refused.
+// (release tarballs' "redis-x.y.z/") is removed. Paths and symlinks escaping
+// dst are refused.
 func extractTar(r io.Reader, dst string, strip bool) error {
 	tr := tar.NewReader(r)
 	n := 0
@@ -59,6 +60,11 @@ func extractTar(r io.Reader, dst string, strip bool) error {
 			}
 			n++
 		case tar.TypeSymlink:
+			// A link out of dst would let a later entry write through it.
+			target := filepath.Clean(filepath.Join(filepath.Dir(clean), h.Linkname))
+			if filepath.IsAbs(h.Linkname) || target == ".." || strings.HasPrefix(target, "../") {
+				return fmt.Errorf("archive symlink %q points outside the target directory (%s)", h.Name, h.Linkname)
+			}
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				return err
 			}
