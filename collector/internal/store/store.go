@@ -66,7 +66,10 @@ func read[T any](dir, name string) ([]T, error) {
 	return rows, nil
 }
 
-// Save writes every table of d into dir, each atomically.
+// Save writes every table of d into dir, each atomically. Results are
+// written before runs: a save cut short between the two leaves results of a
+// run not in runs (dropped by Load, the run is redone), never a run row
+// without its results (which would count as done).
 func (d *Data) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -77,10 +80,10 @@ func (d *Data) Save(dir string) error {
 	if err := write(dir, BuildsFile, d.Builds); err != nil {
 		return err
 	}
-	if err := write(dir, RunsFile, d.Runs); err != nil {
+	if err := write(dir, ResultsFile, d.Results); err != nil {
 		return err
 	}
-	if err := write(dir, ResultsFile, d.Results); err != nil {
+	if err := write(dir, RunsFile, d.Runs); err != nil {
 		return err
 	}
 	return write(dir, MachinesFile, d.Machines)
