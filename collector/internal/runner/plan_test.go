@@ -1,0 +1,215 @@
+package runner
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+var t0 = time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC)
+
+func testConfig(t *testing.T) *config.Config {
+	t.Helper()
+	c, err := config.Parse(`
+versions = ["2.6.17", "7.4.1"]
+[[compilers]]
+name = "gcc"
+cc = "gcc-12"
+[[flag_sets]]
+name = "-O2"
+[[flag_sets]]
+name = "-O2 -flto"
+[benchmark]
+repeats = 2
+[[benchmark.modes]]
+name = "data"
+args = ["-n", "100", "--csv"]
+[[benchmark.modes]]
+name = "pipe"
+args = ["-n", "100", "--csv", "-P", "10"]
+`, "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// fixture builds a dataset of builds and finished runs, each started a minute after the last.
+type fixture struct {
+	d *store.Data
+	n int
+}
+
+func (f *fixture) build(cell, status string) {
+	f.n++
+	b := store.Build{BuildID: fmt.Sprintf("b%d", f.n), CellID: cell, Status: status, StartedAt: t0.Add(time.Duration(f.n) * time.Minute)}
+	if status != "ok" {
+		e := "make: exit status 2: error: x"
+		b.Error = &e
+	}
+	f.d.Builds = append(f.d.Builds, b)
+}
+
+func (f *fixture) run(cell, mode string, repeat int) {
+	f.n++
+	f.d.Runs = append(f.d.Runs, store.Run{RunID: fmt.Sprintf("r%d", f.n), CellID: cell, Mode: mode, Repeat: int32(repeat),
+		Status: "ok", StartedAt: t0.Add(time.Duration(f.n) * time.Minute)})
+}
+
+func tasks(ts []Task) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, fmt.Sprintf("%s %s %d", t.Cell.ID(), t.Mode.Name, t.Repeat))
+	}
+	return out
+}
+
+func TestPendingCoverageFirst(t *testing.T) {
+	c := testConfig(t)
+	got := tasks(Pending(c.Cells(), c.Bench.Modes, c.Bench.Repeats, &store.Data{}, false))
+	want := []string{
+		"2.6.17|gcc|-O2 data 1", "2.6.17|gcc|-O2 pipe 1", "2.6.17|gcc|-O2 -flto data 1", "2.6.17|gcc|-O2 -flto pipe 1",
+		"7.4.1|gcc|-O2 data 1", "7.4.1|gcc|-O2 pipe 1", "7.4.1|gcc|-O2 -flto data 1", "7.4.1|gcc|-O2 -flto pipe 1",
+		"2.6.17|gcc|-O2 data 2", "2.6.17|gcc|-O2 pipe 2", "2.6.17|gcc|-O2 -flto data 2", "2.6.17|gcc|-O2 -flto pipe 2",
+		"7.4.1|gcc|-O2 data 2", "7.4.1|gcc|-O2 pipe 2", "7.4.1|gcc|-O2 -flto data 2", "7.4.1|gcc|-O2 -flto pipe 2",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Pending on an empty dataset =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestPendingResume(t *testing.T) {
+	c := testConfig(t)
+	cells := c.Cells()
+	lto := "2.6.17|gcc|-O2 -flto"
+	f := &fixture{d: &store.Data{}}
+	f.build("2.6.17|gcc|-O2", "ok")
+	f.run("2.6.17|gcc|-O2", "data", 1)
+	f.run("2.6.17|gcc|-O2", "pipe", 1)
+	f.run("2.6.17|gcc|-O2", "data", 2)
+	// pipe 2 of 2.6.17|gcc|-O2 was interrupted: no row, so it is redone.
+	f.build(lto, "failed")
+	f.build("7.4.1|gcc|-O2", "ok")
+	for _, m := range []string{"data", "pipe"} {
+		for r := 1; r <= 2; r++ {
+			f.run("7.4.1|gcc|-O2", m, r)
+		}
+	}
+	got := tasks(Pending(cells, c.Bench.Modes, 2, f.d, false))
+	want := []string{
+		"7.4.1|gcc|-O2 -flto data 1", "7.4.1|gcc|-O2 -flto pipe 1",
+		"2.6.17|gcc|-O2 pipe 2",
+		"7.4.1|gcc|-O2 -flto data 2", "7.4.1|gcc|-O2 -flto pipe 2",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Pending =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// retryFailed brings the failed cell back, in coverage order.
+	got = tasks(Pending(cells, c.Bench.Modes, 2, f.d, true))
+	want = []string{
+		lto + " data 1", lto + " pipe 1", "7.4.1|gcc|-O2 -flto data 1", "7.4.1|gcc|-O2 -flto pipe 1",
+		"2.6.17|gcc|-O2 pipe 2", lto + " data 2", lto + " pipe 2",
+		"7.4.1|gcc|-O2 -flto data 2", "7.4.1|gcc|-O2 -flto pipe 2",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Pending with retryFailed =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// A later successful build of the failed cell makes it pending again.
+	f.build(lto, "ok")
+	if got := tasks(Pending(cells[:2], c.Bench.Modes, 1, f.d, false)); !reflect.DeepEqual(got, []string{lto + " data 1", lto + " pipe 1"}) {
+		t.Errorf("after a successful rebuild: %v", got)
+	}
+
+	// Raising the repeats adds only the missing ones.
+	got = tasks(Pending(cells[2:3], c.Bench.Modes, 3, f.d, false))
+	if !reflect.DeepEqual(got, []string{"7.4.1|gcc|-O2 data 3", "7.4.1|gcc|-O2 pipe 3"}) {
+		t.Errorf("repeats 2 -> 3 on a done cell: %v", got)
+	}
+	// Lowering them leaves nothing to do for a done cell.
+	if got := Pending(cells[2:3], c.Bench.Modes, 1, f.d, false); len(got) != 0 {
+		t.Errorf("repeats 1 on a done cell: %v", tasks(got))
+	}
+}
+
+func TestStatus(t *testing.T) {
+	c := testConfig(t)
+	f := &fixture{d: &store.Data{}}
+	f.build("2.6.17|gcc|-O2", "ok")
+	f.run("2.6.17|gcc|-O2", "data", 1)
+	f.build("2.6.17|gcc|-O2 -flto", "failed")
+	f.build("7.4.1|gcc|-O2", "ok")
+	for _, m := range []string{"data", "pipe"} {
+		for r := 1; r <= 3; r++ { // one more than planned: still done, not over-counted
+			f.run("7.4.1|gcc|-O2", m, r)
+		}
+	}
+	f.build("2.6.17|gcc|-O2", "ok") // a rebuild after a lost work dir
+	got := Status(c.Cells(), c.Bench.Modes, 2, f.d)
+	type row struct {
+		id, state  string
+		data, pipe int
+		err        string
+	}
+	want := []row{
+		{"2.6.17|gcc|-O2", "partial", 1, 0, ""},
+		{"2.6.17|gcc|-O2 -flto", "failed", 0, 0, "make: exit status 2: error: x"},
+		{"7.4.1|gcc|-O2", "done", 2, 2, ""},
+		{"7.4.1|gcc|-O2 -flto", "pending", 0, 0, ""},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d statuses, want %d", len(got), len(want))
+	}
+	for i, s := range got {
+		r := row{s.Cell.ID(), s.State, s.Done["data"], s.Done["pipe"], s.Error}
+		if r != want[i] {
+			t.Errorf("status %d = %+v, want %+v", i, r, want[i])
+		}
+	}
+	// Built but no run yet: partial, not pending.
+	f.build("7.4.1|gcc|-O2 -flto", "ok")
+	if s := Status(c.Cells()[3:], c.Bench.Modes, 2, f.d)[0]; s.State != "partial" {
+		t.Errorf("built cell without runs: %s", s.State)
+	}
+}
+
+func TestLatestBuilds(t *testing.T) {
+	f := &fixture{d: &store.Data{}}
+	f.build("a", "failed")
+	f.build("a", "ok")
+	f.build("b", "ok")
+	f.build("b", "failed")
+	// Out of order in the table: the latest start wins, not the last row.
+	f.d.Builds[0], f.d.Builds[1] = f.d.Builds[1], f.d.Builds[0]
+	got := LatestBuilds(f.d)
+	if got["a"].Status != "ok" || got["b"].Status != "failed" || len(got) != 2 {
+		t.Errorf("LatestBuilds = %+v", got)
+	}
+}
+
+func TestPlanRows(t *testing.T) {
+	c := testConfig(t)
+	rows := PlanRows(c)
+	if len(rows) != 4 {
+		t.Fatalf("%d plan rows, want 4", len(rows))
+	}
+	want := store.Plan{CellID: "7.4.1|gcc|-O2 -flto", Version: "7.4.1", VersionIndex: 1, Compiler: "gcc", CompilerIndex: 0,
+		FlagSet: "-O2 -flto", FlagIndex: 1, CC: "gcc-12", CFlags: "-O2 -flto", Modes: "data,pipe", Repeats: 2}
+	if rows[3] != want {
+		t.Errorf("plan row = %+v\nwant %+v", rows[3], want)
+	}
+	ref, err := config.Load("../../matrix.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows = PlanRows(ref)
+	if len(rows) != 132 || rows[0].CellID != "2.6.17|gcc|-O2" || rows[131].Repeats != 3 || rows[131].Modes != "data,pipe" {
+		t.Errorf("reference plan: %d rows, first %+v, last %+v", len(rows), rows[0], rows[len(rows)-1])
+	}
+}
