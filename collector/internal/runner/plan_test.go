@@ -121,6 +121,16 @@ func TestPendingResume(t *testing.T) {
 		t.Errorf("Pending with retryFailed =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
+	// A run whose server failed counts as done, unless retryFailed.
+	f.d.Runs[len(f.d.Runs)-1].Status = "server_failed" // 7.4.1|gcc|-O2 pipe 2
+	if got := tasks(Pending(cells[2:3], c.Bench.Modes, 2, f.d, false)); len(got) != 0 {
+		t.Errorf("server_failed run redone without retryFailed: %v", got)
+	}
+	if got := tasks(Pending(cells[2:3], c.Bench.Modes, 2, f.d, true)); !reflect.DeepEqual(got, []string{"7.4.1|gcc|-O2 pipe 2"}) {
+		t.Errorf("retryFailed after a server failure: %v, want the failed run only", got)
+	}
+	f.d.Runs[len(f.d.Runs)-1].Status = "ok"
+
 	// A later successful build of the failed cell makes it pending again.
 	f.build(lto, "ok")
 	if got := tasks(Pending(cells[:2], c.Bench.Modes, 1, f.d, false)); !reflect.DeepEqual(got, []string{lto + " data 1", lto + " pipe 1"}) {

@@ -49,7 +49,7 @@ func sample() *Data {
 			{RunID: "2.6.17|gcc|-O2|data|1|20261122T022901.779", CellID: "2.6.17|gcc|-O2", Version: "2.6.17", Compiler: "gcc", FlagSet: "-O2",
 				BuildID: "2.6.17|gcc|-O2|20261122T022857.000", Mode: "data", Repeat: 1, Status: "partial", ClientVersion: "redis-benchmark 7.4.1",
 				ClientArgs: "-n 2000 --csv -d 64 -r 9999999999", ServerCPU: 0, ClientCPU: 1, Load1Before: 2.47, Load1After: 2.51,
-				OtherCPU: "cc1:97,as:3", RawOutput: "$ redis-benchmark ...\n\"PING_INLINE\",\"80000.00\"\n", DurationSeconds: 0.94,
+				OtherCPU: "cc1:97,as:3", RawOutput: "$ redis-benchmark ...\n\"PING_INLINE\",\"80000.00\"\n", DurationSeconds: 0.94, OverheadSeconds: 0.012,
 				StartedAt: t0, FinishedAt: t0.Add(940 * time.Millisecond), MachineID: "a1b2c3d4e5f6"},
 			{RunID: "2.6.17|gcc|-O2|pipe|1|20261122T022902.717", CellID: "2.6.17|gcc|-O2", Version: "2.6.17", Compiler: "gcc", FlagSet: "-O2",
 				BuildID: "2.6.17|gcc|-O2|20261122T022857.000", Mode: "pipe", Repeat: 1, Status: "server_failed", ClientVersion: "redis-benchmark 7.4.1",
