@@ -50,24 +50,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, usage)
 		return errors.New("no command")
 	}
+	var err error
 	switch args[0] {
 	case "run":
-		return cmdRun(ctx, args[1:], stdout, stderr)
+		err = cmdRun(ctx, args[1:], stdout, stderr)
 	case "plan":
-		return cmdPlan(args[1:], stdout, stderr)
+		err = cmdPlan(args[1:], stdout, stderr)
 	case "merge":
-		return cmdMerge(args[1:], stdout, stderr)
+		err = cmdMerge(args[1:], stdout, stderr)
 	case "stats":
-		return cmdStats(args[1:], stdout, stderr)
+		err = cmdStats(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, collectorVersion())
-		return nil
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
-		return nil
+	default:
+		fmt.Fprintln(stderr, usage)
+		return fmt.Errorf("unknown command %q", args[0])
 	}
-	fmt.Fprintln(stderr, usage)
-	return fmt.Errorf("unknown command %q", args[0])
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // `collector <command> -h` printed the flags, as asked
+	}
+	return err
 }
 
 // matrixFlags are the flags shared by run and plan.

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files from the current output")
+
+// runCLI runs the command line with buffers, as main does.
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var o, e bytes.Buffer
+	err = run(context.Background(), args, &o, &e)
+	return o.String(), e.String(), err
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\n%s", path, got)
+	}
+}
+
+func TestPlanReferenceMatrixEmptyData(t *testing.T) {
+	out, _, err := runCLI(t, "plan", "-config", "matrix.toml", "-data", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "golden-plan-reference-empty.txt", out)
+	if !strings.HasSuffix(out, "132 cells: 0 done, 0 partial, 0 failed, 132 pending; 792 runs to do\n") {
+		t.Errorf("summary line wrong:\n%s", out[strings.LastIndex(strings.TrimSuffix(out, "\n"), "\n")+1:])
+	}
+}
+
+func TestPlanWithCollectedData(t *testing.T) {
+	data := t.TempDir()
+	at := time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC)
+	reason := "make: exit status 2: clang: error: linker command failed with exit code 1"
+	d := &store.Data{Builds: []store.Build{
+		{BuildID: "b1", CellID: "2.6.17|gcc|-O2", Status: "ok", StartedAt: at},
+		{BuildID: "b2", CellID: "2.6.17|clang|-Ofast -flto", Status: "failed", Error: &reason, StartedAt: at},
+	}}
+	for rep := 1; rep <= 3; rep++ {
+		for _, m := range []string{"data", "pipe"} {
+			d.Runs = append(d.Runs, store.Run{RunID: m + string(rune('0'+rep)), CellID: "2.6.17|gcc|-O2", Mode: m, Repeat: int32(rep), StartedAt: at})
+		}
+	}
+	d.Runs = append(d.Runs, store.Run{RunID: "x", CellID: "2.6.17|gcc|-Os", Mode: "pipe", Repeat: 1, StartedAt: at})
+	if err := d.Save(data); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "plan", "-config", "matrix.toml", "-data", data, "-versions", "2.6.17")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "golden-plan-2.6.17-some-collected.txt", out)
+}
+
+func TestCommandErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	os.WriteFile(bad, []byte("versions = [\"7.4.1\"\njobs = 2\n"), 0o644)
+	tarballs := t.TempDir()
+	os.WriteFile(filepath.Join(tarballs, "redis-7.4.1.tar.gz"), []byte("x"), 0o644)
+	noCC := filepath.Join(t.TempDir(), "nocc.toml")
+	os.WriteFile(noCC, []byte(`versions = ["7.4.1"]
+[[compilers]]
+name = "gcc"
+cc = "no-such-gcc-99"
+[[flag_sets]]
+name = "-O2"
+[[benchmark.modes]]
+name = "data"
+args = ["--csv"]
+`), 0o644)
+	data, work := filepath.Join(t.TempDir(), "data"), filepath.Join(t.TempDir(), "work")
+	dirs := []string{"-data", data, "-work", work}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no arguments", nil, "no command"},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"unknown flag", []string{"plan", "-frob"}, "flag provided but not defined: -frob"},
+		{"bad shard", []string{"plan", "-config", "matrix.toml", "-data", data, "-shard", "4/4"}, `bad shard "4/4": want i/n with 0 <= i < n`},
+		{"bad shard syntax", []string{"plan", "-config", "matrix.toml", "-data", data, "-shard", "1/2/3"}, `bad shard "1/2/3"`},
+		{"unknown version", []string{"plan", "-config", "matrix.toml", "-data", data, "-versions", "7.4.1,8.0.0"}, `unknown version "8.0.0" (not in matrix.toml)`},
+		{"negative repeats", []string{"plan", "-config", "matrix.toml", "-data", data, "-repeats", "-1"}, "-repeats must be >= 1"},
+		{"malformed config", []string{"plan", "-config", bad, "-data", data}, "config " + bad + ": line 2: expected a comma"},
+		{"missing config", []string{"plan", "-config", filepath.Join(work, "none.toml"), "-data", data}, "read config: open "},
+		{"unexpected argument", append([]string{"run", "-config", "matrix.toml", "extra"}, dirs...), `unexpected argument "extra"`},
+		{"git source without a repository", append([]string{"run", "-config", "matrix.toml", "-source", "git"}, dirs...), "-source git needs -git <repository>"},
+		{"git source, missing repository", append([]string{"run", "-config", "matrix.toml", "-source", "git", "-git", filepath.Join(work, "no-repo")}, dirs...),
+			filepath.Join(work, "no-repo") + " is not a readable git repository"},
+		{"tarballs source without a directory", append([]string{"run", "-config", "matrix.toml", "-source", "tarballs"}, dirs...), "-source tarballs needs -tarballs <directory>"},
+		{"tarballs source, missing directory", append([]string{"run", "-config", "matrix.toml", "-source", "tarballs", "-tarballs", filepath.Join(work, "none")}, dirs...), "tarball directory: open "},
+		{"tarballs source, missing version", append([]string{"run", "-config", "matrix.toml", "-source", "tarballs", "-tarballs", tarballs, "-versions", "2.6.17"}, dirs...),
+			`unknown version "2.6.17": no redis-2.6.17.tar.gz in ` + tarballs},
+		{"download without hashes", append([]string{"run", "-config", "matrix.toml"}, dirs...), "-source download needs -hashes"},
+		{"unreadable hashes", append([]string{"run", "-config", "matrix.toml", "-hashes", filepath.Join(work, "none")}, dirs...), "hashes: open "},
+		{"unknown source", append([]string{"run", "-config", "matrix.toml", "-source", "ftp"}, dirs...), `unknown -source "ftp" (want download, tarballs or git)`},
+		{"missing compiler", append([]string{"run", "-config", noCC, "-source", "tarballs", "-tarballs", tarballs}, dirs...), `compiler gcc: "no-such-gcc-99" not found on PATH`},
+		{"merge without -out", []string{"merge", data}, "usage: collector merge -out DIR IN_DIR..."},
+		{"merge without inputs", []string{"merge", "-out", data}, "usage: collector merge -out DIR IN_DIR..."},
+		{"merge, missing input", []string{"merge", "-out", data, filepath.Join(work, "none")}, "merge input: stat "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := runCLI(t, tt.args...)
+			if err == nil {
+				t.Fatalf("no error, want %q", tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q, want one line containing %q", err, tt.want)
+			}
+		})
+	}
+	// Nothing was collected, so nothing may have been written.
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Errorf("failed commands created the data directory: %v", err)
+	}
+}
+
+func TestUsageAndHelp(t *testing.T) {
+	_, stderr, _ := runCLI(t)
+	if !strings.HasPrefix(stderr, "usage: collector <command>") {
+		t.Errorf("no arguments: stderr %q, want the usage", stderr)
+	}
+	for _, args := range [][]string{{"help"}, {"-h"}} {
+		out, _, err := runCLI(t, args...)
+		if err != nil || !strings.Contains(out, "  plan    print the matrix") {
+			t.Errorf("%v: %v, stdout %q", args, err, out)
+		}
+	}
+	// A command's -h prints its flags and is not an error.
+	for _, cmd := range []string{"run", "plan", "merge", "stats"} {
+		_, stderr, err := runCLI(t, cmd, "-h")
+		if err != nil || !strings.Contains(stderr, "Usage of "+cmd) {
+			t.Errorf("%s -h: %v, stderr %q", cmd, err, stderr)
+		}
+	}
+	out, _, err := runCLI(t, "version")
+	if err != nil || !strings.HasPrefix(out, Version) {
+		t.Errorf("version: %q, %v", out, err)
+	}
+}
+
+func TestMergeCommand(t *testing.T) {
+	at := time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC)
+	shard := func(cell string) string {
+		dir := t.TempDir()
+		d := &store.Data{
+			Plan:    []store.Plan{{CellID: cell}},
+			Builds:  []store.Build{{BuildID: cell + "|b", CellID: cell, Status: "ok", StartedAt: at}},
+			Runs:    []store.Run{{RunID: cell + "|r", CellID: cell, Mode: "data", Repeat: 1, StartedAt: at}},
+			Results: []store.Result{{RunID: cell + "|r", CellID: cell, Test: "SET"}, {RunID: cell + "|r", CellID: cell, Test: "GET"}},
+		}
+		if err := d.Save(dir); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	a, b, out := shard("7.4.1|gcc|-O2"), shard("7.4.1|clang|-O2"), filepath.Join(t.TempDir(), "merged")
+	stdout, _, err := runCLI(t, "merge", "-out", out, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "merged 2 inputs into " + out + ": 2 builds, 2 runs, 4 results\n"; stdout != want {
+		t.Errorf("stdout %q, want %q", stdout, want)
+	}
+	// Merging again into the same output adds nothing.
+	stdout, _, err = runCLI(t, "merge", "-out", out, b)
+	if err != nil || !strings.HasSuffix(stdout, ": 2 builds, 2 runs, 4 results\n") {
+		t.Errorf("second merge: %q, %v", stdout, err)
+	}
+}
