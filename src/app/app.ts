@@ -49,8 +49,9 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
 /** Starts the page. */
 export async function startApp(): Promise<void> {
   const main = byId('charts');
-  const fail = (title: string, err: unknown) => {
-    showLoadError(main, title, errorText(err));
+  const fail = (fallbackTitle: string, err: unknown) => {
+    const known = err instanceof LoadError ? err : new LoadError(fallbackTitle, errorText(err));
+    showLoadError(main, known.title, known.message, known.hint);
     byId('controls').hidden = true;
   };
   window.addEventListener('unhandledrejection', (event) => fail('Something went wrong while drawing the charts', event.reason));
@@ -59,7 +60,7 @@ export async function startApp(): Promise<void> {
   try {
     loaded = await loadDataset(new URL(`${import.meta.env.BASE_URL}data/`, location.href).href);
   } catch (err) {
-    fail(err instanceof LoadError ? err.title : 'The benchmark data could not be loaded', err);
+    fail('The benchmark data could not be loaded', err);
     return;
   }
   if (loaded.kind === 'empty') {
@@ -71,7 +72,7 @@ export async function startApp(): Promise<void> {
   try {
     await showDataset(loaded.db, loaded.versions, main);
   } catch (err) {
-    fail(err instanceof LoadError ? err.title : 'The benchmark data could not be read', err);
+    fail('The benchmark data could not be read', err);
   }
 }
 

@@ -13,10 +13,14 @@ export type LoadResult =
   | { readonly kind: 'ready'; readonly db: QueryRunner; readonly versions: readonly string[]; readonly missing: readonly TableName[] }
   | { readonly kind: 'empty' };
 
-/** Loading failed; `title` is the headline for the page, the message the details. */
+/** What a reader can do about a failure. */
+const DATA_HINT = 'Reload the page to try again. If the error stays, the published data files are broken and need to be written again by the collector.';
+const ENGINE_HINT = 'This site runs DuckDB in your browser with WebAssembly. Reload the page to try again, or use a current version of Chrome, Firefox, Safari or Edge.';
+
+/** Loading failed: `title` is the headline for the page, the message the details, `hint` what to do. */
 export class LoadError extends Error {
   override name = 'LoadError';
-  constructor(readonly title: string, message: string) {
+  constructor(readonly title: string, message: string, readonly hint: string = DATA_HINT) {
     super(message);
   }
 }
@@ -42,7 +46,7 @@ export async function loadDataset(dataUrl: string): Promise<LoadResult> {
   try {
     db = await dbPromise;
   } catch (err) {
-    throw new LoadError('The in-browser database (DuckDB-WASM) could not start', message(err));
+    throw new LoadError('The in-browser database (DuckDB-WASM) could not start', message(err), ENGINE_HINT);
   }
   performance.mark('duckdb:ready');
 

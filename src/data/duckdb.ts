@@ -44,7 +44,7 @@ async function open(): Promise<Database> {
   const worker = new Worker(bundle.mainWorker);
   performance.mark('duckdb:worker');
   const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker);
-  await db.instantiate(bundle.mainModule);
+  await startedOrFailed(db.instantiate(bundle.mainModule), bundle.mainModule);
   const conn = await db.connect();
   const prepared = new Map<string, Promise<duckdb.AsyncPreparedStatement>>();
 
@@ -77,6 +77,30 @@ async function open(): Promise<Database> {
       await db.registerFileBuffer(name, bytes);
     },
   };
+}
+
+/** Longest wait for the engine to start (a slow connection downloads ~4.3 MB of gzipped wasm). */
+const START_TIMEOUT_MS = 60_000;
+
+/**
+ * DuckDB-WASM's instantiate never settles when its worker fails to load the wasm (the rejection
+ * stays inside the worker, where the page cannot catch it). Race it against a check that the
+ * wasm file is there and against a timeout, so the page can say what happened.
+ */
+async function startedOrFailed<T>(instantiate: Promise<T>, wasmUrl: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const failed = new Promise<never>((_, reject) => {
+    void fetch(wasmUrl, { method: 'HEAD' }).then(
+      (response) => response.ok || reject(new Error(`its wasm file is missing (HTTP ${response.status} for ${wasmUrl})`)),
+      (err: unknown) => reject(new Error(`its wasm file could not be fetched (${err instanceof Error ? err.message : String(err)})`)),
+    );
+    timer = setTimeout(() => reject(new Error(`it did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([instantiate, failed]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The worker resolves relative URLs against its own location: hand it absolute ones. */

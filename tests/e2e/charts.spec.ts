@@ -1,0 +1,134 @@
+import { expect, test } from '@playwright/test';
+import { bar, bars, chart, domainOf, screenshot, waitForCharts } from './helpers';
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('./');
+  await waitForCharts(page);
+});
+
+test('charts render one figure per test and mode with the header from the data', async ({ page }, testInfo) => {
+  await expect(page.locator('figure[data-chart-key]')).toHaveCount(20);
+  const set = chart(page, 'data:SET');
+  await expect(set.locator('figcaption')).toContainText('SET');
+  await expect(set.locator('figcaption')).toContainText('data mode');
+  await expect(bars(set)).toHaveCount(7);
+  await expect(bars(set).locator('text.status-label')).toHaveCount(7);
+  expect(await bars(set).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-key')))).toEqual([
+    '2.6.17', '2.8.24', '3.0.7', '5.0.14', '6.2.16', '7.2.6', '7.4.1',
+  ]);
+  await expect(page.locator('#coverage')).toContainText('71 of 84 cells collected');
+  await expect(page.locator('#coverage')).toContainText('3 failed to build');
+  await expect(page.locator('#measurement')).toContainText('Fixture CPU @ 2.00GHz');
+  await expect(page.locator('#measurement')).toContainText('gcc-12 (Debian 12.2.0-14+deb12u1) 12.2.0');
+  await expect(page.locator('#measurement')).toContainText('-n 120000 --csv -d 64 -r 9999999999 -P 1000');
+  await expect(page.locator('#axis-warning')).toContainText('do not start at zero');
+  await expect(set.locator('.axis-note')).toContainText(/axis [\d,]+ – [\d,]+ req\/s/);
+  await screenshot(page, testInfo, 'overview');
+});
+
+test('missing data is drawn as such, never as a bar with a value', async ({ page }) => {
+  const xadd = chart(page, 'pipe:XADD');
+  await expect(bar(xadd, '2.6.17')).toHaveAttribute('data-status', 'unsupported');
+  await expect(bar(xadd, '2.6.17')).toHaveAttribute('data-value', '');
+  await expect(bar(xadd, '2.6.17').locator('text.status-label')).toHaveText('unsupported');
+  await expect(bar(xadd, '5.0.14')).toHaveAttribute('data-status', 'not_collected');
+  await expect(bar(xadd, '6.2.16')).toHaveAttribute('data-status', 'ok');
+  await bar(xadd, '2.6.17').hover();
+  await expect(page.locator('#chart-tooltip')).toContainText("ERR unknown command 'XADD'");
+});
+
+test('switching views changes the axes of every chart', async ({ page }, testInfo) => {
+  const set = chart(page, 'data:SET');
+  const [realLow, realHigh] = await domainOf(set);
+  const values = (await bars(set).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-value'))))
+    .filter((v): v is string => !!v).map(Number);
+  await page.getByText('Max Change View', { exact: true }).click();
+  await expect(page).toHaveURL(/view=max/);
+  await expect.poll(() => domainOf(set)).toEqual([Math.min(...values), Math.max(...values)]);
+  const [maxLow, maxHigh] = await domainOf(set);
+  expect(realLow).toBeLessThan(maxLow);
+  expect(realHigh).toBeGreaterThan(maxHigh);
+  await expect(set.locator('.axis-note')).toContainText(`${Math.round(maxLow).toLocaleString('en-US')}`);
+  await screenshot(page, testInfo, 'max-change-view');
+  await page.getByText('Real View', { exact: true }).click();
+  await expect.poll(() => domainOf(set)).toEqual([realLow, realHigh]);
+});
+
+test('clicking a bar opens its 12 configurations and a second click closes them', async ({ page }, testInfo) => {
+  const set = chart(page, 'data:SET');
+  await bar(set, '7.4.1').click();
+  await expect(set).toHaveAttribute('data-drill', '7.4.1');
+  await expect(bars(set)).toHaveCount(12);
+  expect(await bars(set).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-key')?.split('|').slice(1).join(' ')))).toEqual([
+    'gcc -O2', 'gcc -Os', 'gcc -Ofast', 'gcc -O2 -flto', 'gcc -Os -flto', 'gcc -Ofast -flto',
+    'clang -O2', 'clang -Os', 'clang -Ofast', 'clang -O2 -flto', 'clang -Os -flto', 'clang -Ofast -flto',
+  ]);
+  await expect(set.locator('g.bar[data-winner="true"]')).toHaveCount(1);
+  await expect(set.locator('g.bar[data-status="build_failed"]')).toHaveCount(2);
+  await expect(set.locator('.group-labels text')).toHaveText(['gcc', 'clang']);
+  await bar(set, '7.4.1|clang|-Ofast').hover();
+  await expect(page.locator('#chart-tooltip')).toContainText('-Wdeprecated-ofast');
+  await screenshot(page, testInfo, 'drilldown');
+  // Other charts stay as they were.
+  await expect(chart(page, 'pipe:SET')).toHaveAttribute('data-drill', '');
+
+  await bar(set, '7.4.1|gcc|-O2').click();
+  await expect(set).toHaveAttribute('data-drill', '');
+  await expect(bars(set)).toHaveCount(7);
+});
+
+test('the back button of a drilldown returns to all versions', async ({ page }) => {
+  const get = chart(page, 'pipe:GET');
+  await bar(get, '2.6.17').click();
+  await expect(get).toHaveAttribute('data-drill', '2.6.17');
+  await expect(get.locator('g.bar[data-status="build_failed"]')).toHaveCount(1);
+  await get.getByRole('button', { name: '← All versions' }).click();
+  await expect(get).toHaveAttribute('data-drill', '');
+});
+
+test('every bar is a keyboard button: arrows move, Enter opens, Escape closes', async ({ page }) => {
+  const set = chart(page, 'data:SET');
+  await expect(set.locator('g.bar[tabindex="0"]')).toHaveCount(1);
+  await bar(set, '2.6.17').focus();
+  await page.keyboard.press('End');
+  await expect(bar(set, '7.4.1')).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(bar(set, '7.2.6')).toBeFocused();
+  await expect(page.locator('#chart-tooltip')).toContainText('Redis 7.2.6');
+  await page.keyboard.press('Enter');
+  await expect(set).toHaveAttribute('data-drill', '7.2.6');
+  await expect(set.locator('g.bar[data-winner="true"]')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Escape');
+  await expect(set).toHaveAttribute('data-drill', '');
+  await expect(bar(set, '7.2.6')).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(set).toHaveAttribute('data-drill', '7.2.6');
+});
+
+test('bars have accessible names with version, configuration and requests per second', async ({ page }) => {
+  const set = chart(page, 'data:SET');
+  await expect(set.getByRole('button', { name: /^Redis 7\.4\.1: [\d,]+ requests per second, best configuration (gcc|clang) -O/ })).toHaveCount(1);
+  await expect(set.getByRole('button', { name: /^Redis 5\.0\.14: no figure, not collected yet/ })).toHaveCount(1);
+  await bar(set, '6.2.16').click();
+  await expect(set.getByRole('button', { name: /^Redis 6\.2\.16 gcc -Os: no figure, not collected yet/ })).toHaveCount(1);
+  await expect(set.getByRole('button', { name: /^Redis 6\.2\.16 clang -O2 -flto: [\d,]+ requests per second/ })).toHaveCount(1);
+  await expect(set.getByRole('group', { name: /SET, data mode: configurations of Redis 6\.2\.16/ })).toBeVisible();
+});
+
+test('filters: mode, test search and version range', async ({ page }) => {
+  await page.getByText('pipe (-P 1000)', { exact: true }).click();
+  await expect(page.locator('figure[data-chart-key]:visible')).toHaveCount(10);
+  await page.locator('#test-search').fill('lrange 100');
+  await expect(page.locator('figure[data-chart-key]:visible')).toHaveCount(1);
+  await expect(page).toHaveURL(/q=lrange\+100/);
+  await expect(page.locator('#chart-count')).toHaveText('1 of 20 charts');
+  await page.locator('#version-from').selectOption('2.8.24');
+  await page.locator('#version-to').selectOption('6.2.16');
+  const lrange = chart(page, 'pipe:LRANGE_100 (first 100 elements)');
+  await expect(bars(lrange)).toHaveCount(4);
+  await expect(page).toHaveURL(/from=2\.8\.24&to=6\.2\.16/);
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await expect(page.locator('figure[data-chart-key]:visible')).toHaveCount(20);
+  await expect(bars(lrange)).toHaveCount(7);
+});

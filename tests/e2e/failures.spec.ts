@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bar, chart, screenshot, waitForCharts } from './helpers';
+
+test('the site makes no request to any other origin', async ({ page, context, baseURL }) => {
+  const origin = new URL(baseURL ?? '').origin;
+  const foreign: string[] = [];
+  const seen: string[] = [];
+  context.on('request', (request) => {
+    seen.push(request.url());
+    if (!request.url().startsWith(origin) && !request.url().startsWith('data:') && !request.url().startsWith('blob:')) foreign.push(request.url());
+  });
+  await context.route(/^(?!http:\/\/127\.0\.0\.1:4321\/).*/, (route) => {
+    foreign.push(route.request().url());
+    return route.abort();
+  });
+  await page.goto('./');
+  await waitForCharts(page);
+  await bar(chart(page, 'data:SET'), '7.4.1').click();
+  await expect(chart(page, 'data:SET')).toHaveAttribute('data-drill', '7.4.1');
+  await page.waitForLoadState('networkidle');
+  expect(foreign).toEqual([]);
+  // The data and DuckDB's wasm came from the site's own sub-path.
+  expect(seen.some((u) => u.endsWith('/redis-compiler-benchmarks/data/results.parquet'))).toBe(true);
+  expect(seen.some((u) => /\/redis-compiler-benchmarks\/assets\/duckdb-eh-[\w-]+\.wasm$/.test(u))).toBe(true);
+});
+
+test('a corrupt data file shows a clear error instead of charts', async ({ page }, testInfo) => {
+  await page.route('**/data/results.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: 'PAR1 this is not parquet' }));
+  await page.goto('./');
+  const error = page.locator('[data-error="load"]');
+  await expect(error).toBeVisible();
+  await expect(error).toHaveAttribute('role', 'alert');
+  await expect(error).toContainText('The data file results.parquet is damaged');
+  await expect(page.locator('figure[data-chart-key]')).toHaveCount(0);
+  await screenshot(page, testInfo, 'corrupt-data');
+});
+
+test('a Parquet file that DuckDB cannot read shows the engine error', async ({ page }) => {
+  // Valid magic at both ends, garbage inside: only the reader can tell.
+  const body = Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(64, 7), Buffer.from([8, 0, 0, 0]), Buffer.from('PAR1')]);
+  await page.route('**/data/runs.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
+  await page.goto('./');
+  await expect(page.locator('[data-error="load"]')).toContainText('runs.parquet');
+});
+
+test('a site with no published data says so', async ({ page }) => {
+  await page.route('**/data/*.parquet', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.goto('./');
+  await expect(page.locator('[data-empty="true"]')).toContainText('No data yet');
+  await expect(page.locator('#coverage')).toContainText('No data collected yet');
+});
+
+test('DuckDB-WASM failing to start shows a clear error', async ({ page }) => {
+  await page.route('**/assets/duckdb-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto('./');
+  const error = page.locator('[data-error="load"]');
+  await expect(error).toContainText('The in-browser database (DuckDB-WASM) could not start');
+  await expect(error).toContainText('its wasm file is missing (HTTP 404');
+});
+
+test('strings from the data are shown as text, never parsed as HTML', async ({ page }) => {
+  const { openNodeDuckDB } = await import('../support/node-duckdb.mjs');
+  const { db, run } = await openNodeDuckDB();
+  const fixtures = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../fixtures');
+  db.registerFileBuffer('in.parquet', new Uint8Array(fs.readFileSync(path.join(fixtures, 'fixture-builds.parquet'))));
+  const out = path.join(os.tmpdir(), `builds-html-${process.pid}.parquet`);
+  run(`COPY (SELECT * REPLACE (CASE WHEN status = 'failed' THEN '<img src=x onerror="document.body.dataset.pwned=1"><b id="injected">bold</b>' END AS error)
+        FROM read_parquet('in.parquet')) TO '${out}' (FORMAT PARQUET)`);
+  const body = fs.readFileSync(out);
+  fs.rmSync(out);
+  await page.route('**/data/builds.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
+  await page.goto('./');
+  await waitForCharts(page);
+  const set = chart(page, 'data:SET');
+  await bar(set, '7.4.1').click();
+  await bar(set, '7.4.1|clang|-Ofast').hover();
+  await expect(page.locator('#chart-tooltip')).toContainText('<b id="injected">bold</b>');
+  await expect(page.locator('#injected')).toHaveCount(0);
+  expect(await page.evaluate(() => document.body.dataset.pwned)).toBeUndefined();
+});
