@@ -236,12 +236,10 @@ async function showDataset(db: QueryRunner, versions: readonly string[], main: H
     });
   });
 
-  const firstRender = render();
-  // Queued behind the first chart query (a prepared statement takes two trips to the worker).
-  const headerDone = versionRows(state).then(header);
-  await firstRender;
+  // The header's queries wait until the charts are painted: on two cores, DuckDB's worker and
+  // the drawing would otherwise compete for the same CPU.
+  await render();
   if (state.chart) scrollTo(state.chart);
-  await headerDone;
   trackScrolledChart(
     () => charts.filter((c) => !c.card.element.hidden).map((c) => ({ key: c.key, element: c.card.element })),
     (chart) => {
@@ -251,4 +249,6 @@ async function showDataset(db: QueryRunner, versions: readonly string[], main: H
       state = next;
     },
   );
+  // The header grows above the charts; the browser's scroll anchoring keeps the chart in view.
+  await header();
 }

@@ -8,7 +8,6 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { select, type Selection } from 'd3-selection';
 import { axisDomain, type AxisView, type Domain } from '../model/domain';
-import { formatRpsTick } from '../model/format';
 import type { CellStatus } from '../sql/charts';
 import { ensurePatterns, MISSING_STYLE } from './palette';
 import { hideTooltip, showTooltip } from './tooltip';
@@ -64,6 +63,7 @@ const HEIGHT = 280;
 const MARGIN = { top: 18, right: 8, bottom: 34, left: 48 };
 const GROUP_LABEL_SPACE = 16;
 const MIN_BAR_PX = 2;
+const TICKS = 5;
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** Draws `bars` into `el` (emptied first). */
@@ -107,7 +107,7 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
 
     yAxis
       .attr('transform', `translate(${MARGIN.left},0)`)
-      .call(axisLeft(y).ticks(5).tickFormat((v) => formatRpsTick(Number(v))).tickSizeOuter(0))
+      .call(axisLeft(y).ticks(TICKS).tickFormat(y.tickFormat(TICKS, '~s')).tickSizeOuter(0))
       .call((g) => g.selectAll('.tick line').clone().attr('x2', WIDTH - MARGIN.left - MARGIN.right).attr('class', 'gridline').attr('stroke-opacity', 0.12))
       .attr('visibility', domain ? 'visible' : 'hidden');
 

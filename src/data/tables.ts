@@ -3,7 +3,7 @@
  * (behind DuckDB-WASM) and the tests (behind a Node DuckDB), so both run the same statements.
  */
 import { sortVersions } from '../model/versions';
-import { createTableSql, DERIVED_TABLES_SQL, versionNamesQuery, versionsTableSql } from '../sql/load';
+import { createTableSql, CELL_STATUS_SQL, versionNamesQuery, versionsTableSql } from '../sql/load';
 import { query, type QueryRunner } from '../sql/query';
 import { TABLES, tableFile, type TableName } from './schema';
 
@@ -29,6 +29,6 @@ export async function prepareTables(runner: QueryRunner, present: ReadonlySet<Ta
   performance.mark('tables:views');
   const versions = sortVersions((await runner.run(versionNamesQuery())).map((row) => row.version));
   await runner.run(versionsTableSql(versions));
-  for (const sql of DERIVED_TABLES_SQL) await runner.run(query(sql));
+  await runner.run(query(CELL_STATUS_SQL));
   return versions;
 }

@@ -2,18 +2,12 @@
 import { format } from 'd3-format';
 
 const integer = format(',.0f');
-const compactSi = format('.3~s');
 const twoDecimals = format(',.2f');
 const percent1 = format('.1%');
 
 /** Requests per second as a grouped integer: "123,457". */
 export function formatRps(rps: number): string {
   return integer(rps);
-}
-
-/** A short axis tick for requests per second: "120k", "1.05M". */
-export function formatRpsTick(rps: number): string {
-  return compactSi(rps).replace('G', 'B');
 }
 
 /** Milliseconds with two decimals: "0.31 ms". */

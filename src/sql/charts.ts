@@ -51,7 +51,7 @@ const countOf = (status: CellStatus): string =>
  * release order; only versions whose ord is within [fromOrd, toOrd].
  */
 export function versionBarsQuery(fromOrd: number, toOrd: number): Query<VersionRow> {
-  const winner = (column: string) => `first(s.${column}) FILTER (WHERE s.rank_in_version = 1 AND s.status = 'ok')`;
+  const winner = (column: string) => `arg_max(s.${column}, s.score)`;
   return query(
     `SELECT s.mode, s.test, s.test_index, s.version, v.ord,
             arg_min(s.status, ${STATUS_PRIORITY}) AS status,
@@ -102,7 +102,7 @@ export function configBarsQuery(mode: string, test: string, version: string): Qu
   return query(
     `SELECT cell_id, compiler, flag_set, status, best_rps, min_rps, ok_repeats, planned_repeats, p50_ms, reason,
             cc_version, cflags, ldflags, compat_flags,
-            (rank_in_version = 1 AND status = 'ok') AS winner,
+            coalesce(score = max(score) OVER (), false) AS winner,
             best_rps / max(best_rps) OVER () - 1 AS vs_winner
      FROM cell_status
      WHERE mode = ? AND test = ? AND version = ?
@@ -120,7 +120,7 @@ export interface ChartRow {
 /** Every chart, in the client's test order, data mode before pipe mode within a test. */
 export function chartsQuery(): Query<ChartRow> {
   return query(
-    `SELECT DISTINCT mode, test, test_index FROM cell_status ORDER BY test_index, test, mode`,
+    `SELECT mode, test FROM cell_status GROUP BY mode, test ORDER BY min(test_index), test, mode`,
   );
 }
 

@@ -36,6 +36,9 @@ export function versionsTableSql(ordered: readonly string[]): Query<never> {
   );
 }
 
+const pickBuild = (column: string): string =>
+  `arg_max(${column}, (status = 'ok')::BIGINT * 10000000000000 + epoch_ms(finished_at))`;
+
 /**
  * cell_status: one row per planned cell x mode x test (tests as the client printed them), with
  * the cell's best-of-repeats figures and a status saying why there is no figure:
@@ -45,16 +48,18 @@ export function versionsTableSql(ordered: readonly string[]): Query<never> {
  *   build_failed  the cell did not build (reason = the build's error)
  *   server_failed the server did not start, crashed or hung in this mode
  *   not_collected nothing measured yet for this cell and mode
- * rank_in_version orders the configurations of one version, test and mode, best first (ties by
- * compiler then flag-set order), so rank 1 with status ok is the version's winner.
+ * `score` ranks the configurations of a version for picking its winner: the best repeat to the
+ * cent (as redis-benchmark prints it), ties broken by compiler then flag-set order. It is an
+ * exact integer in a DOUBLE (below 2^53 up to 90 million requests/s), so max() and arg_max()
+ * pick one winner everywhere without a window function (which DuckDB-WASM runs slowly cold).
+ * One statement: each extra statement costs a round trip and cold-code time at page load.
  */
-const pickBuild = (column: string) =>
-  `arg_max(${column}, (status = 'ok')::BIGINT * 10000000000000 + epoch_ms(finished_at))`;
-
-export const DERIVED_TABLES_SQL: readonly string[] = [
-  `CREATE OR REPLACE TABLE tests AS SELECT test, min(test_index)::INTEGER AS test_index FROM results GROUP BY test`,
-  `CREATE OR REPLACE TABLE cell_facts AS
-WITH cell_modes AS (
+export const CELL_STATUS_SQL = `
+CREATE OR REPLACE TABLE cell_status AS
+WITH tests AS (
+  SELECT test, min(test_index)::INTEGER AS test_index FROM results GROUP BY test
+),
+cell_modes AS (
   SELECT cell_id, version, compiler, flag_set, compiler_index::INTEGER AS compiler_index,
          flag_index::INTEGER AS flag_index, repeats::INTEGER AS planned_repeats,
          trim(unnest(string_split(modes, ','))) AS mode
@@ -81,34 +86,23 @@ test_stats AS (
          bool_or(status = 'unsupported') AS unsupported,
          min(error) FILTER (WHERE status <> 'ok') AS test_error
   FROM results GROUP BY cell_id, mode, test
-),
-joined AS (
-  SELECT cm.cell_id, cm.version, cm.compiler, cm.flag_set, cm.compiler_index, cm.flag_index, cm.mode,
-         t.test, t.test_index, cm.planned_repeats,
-         CASE
-           WHEN ts.ok_repeats > 0 THEN 'ok'
-           WHEN ts.unsupported THEN 'unsupported'
-           WHEN ts.test_error IS NOT NULL OR ts.cell_id IS NOT NULL THEN 'failed'
-           WHEN b.build_status = 'failed' THEN 'build_failed'
-           WHEN rc.server_failed_runs > 0 THEN 'server_failed'
-           ELSE 'not_collected'
-         END AS status,
-         ts.best_rps, ts.min_rps, coalesce(ts.ok_repeats, 0) AS ok_repeats, ts.p50_ms,
-         coalesce(ts.test_error, b.build_error) AS reason,
-         b.build_status, b.cc_version, b.cflags, b.ldflags, b.compat_flags
-  FROM cell_modes cm
-  CROSS JOIN tests t
-  LEFT JOIN build b ON b.cell_id = cm.cell_id
-  LEFT JOIN run_counts rc ON rc.cell_id = cm.cell_id AND rc.mode = cm.mode
-  LEFT JOIN test_stats ts ON ts.cell_id = cm.cell_id AND ts.mode = cm.mode AND ts.test = t.test
 )
-SELECT * FROM joined`,
-  // A separate statement: DuckDB 0.9 runs the window over the materialized rows about twice as
-  // fast as over the CTE above (measured: 77 ms against 133 ms on the full-size dataset).
-  `CREATE OR REPLACE TABLE cell_status AS
-SELECT *,
-       row_number() OVER (PARTITION BY mode, test, version
-                          ORDER BY best_rps DESC NULLS LAST, compiler_index, flag_index)::INTEGER AS rank_in_version
-FROM cell_facts`,
-  `DROP TABLE cell_facts`,
-];
+SELECT cm.cell_id, cm.version, cm.compiler, cm.flag_set, cm.compiler_index, cm.flag_index, cm.mode,
+       t.test, t.test_index, cm.planned_repeats,
+       CASE
+         WHEN ts.ok_repeats > 0 THEN 'ok'
+         WHEN ts.unsupported THEN 'unsupported'
+         WHEN ts.cell_id IS NOT NULL THEN 'failed'
+         WHEN b.build_status = 'failed' THEN 'build_failed'
+         WHEN rc.server_failed_runs > 0 THEN 'server_failed'
+         ELSE 'not_collected'
+       END AS status,
+       ts.best_rps, ts.min_rps, coalesce(ts.ok_repeats, 0) AS ok_repeats, ts.p50_ms,
+       coalesce(ts.test_error, b.build_error) AS reason,
+       b.cc_version, b.cflags, b.ldflags, b.compat_flags,
+       round(ts.best_rps * 100) * 10000 - (cm.compiler_index * 100 + cm.flag_index) AS score
+FROM cell_modes cm
+CROSS JOIN tests t
+LEFT JOIN build b ON b.cell_id = cm.cell_id
+LEFT JOIN run_counts rc ON rc.cell_id = cm.cell_id AND rc.mode = cm.mode
+LEFT JOIN test_stats ts ON ts.cell_id = cm.cell_id AND ts.mode = cm.mode AND ts.test = t.test`;

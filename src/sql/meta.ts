@@ -32,7 +32,7 @@ export function coverageQuery(): Query<CoverageRow> {
                count(*) FILTER (WHERE status <> 'server_failed')::INTEGER AS finished_runs,
                count(*) FILTER (WHERE status = 'server_failed')::INTEGER AS server_failed_runs
         FROM runs) r,
-       (SELECT count(*)::INTEGER AS tests FROM tests) t`,
+       (SELECT count(DISTINCT test)::INTEGER AS tests FROM cell_status) t`,
   );
 }
 
