@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
 	"github.com/redis-compiler-benchmarks/collector/internal/report"
@@ -149,6 +150,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	baseURL := fs.String("download-url", "https://download.redis.io/releases/", "release download site")
 	retry := fs.Bool("retry-failed", false, "rebuild cells whose last build failed")
 	noBar := fs.Bool("no-progress", false, "plain log lines even on a terminal")
+	quietWait := fs.Duration("quiet-wait", 10*time.Minute, "before each run, wait up to this long for other processes to go quiet (0: don't)")
+	quietPct := fs.Float64("quiet-percent", 20, "other processes' CPU use (percent of one CPU) below which the machine counts as quiet")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -181,7 +184,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opts := runner.Options{
 		Config: cfg, Cells: cells, DataDir: m.data, WorkDir: *work,
 		Sources:     &source.Cache{Dir: filepath.Join(*work, "src"), Getter: getter},
-		RetryFailed: *retry, Log: stderr, Version: collectorVersion(),
+		RetryFailed: *retry, QuietWait: *quietWait, QuietPercent: *quietPct, Log: stderr, Version: collectorVersion(),
 	}
 	if !*noBar && isTerminal(stderr) {
 		opts.Progress = newBar(stderr)

@@ -100,3 +100,24 @@ func kernelThread(name string) bool {
 	}
 	return false
 }
+
+// OtherCPUTotal is the CPU use, in percent of one CPU, of every process but
+// this one (kernel workers excluded) between two snapshots.
+func OtherCPUTotal(before, after CPUSnapshot) float64 {
+	secs := after.at.Sub(before.at).Seconds()
+	if secs <= 0 {
+		return 0
+	}
+	var ticks int64
+	for pid, a := range after.ticks {
+		if pid == os.Getpid() || kernelThread(a.name) {
+			continue
+		}
+		if b, ok := before.ticks[pid]; ok && b.name == a.name {
+			ticks += a.ticks - b.ticks
+		} else {
+			ticks += a.ticks
+		}
+	}
+	return float64(ticks) / 100 / secs * 100
+}

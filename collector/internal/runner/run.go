@@ -27,6 +27,11 @@ type Options struct {
 	WorkDir     string
 	Sources     *source.Cache
 	RetryFailed bool
+	// QuietWait is how long to wait before each run for the other processes'
+	// CPU use to fall below QuietPercent (of one CPU); after it the run goes on
+	// anyway and records what else was running. 0 disables the wait.
+	QuietWait    time.Duration
+	QuietPercent float64
 	// Log receives one line per event; Progress, when set, is shown instead of
 	// per-run lines on a terminal.
 	Log      io.Writer
@@ -149,6 +154,9 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 		spec.ServerCPU, spec.ClientCPU = 0, 1
 	}
 	os.RemoveAll(spec.Dir)
+	if waited := c.waitQuiet(ctx); waited != "" {
+		summary = strings.TrimPrefix(summary+"; "+waited, "; ")
+	}
 	load0, snap0, start := machine.Load1(), machine.SnapshotCPU(), time.Now()
 	out, err := bench.Run(ctx, spec)
 	if err != nil {
@@ -315,4 +323,32 @@ func usesCompiler(cells []config.Cell, name string) bool {
 		}
 	}
 	return false
+}
+
+// waitQuiet waits, up to QuietWait, until other processes use less than
+// QuietPercent of a CPU over a 5-second window. It says how long it waited.
+func (c *collector) waitQuiet(ctx context.Context) string {
+	if c.QuietWait <= 0 {
+		return ""
+	}
+	start := time.Now()
+	for {
+		before := machine.SnapshotCPU()
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-time.After(5 * time.Second):
+		}
+		busy := machine.OtherCPUTotal(before, machine.SnapshotCPU())
+		waited := time.Since(start)
+		if busy < c.QuietPercent {
+			if waited > 6*time.Second {
+				return fmt.Sprintf("waited %s for a quiet machine", waited.Round(time.Second))
+			}
+			return ""
+		}
+		if waited >= c.QuietWait {
+			return fmt.Sprintf("machine still busy (%.0f%% of a CPU) after %s, running anyway", busy, waited.Round(time.Second))
+		}
+	}
 }
