@@ -88,7 +88,7 @@ async function showDataset(db: QueryRunner, versions: readonly string[], main: H
     ]);
     if (!coverage) throw new Error('The coverage query returned no row.');
     renderCoverage(byId('coverage'), coverage);
-    renderMeasurement(byId('measurement'), { machines, compilers, protocol, dates });
+    renderMeasurement(byId('measurement'), { coverage, machines, compilers, protocol, dates });
     return coverage;
   };
 

@@ -15,6 +15,8 @@ export interface CoverageRow {
   server_failed_runs: number;
   versions: number;
   tests: number;
+  /** Repeats planned per cell and mode (the largest, if the plan varies). */
+  planned_repeats: number;
 }
 
 /** Coverage counts (one row). One-row aggregates joined side by side: DuckDB 0.9 runs this
@@ -24,7 +26,8 @@ export function coverageQuery(): Query<CoverageRow> {
     `SELECT * FROM
        (SELECT count(*)::INTEGER AS planned_cells,
                coalesce(sum(repeats * len(string_split(modes, ','))), 0)::INTEGER AS planned_runs,
-               count(DISTINCT version)::INTEGER AS versions
+               count(DISTINCT version)::INTEGER AS versions,
+               coalesce(max(repeats), 0)::INTEGER AS planned_repeats
         FROM plan) p,
        (SELECT count(*)::INTEGER AS collected_cells, count(*) FILTER (WHERE NOT ok)::INTEGER AS failed_builds
         FROM (SELECT cell_id, bool_or(status = 'ok') AS ok FROM builds SEMI JOIN plan USING (cell_id) GROUP BY cell_id)) b,
@@ -85,14 +88,13 @@ export interface ProtocolRow {
   client_version: string;
   client_args: string;
   runs: number;
-  max_repeat: number;
   pinned: boolean;
 }
 
 /** The client and its arguments per mode, from the runs. */
 export function protocolQuery(): Query<ProtocolRow> {
   return query(
-    `SELECT mode, client_version, client_args, count(*)::INTEGER AS runs, max(repeat)::INTEGER AS max_repeat,
+    `SELECT mode, client_version, client_args, count(*)::INTEGER AS runs,
             bool_and(server_cpu >= 0 AND client_cpu >= 0) AS pinned
      FROM runs GROUP BY mode, client_version, client_args ORDER BY mode, runs DESC`,
   );

@@ -5,6 +5,7 @@ import { h } from './dom';
 
 /** Everything the header shows, as queried. */
 export interface HeaderInfo {
+  readonly coverage: CoverageRow;
   readonly machines: readonly MachineRow[];
   readonly compilers: readonly CompilerRow[];
   readonly protocol: readonly ProtocolRow[];
@@ -21,12 +22,12 @@ function lines(values: readonly string[]): HTMLElement {
 
 /** Renders the measurement details into `dl`. */
 export function renderMeasurement(dl: HTMLElement, info: HeaderInfo): void {
-  const repeats = Math.max(0, ...info.protocol.map((p) => p.max_repeat));
+  const planned = info.coverage.planned_repeats;
   const protocol = info.protocol.length
     ? lines([
         ...info.protocol.map((p) => `${p.mode}: redis-benchmark ${p.client_args}`),
         `client: ${[...new Set(info.protocol.map((p) => p.client_version))].join(', ')}`,
-        `up to ${repeats} repeats per mode, best repeat kept; server and client ${info.protocol.every((p) => p.pinned) ? 'pinned to separate CPUs' : 'not pinned'}`,
+        `${planned} repeat${planned === 1 ? '' : 's'} planned per build and mode, the best one kept; server and client ${info.protocol.every((p) => p.pinned) ? 'pinned to separate CPUs' : 'not pinned to CPUs'}`,
       ])
     : 'no benchmark run recorded yet';
   const machines = info.machines.length

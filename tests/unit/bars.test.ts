@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { configBar, versionBar } from '../../src/model/bars';
+import type { ConfigRow, VersionRow } from '../../src/sql/charts';
+
+const colorOf = (compiler: string) => (compiler === 'gcc' ? 'blue' : 'orange');
+
+const measured: VersionRow = {
+  mode: 'data', test: 'SET', test_index: 2, version: '7.4.1', ord: 6, status: 'ok',
+  best_rps: 123456.7, min_rps: 120000, ok_repeats: 3, planned_repeats: 3, p50_ms: 0.311,
+  compiler: 'clang', flag_set: '-O2 -flto', cc_version: 'clang 19', reason: null,
+  planned_cells: 12, ok_cells: 10, unsupported_cells: 0, failed_cells: 0,
+  build_failed_cells: 2, server_failed_cells: 0, not_collected_cells: 0,
+};
+
+describe('versionBar', () => {
+  it('names the winning configuration, its latency and the spread of its repeats', () => {
+    const bar = versionBar(measured, colorOf);
+    expect(bar).toMatchObject({ key: '7.4.1', value: 123456.7, status: 'ok', color: 'orange' });
+    expect(bar.ariaLabel).toBe('Redis 7.4.1: 123,457 requests per second, best configuration clang -O2 -flto. Show its configurations.');
+    expect(bar.tooltip).toContain('p50 latency 0.31 ms');
+    expect(bar.tooltip).toContain('Best of 3 of 3 repeats, spread 120,000 – 123,457 req/s (2.8%)');
+    expect(bar.tooltip).toContain('10 of 12 configurations measured · 2 build failed');
+  });
+
+  it('gives a version without a figure no value and says why', () => {
+    const bar = versionBar({ ...measured, status: 'unsupported', best_rps: null, compiler: null, reason: "ERR unknown command 'XADD'" }, colorOf);
+    expect(bar.value).toBeNull();
+    expect(bar.status).toBe('unsupported');
+    expect(bar.ariaLabel).toContain("no figure, not supported by this Redis version: ERR unknown command 'XADD'");
+  });
+});
+
+const config: ConfigRow = {
+  cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_rps: 100000, min_rps: 99000,
+  ok_repeats: 1, planned_repeats: 3, p50_ms: null, reason: null, cc_version: 'gcc-12', cflags: '-Os',
+  ldflags: '-Os', compat_flags: '', winner: false, vs_winner: -0.05,
+};
+
+describe('configBar', () => {
+  it('groups by compiler, labels by flag set and says how far it is from the winner', () => {
+    const bar = configBar(config, '7.4.1', colorOf);
+    expect(bar).toMatchObject({ key: '7.4.1|gcc|-Os', label: '-Os', group: 'gcc', color: 'blue', winner: false });
+    expect(bar.tooltip).toContain('Redis 7.4.1, 5.0% slower than the fastest');
+    expect(bar.tooltip).toContain('p50 latency: not printed by this client');
+    expect(bar.tooltip).toContain('Best of 1 of 3 repeats');
+  });
+
+  it('marks the winner in its accessible name', () => {
+    expect(configBar({ ...config, winner: true, vs_winner: 0 }, '7.4.1', colorOf).ariaLabel).toMatch(/requests per second, winner\./);
+  });
+
+  it('shows a failed build with its reason and no value', () => {
+    const bar = configBar({ ...config, status: 'build_failed', best_rps: null, reason: 'cc1: error' }, '7.4.1', colorOf);
+    expect(bar.value).toBeNull();
+    expect(bar.tooltip[1]).toBe('The build failed: cc1: error');
+  });
+});
