@@ -8,7 +8,8 @@ import { configBar, versionBar } from '../model/bars';
 import {
   type AppState, chartKey, chartMatches, DEFAULTS, reconcileState, sameState,
 } from '../model/state';
-import { chartsQuery, configBarsQuery, type ConfigRow, planCompilersQuery, versionBarsQuery, type VersionRow } from '../sql/charts';
+import type { Catalog } from '../data/tables';
+import { configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
 import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import type { QueryRunner } from '../sql/query';
 import { chartElementId, createChartCard, type ChartCard } from '../ui/chartCard';
@@ -70,16 +71,14 @@ export async function startApp(): Promise<void> {
     return;
   }
   try {
-    await showDataset(loaded.db, loaded.versions, main);
+    await showDataset(loaded.db, loaded.catalog, main);
   } catch (err) {
     fail('The benchmark data could not be read', err);
   }
 }
 
-async function showDataset(db: QueryRunner, versions: readonly string[], main: HTMLElement): Promise<void> {
-  // The worker answers in order: what the charts need first, the header's details after.
-  const [chartRows, planCompilers] = await Promise.all([db.run(chartsQuery()), db.run(planCompilersQuery())]);
-  const colors = compilerColors(planCompilers.map((r) => r.compiler));
+async function showDataset(db: QueryRunner, { versions, compilers: planCompilers, charts: chartRows }: Catalog, main: HTMLElement): Promise<void> {
+  const colors = compilerColors(planCompilers);
   const colorOf = (compiler: string) => colors(compiler);
   renderLegend(byId('legend'), colors.domain(), colorOf);
   const header = async () => {

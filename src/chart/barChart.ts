@@ -10,6 +10,7 @@ import { select, type Selection } from 'd3-selection';
 import { axisDomain, type AxisView, type Domain } from '../model/domain';
 import type { CellStatus } from '../sql/charts';
 import { ensurePatterns, MISSING_STYLE } from './palette';
+import { svgElement } from './svg';
 import { hideTooltip, showTooltip } from './tooltip';
 
 /** One bar, ready to draw. */
@@ -64,12 +65,11 @@ const MARGIN = { top: 18, right: 8, bottom: 34, left: 48 };
 const GROUP_LABEL_SPACE = 16;
 const MIN_BAR_PX = 2;
 const TICKS = 5;
-const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** Draws `bars` into `el` (emptied first). */
 export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChartOptions): BarChart {
   ensurePatterns(el.ownerDocument);
-  const svg = select(el.ownerDocument.createElementNS(SVG_NS, 'svg'))
+  const svg = select(svgElement(el.ownerDocument, 'svg'))
     .attr('viewBox', `0 0 ${WIDTH} ${HEIGHT}`)
     .attr('class', 'block h-auto w-full select-none overflow-visible')
     .attr('role', 'group');

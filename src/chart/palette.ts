@@ -4,6 +4,7 @@
  */
 import { scaleOrdinal, type ScaleOrdinal } from 'd3-scale';
 import type { CellStatus } from '../sql/charts';
+import { svgElement } from './svg';
 
 const OKABE_ITO = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#F0E442'];
 
@@ -29,43 +30,13 @@ const PATTERNS_ID = 'chart-patterns';
 /** Adds the shared SVG patterns for missing data to the document, once. */
 export function ensurePatterns(doc: Document): void {
   if (doc.getElementById(PATTERNS_ID)) return;
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = doc.createElementNS(ns, 'svg');
-  svg.id = PATTERNS_ID;
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('width', '0');
-  svg.setAttribute('height', '0');
-  svg.style.position = 'absolute';
-  const defs = doc.createElementNS(ns, 'defs');
-  const make = (id: string, stroke: string, shape: 'diagonal' | 'dots' | 'none') => {
-    const p = doc.createElementNS(ns, 'pattern');
-    p.id = id;
-    p.setAttribute('width', '6');
-    p.setAttribute('height', '6');
-    p.setAttribute('patternUnits', 'userSpaceOnUse');
-    if (shape === 'diagonal') {
-      p.setAttribute('patternTransform', 'rotate(45)');
-      const line = doc.createElementNS(ns, 'line');
-      line.setAttribute('x1', '0');
-      line.setAttribute('y1', '0');
-      line.setAttribute('x2', '0');
-      line.setAttribute('y2', '6');
-      line.setAttribute('stroke', stroke);
-      line.setAttribute('stroke-width', '2');
-      p.append(line);
-    } else if (shape === 'dots') {
-      const dot = doc.createElementNS(ns, 'circle');
-      dot.setAttribute('cx', '3');
-      dot.setAttribute('cy', '3');
-      dot.setAttribute('r', '1');
-      dot.setAttribute('fill', stroke);
-      p.append(dot);
-    }
-    defs.append(p);
-  };
-  make('pattern-failed', '#b91c1c55', 'diagonal');
-  make('pattern-unsupported', '#6b728088', 'dots');
-  make('pattern-pending', '#0000', 'none');
-  svg.append(defs);
+  const pattern = (id: string, transform: string | null, ...shapes: Node[]) =>
+    svgElement(doc, 'pattern', { id, width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: transform }, ...shapes);
+  const defs = svgElement(doc, 'defs', {},
+    pattern('pattern-failed', 'rotate(45)', svgElement(doc, 'line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#b91c1c55', 'stroke-width': 2 })),
+    pattern('pattern-unsupported', null, svgElement(doc, 'circle', { cx: 3, cy: 3, r: 1, fill: '#6b728088' })),
+    pattern('pattern-pending', null),
+  );
+  const svg = svgElement(doc, 'svg', { id: PATTERNS_ID, 'aria-hidden': 'true', width: 0, height: 0, style: 'position:absolute' }, defs);
   doc.body.append(svg);
 }

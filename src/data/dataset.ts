@@ -6,11 +6,11 @@ import type { QueryRunner } from '../sql/query';
 import { startDatabase } from './duckdb';
 import { fetchDataFile, type FileOutcome } from './files';
 import { REQUIRED_TABLE, TABLES, tableFile, type TableName } from './schema';
-import { prepareTables } from './tables';
+import { type Catalog, prepareTables } from './tables';
 
 /** The dataset ready to query, or the fact that nothing has been published yet. */
 export type LoadResult =
-  | { readonly kind: 'ready'; readonly db: QueryRunner; readonly versions: readonly string[]; readonly missing: readonly TableName[] }
+  | { readonly kind: 'ready'; readonly db: QueryRunner; readonly catalog: Catalog; readonly missing: readonly TableName[] }
   | { readonly kind: 'empty' };
 
 /** What a reader can do about a failure. */
@@ -57,9 +57,9 @@ export async function loadDataset(dataUrl: string): Promise<LoadResult> {
     present.add(table);
   }
   try {
-    const versions = await prepareTables(db, present);
+    const catalog = await prepareTables(db, present);
     performance.mark('tables:ready');
-    return { kind: 'ready', db, versions, missing: TABLES.filter((t) => !present.has(t)) };
+    return { kind: 'ready', db, catalog, missing: TABLES.filter((t) => !present.has(t)) };
   } catch (err) {
     throw new LoadError('The benchmark data could not be read', message(err));
   }

@@ -3,7 +3,7 @@
  * (behind DuckDB-WASM) and the tests (behind a Node DuckDB), so both run the same statements.
  */
 import { sortVersions } from '../model/versions';
-import { createTableSql, CELL_STATUS_SQL, versionNamesQuery, versionsTableSql } from '../sql/load';
+import { catalogQuery, CELL_STATUS_SQL, createTableSql, versionsTableSql } from '../sql/load';
 import { query, type QueryRunner } from '../sql/query';
 import { TABLES, tableFile, type TableName } from './schema';
 
@@ -12,23 +12,48 @@ export class DataFileError extends Error {
   override name = 'DataFileError';
 }
 
+/** What the prepared data holds. */
+export interface Catalog {
+  /** Planned versions in release order. */
+  readonly versions: readonly string[];
+  /** Compilers in plan order. */
+  readonly compilers: readonly string[];
+  /** Charts (mode and test) in the client's test order, data mode first. */
+  readonly charts: readonly { readonly mode: string; readonly test: string }[];
+}
+
 /**
  * Creates every table (from its file when `present` has it, else empty, with the documented
- * columns) and builds the derived tables. Returns the versions in release order.
+ * columns) and the derived tables, and returns the catalog. Page load pays a round trip and a
+ * planner run per statement, so the happy path is three trips; only a failure is retried table by
+ * table, to name the file at fault.
  */
-export async function prepareTables(runner: QueryRunner, present: ReadonlySet<TableName>): Promise<string[]> {
-  for (const table of TABLES) {
-    try {
-      await runner.run(query(createTableSql(table, present.has(table))));
-    } catch (err) {
-      const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0];
-      throw new DataFileError(`${tableFile(table)} does not match the published schema: ${reason}`);
+export async function prepareTables(runner: QueryRunner, present: ReadonlySet<TableName>): Promise<Catalog> {
+  const tables = TABLES.map((table) => createTableSql(table, present.has(table)));
+  try {
+    await runner.run(query([...tables, CELL_STATUS_SQL].join(';\n')));
+  } catch (err) {
+    for (const [i, table] of TABLES.entries()) {
+      try {
+        await runner.run(query(tables[i] ?? ''));
+      } catch (tableErr) {
+        throw new DataFileError(`${tableFile(table)} does not match the published schema: ${firstLine(tableErr)}`);
+      }
     }
+    throw new DataFileError(`The data could not be summarised: ${firstLine(err)}`);
   }
+  performance.mark('tables:derived');
 
-  performance.mark('tables:views');
-  const versions = sortVersions((await runner.run(versionNamesQuery())).map((row) => row.version));
+  const rows = await runner.run(catalogQuery());
+  const versions = sortVersions(rows.filter((r) => r.kind === 'version').map((r) => r.name));
   await runner.run(versionsTableSql(versions));
-  await runner.run(query(CELL_STATUS_SQL));
-  return versions;
+  return {
+    versions,
+    compilers: rows.filter((r) => r.kind === 'compiler').map((r) => r.name),
+    charts: rows.filter((r) => r.kind === 'chart').map((r) => ({ mode: r.mode ?? '', test: r.name })),
+  };
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
 }

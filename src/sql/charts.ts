@@ -111,20 +111,3 @@ export function configBarsQuery(mode: string, test: string, version: string): Qu
   );
 }
 
-/** A chart the data can draw: one test in one mode. */
-export interface ChartRow {
-  mode: string;
-  test: string;
-}
-
-/** Every chart, in the client's test order, data mode before pipe mode within a test. */
-export function chartsQuery(): Query<ChartRow> {
-  return query(
-    `SELECT mode, test FROM cell_status GROUP BY mode, test ORDER BY min(test_index), test, mode`,
-  );
-}
-
-/** Compilers in the plan's order (for colours and legend). */
-export function planCompilersQuery(): Query<{ compiler: string }> {
-  return query(`SELECT compiler FROM plan GROUP BY compiler ORDER BY min(compiler_index), compiler`);
-}

@@ -18,9 +18,27 @@ export function createTableSql(table: TableName, hasFile: boolean): string {
   return `CREATE OR REPLACE VIEW ${table} AS SELECT ${select} FROM read_parquet('${tableFile(table)}')`;
 }
 
-/** Every planned version, to be put in release order by the caller (not by plan.version_index, which a merge of shards may not keep consistent). */
-export function versionNamesQuery(): Query<{ version: string }> {
-  return query(`SELECT DISTINCT version FROM plan`);
+/** One row of the catalog: a planned version, a compiler (in plan order) or a chart (mode and test). */
+export interface CatalogRow {
+  kind: 'version' | 'compiler' | 'chart';
+  /** The version, compiler or test. */
+  name: string;
+  /** The chart's mode; null for the other kinds. */
+  mode: string | null;
+}
+
+/**
+ * What the data holds, in one trip to the database: the planned versions (unordered: the caller
+ * puts them in release order, not plan.version_index, which merged shards may not keep
+ * consistent), the compilers in plan order and the charts in the client's test order.
+ */
+export function catalogQuery(): Query<CatalogRow> {
+  return query(
+    `SELECT 'version' AS kind, version AS name, NULL::VARCHAR AS mode, 0 AS ord FROM plan GROUP BY version
+     UNION ALL SELECT 'compiler', compiler, NULL, min(compiler_index) FROM plan GROUP BY compiler
+     UNION ALL SELECT 'chart', test, mode, min(test_index) FROM cell_status GROUP BY test, mode
+     ORDER BY kind, ord, name, mode`,
+  );
 }
 
 /**
@@ -54,8 +72,7 @@ const pickBuild = (column: string): string =>
  * pick one winner everywhere without a window function (which DuckDB-WASM runs slowly cold).
  * One statement: each extra statement costs a round trip and cold-code time at page load.
  */
-export const CELL_STATUS_SQL = `
-CREATE OR REPLACE TABLE cell_status AS
+export const CELL_STATUS_SQL = `CREATE OR REPLACE TABLE cell_status AS
 WITH tests AS (
   SELECT test, min(test_index)::INTEGER AS test_index FROM results GROUP BY test
 ),

@@ -1,24 +1,15 @@
 /** The legend shared by every chart: compiler colours, the winner mark and the missing-data patterns. */
 import { MISSING_STYLE, type MissingStatus } from '../chart/palette';
+import { svgElement } from '../chart/svg';
 import { h } from './dom';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
 function swatch(fill: string, dashed = false): SVGSVGElement {
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('width', '14');
-  svg.setAttribute('height', '14');
-  svg.setAttribute('aria-hidden', 'true');
-  const rect = document.createElementNS(SVG_NS, 'rect');
-  rect.setAttribute('width', '13');
-  rect.setAttribute('height', '13');
-  rect.setAttribute('x', '0.5');
-  rect.setAttribute('y', '0.5');
-  rect.setAttribute('fill', fill);
-  if (fill.startsWith('url(')) rect.setAttribute('stroke', '#94a3b8');
-  if (dashed) rect.setAttribute('stroke-dasharray', '3 2');
-  svg.append(rect);
-  return svg;
+  const rect = svgElement(document, 'rect', {
+    width: 13, height: 13, x: 0.5, y: 0.5, fill,
+    stroke: fill.startsWith('url(') ? '#94a3b8' : null,
+    'stroke-dasharray': dashed ? '3 2' : null,
+  });
+  return svgElement(document, 'svg', { width: 14, height: 14, 'aria-hidden': 'true' }, rect);
 }
 
 /** Renders the legend for these compilers (with their colours) into `root`. */

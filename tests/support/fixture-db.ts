@@ -6,16 +6,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TABLES, tableFile, type TableName } from '../../src/data/schema';
-import { prepareTables } from '../../src/data/tables';
+import { type Catalog, prepareTables } from '../../src/data/tables';
 import type { Query, QueryRunner } from '../../src/sql/query';
 import { openNodeDuckDB } from './node-duckdb.mjs';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
 
-/** A prepared fixture database and the versions it holds, in release order. */
+/** A prepared fixture database and its catalog. */
 export interface FixtureDb {
   runner: QueryRunner;
-  versions: string[];
+  catalog: Catalog;
+  /** The catalog's versions, in release order. */
+  versions: readonly string[];
 }
 
 /** The bytes of one fixture file. */
@@ -36,6 +38,6 @@ export async function openFixtureDb(
   const runner: QueryRunner = {
     run: async <Row>(q: Query<Row>) => run(q.sql, [...q.params]) as Row[],
   };
-  const versions = await prepareTables(runner, new Set(tables));
-  return { runner, versions };
+  const catalog = await prepareTables(runner, new Set(tables));
+  return { runner, catalog, versions: catalog.versions };
 }
