@@ -99,15 +99,17 @@ export interface ConfigRow {
 
 /** The planned configurations of one version for one test and mode, by compiler then flag set. */
 export function configBarsQuery(mode: string, test: string, version: string): Query<ConfigRow> {
+  // Aggregates over a CTE rather than window functions: the first drilldown of a visit runs
+  // cold, and DuckDB-WASM compiles each new operator on first use.
   return query(
-    `SELECT cell_id, compiler, flag_set, status, best_rps, min_rps, ok_repeats, planned_repeats, p50_ms, reason,
-            cc_version, cflags, ldflags, compat_flags,
-            coalesce(score = max(score) OVER (), false) AS winner,
-            best_rps / max(best_rps) OVER () - 1 AS vs_winner
-     FROM cell_status
-     WHERE mode = ? AND test = ? AND version = ?
-     ORDER BY compiler_index, flag_index`,
+    `WITH c AS (SELECT * FROM cell_status WHERE mode = ? AND test = ? AND version = ?),
+          top AS (SELECT max(score) AS top_score, max(best_rps) AS top_rps FROM c)
+     SELECT c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats, c.planned_repeats,
+            c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags,
+            coalesce(c.score = top.top_score, false) AS winner,
+            c.best_rps / top.top_rps - 1 AS vs_winner
+     FROM c, top
+     ORDER BY c.compiler_index, c.flag_index`,
     [mode, test, version],
   );
 }
-
