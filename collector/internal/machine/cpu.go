@@ -101,23 +101,30 @@ func kernelThread(name string) bool {
 	return false
 }
 
-// OtherCPUTotal is the CPU use, in percent of one CPU, of every process but
-// this one (kernel workers excluded) between two snapshots.
-func OtherCPUTotal(before, after CPUSnapshot) float64 {
-	secs := after.at.Sub(before.at).Seconds()
-	if secs <= 0 {
+// BusyTicks is the machine's total busy CPU time (all CPUs, clock ticks) from
+// /proc/stat: every process, short-lived ones included, and the kernel.
+func BusyTicks() int64 {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
 		return 0
 	}
-	var ticks int64
-	for pid, a := range after.ticks {
-		if pid == os.Getpid() || kernelThread(a.name) {
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	var busy int64
+	for i, v := range f[1:] {
+		if i == 3 || i == 4 { // idle, iowait
 			continue
 		}
-		if b, ok := before.ticks[pid]; ok && b.name == a.name {
-			ticks += a.ticks - b.ticks
-		} else {
-			ticks += a.ticks
-		}
+		n, _ := strconv.ParseInt(v, 10, 64)
+		busy += n
 	}
-	return float64(ticks) / 100 / secs * 100
+	return busy
+}
+
+// BusyPercent turns a BusyTicks difference over an interval into percent of one CPU.
+func BusyPercent(ticks int64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(ticks) / 100 / d.Seconds() * 100
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -157,7 +158,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	if waited := c.waitQuiet(ctx); waited != "" {
 		summary = strings.TrimPrefix(summary+"; "+waited, "; ")
 	}
-	load0, snap0, start := machine.Load1(), machine.SnapshotCPU(), time.Now()
+	load0, snap0, busy0, start := machine.Load1(), machine.SnapshotCPU(), machine.BusyTicks(), time.Now()
 	out, err := bench.Run(ctx, spec)
 	if err != nil {
 		return summary, err
@@ -165,6 +166,9 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	end := time.Now()
 	t0 := time.Now()
 	other := machine.OtherCPU(snap0, machine.SnapshotCPU(), []string{"redis-server", "redis-benchmark", "taskset"}, 0)
+	// Everything busy but our server and client (includes the kernel's loopback work).
+	others := machine.BusyPercent(machine.BusyTicks()-busy0, end.Sub(start)) - 100*out.CPUSeconds/end.Sub(start).Seconds()
+	other = strings.TrimSuffix(fmt.Sprintf("others:%.0f,%s", math.Max(others, 0), other), ",")
 	runID := fmt.Sprintf("%s|%s|%d|%s", t.Cell.ID(), t.Mode.Name, t.Repeat, start.UTC().Format("20060102T150405.000"))
 	status := "ok"
 	ok := 0
@@ -333,13 +337,13 @@ func (c *collector) waitQuiet(ctx context.Context) string {
 	}
 	start := time.Now()
 	for {
-		before := machine.SnapshotCPU()
+		before, t := machine.BusyTicks(), time.Now()
 		select {
 		case <-ctx.Done():
 			return ""
 		case <-time.After(5 * time.Second):
 		}
-		busy := machine.OtherCPUTotal(before, machine.SnapshotCPU())
+		busy := machine.BusyPercent(machine.BusyTicks()-before, time.Since(t))
 		waited := time.Since(start)
 		if busy < c.QuietPercent {
 			if waited > 6*time.Second {
