@@ -3,7 +3,7 @@
  * (behind DuckDB-WASM) and the tests (behind a Node DuckDB), so both run the same statements.
  */
 import { sortVersions } from '../model/versions';
-import { catalogQuery, CELL_STATUS_SQL, createTableSql, versionsTableSql } from '../sql/load';
+import { catalogQuery, CELL_STATUS_SQL, createTableSql, PLAN_VERSIONS_SQL, versionsTableSql } from '../sql/load';
 import { query, type QueryRunner } from '../sql/query';
 import { TABLES, tableFile, type TableName } from './schema';
 
@@ -24,14 +24,15 @@ export interface Catalog {
 
 /**
  * Creates every table (from its file when `present` has it, else empty, with the documented
- * columns) and the derived tables, and returns the catalog. Page load pays a round trip and a
- * planner run per statement, so the happy path is three trips; only a failure is retried table by
- * table, to name the file at fault.
+ * columns) and the derived tables, and returns the catalog. Page load pays a round trip and
+ * cold-code time per statement, so the happy path is one trip (the catalog is the last
+ * statement's result); only a failure is retried table by table, to name the file at fault.
  */
 export async function prepareTables(runner: QueryRunner, present: ReadonlySet<TableName>): Promise<Catalog> {
   const tables = TABLES.map((table) => createTableSql(table, present.has(table)));
+  let rows;
   try {
-    await runner.run(query([...tables, CELL_STATUS_SQL].join(';\n')));
+    rows = await runner.run({ ...catalogQuery(), sql: [...tables, CELL_STATUS_SQL, PLAN_VERSIONS_SQL, catalogQuery().sql].join(';\n') });
   } catch (err) {
     for (const [i, table] of TABLES.entries()) {
       try {
@@ -44,9 +45,10 @@ export async function prepareTables(runner: QueryRunner, present: ReadonlySet<Ta
   }
   performance.mark('tables:derived');
 
-  const rows = await runner.run(catalogQuery());
-  const versions = sortVersions(rows.filter((r) => r.kind === 'version').map((r) => r.name));
-  await runner.run(versionsTableSql(versions));
+  const planned = rows.filter((r) => r.kind === 'version');
+  const versions = sortVersions(planned.map((r) => r.name));
+  // SQL's ord must be each version's index in release order.
+  if (planned.some((r, i) => r.name !== versions[i] || r.ord !== i)) await runner.run(versionsTableSql(versions));
   return {
     versions,
     compilers: rows.filter((r) => r.kind === 'compiler').map((r) => r.name),

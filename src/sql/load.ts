@@ -25,26 +25,30 @@ export interface CatalogRow {
   name: string;
   /** The chart's mode; null for the other kinds. */
   mode: string | null;
+  /** Position: the version's ord, the compiler's or the test's index. */
+  ord: number;
 }
 
 /**
- * What the data holds, in one trip to the database: the planned versions (unordered: the caller
- * puts them in release order, not plan.version_index, which merged shards may not keep
- * consistent), the compilers in plan order and the charts in the client's test order.
+ * The versions table: version -> ord (0 = oldest), first taken from the collector's
+ * plan.version_index, so that page load needs no extra trip. The caller checks it against
+ * compareVersions (and ords 0, 1, 2, ...) and replaces the table with versionsTableSql when they
+ * disagree (e.g. shards merged from configs that list versions differently).
  */
+export const PLAN_VERSIONS_SQL = `CREATE OR REPLACE TABLE versions AS
+SELECT version, min(version_index)::INTEGER AS ord FROM plan GROUP BY version`;
+
+/** What the data holds: versions in the versions table's order, compilers in plan order, charts in test order. */
 export function catalogQuery(): Query<CatalogRow> {
   return query(
-    `SELECT 'version' AS kind, version AS name, NULL::VARCHAR AS mode, 0 AS ord FROM plan GROUP BY version
-     UNION ALL SELECT 'compiler', compiler, NULL, min(compiler_index) FROM plan GROUP BY compiler
-     UNION ALL SELECT 'chart', test, mode, min(test_index) FROM cell_status GROUP BY test, mode
+    `SELECT 'version' AS kind, version AS name, NULL::VARCHAR AS mode, ord FROM versions
+     UNION ALL SELECT 'compiler', compiler, NULL, min(compiler_index)::INTEGER FROM plan GROUP BY compiler
+     UNION ALL SELECT 'chart', test, mode, min(test_index)::INTEGER FROM cell_status GROUP BY test, mode
      ORDER BY kind, ord, name, mode`,
   );
 }
 
-/**
- * The versions table: version -> ord (0 = oldest), from a list already in release order, so that
- * SQL orders and filters versions by the same comparator the tests check.
- */
+/** Replaces the versions table with this release order (0 = oldest). */
 export function versionsTableSql(ordered: readonly string[]): Query<never> {
   if (!ordered.length) return query(`CREATE OR REPLACE TABLE versions (version VARCHAR, ord INTEGER)`);
   const rows = ordered.map(() => '(?, ?::INTEGER)').join(', ');

@@ -1,7 +1,5 @@
 import { expect, test } from '@playwright/test';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rewrittenFixture } from '../support/fixture-db';
 import { bar, chart, screenshot, waitForCharts } from './helpers';
 
 test('the site makes no request to any other origin', async ({ page, context, baseURL }) => {
@@ -62,15 +60,8 @@ test('DuckDB-WASM failing to start shows a clear error', async ({ page }) => {
 });
 
 test('strings from the data are shown as text, never parsed as HTML', async ({ page }) => {
-  const { openNodeDuckDB } = await import('../support/node-duckdb.mjs');
-  const { db, run } = await openNodeDuckDB();
-  const fixtures = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../fixtures');
-  db.registerFileBuffer('in.parquet', new Uint8Array(fs.readFileSync(path.join(fixtures, 'fixture-builds.parquet'))));
-  const out = path.join(os.tmpdir(), `builds-html-${process.pid}.parquet`);
-  run(`COPY (SELECT * REPLACE (CASE WHEN status = 'failed' THEN '<img src=x onerror="document.body.dataset.pwned=1"><b id="injected">bold</b>' END AS error)
-        FROM read_parquet('in.parquet')) TO '${out}' (FORMAT PARQUET)`);
-  const body = fs.readFileSync(out);
-  fs.rmSync(out);
+  const body = Buffer.from(await rewrittenFixture('builds', `SELECT * REPLACE (CASE WHEN status = 'failed'
+    THEN '<img src=x onerror="document.body.dataset.pwned=1"><b id="injected">bold</b>' END AS error) FROM fixture`));
   await page.route('**/data/builds.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
   await page.goto('./');
   await waitForCharts(page);

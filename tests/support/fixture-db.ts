@@ -3,6 +3,7 @@
  * the tables prepared exactly as the site prepares them.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TABLES, tableFile, type TableName } from '../../src/data/schema';
@@ -23,6 +24,20 @@ export interface FixtureDb {
 /** The bytes of one fixture file. */
 export function fixtureBytes(table: TableName): Uint8Array {
   return new Uint8Array(fs.readFileSync(path.join(fixtures, `fixture-${tableFile(table)}`)));
+}
+
+/**
+ * A fixture file rewritten by SQL: `select` reads the original as `fixture` and returns the rows
+ * to write (e.g. "SELECT * EXCLUDE (rps) FROM fixture").
+ */
+export async function rewrittenFixture(table: TableName, select: string): Promise<Uint8Array> {
+  const { db, run } = await openNodeDuckDB();
+  db.registerFileBuffer('in.parquet', fixtureBytes(table));
+  const out = path.join(os.tmpdir(), `fixture-${table}-${process.pid}-${Date.now()}.parquet`);
+  run(`CREATE VIEW fixture AS SELECT * FROM read_parquet('in.parquet'); COPY (${select}) TO '${out}' (FORMAT PARQUET)`);
+  const bytes = new Uint8Array(fs.readFileSync(out));
+  fs.rmSync(out);
+  return bytes;
 }
 
 /**

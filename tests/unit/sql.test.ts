@@ -2,11 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { configBarsQuery, versionBarsQuery, type VersionRow } from '../../src/sql/charts';
 import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../../src/sql/meta';
 import { query } from '../../src/sql/query';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fixtureBytes, openFixtureDb, type FixtureDb } from '../support/fixture-db';
-import { openNodeDuckDB } from '../support/node-duckdb.mjs';
+import { openFixtureDb, rewrittenFixture, type FixtureDb } from '../support/fixture-db';
 
 let fx: FixtureDb;
 let bars: VersionRow[];
@@ -30,13 +26,15 @@ describe('prepareTables', () => {
     expect(await partial.runner.run(versionBarsQuery(0, 99))).toEqual([]);
   });
 
+  it('orders versions by release even when plan.version_index disagrees', async () => {
+    const shuffled = await openFixtureDb(undefined, { plan: await rewrittenFixture('plan', 'SELECT * REPLACE (6 - version_index AS version_index) FROM fixture') });
+    expect(shuffled.versions).toEqual(fx.versions);
+    const rows = await shuffled.runner.run(versionBarsQuery(0, 6));
+    expect(rows.slice(0, 7).map((r) => r.version)).toEqual(fx.versions);
+  });
+
   it('rejects a file that lacks a documented column, naming file and column', async () => {
-    const { db, run } = await openNodeDuckDB();
-    db.registerFileBuffer('in.parquet', fixtureBytes('results'));
-    const out = path.join(os.tmpdir(), `no-rps-${process.pid}.parquet`);
-    run(`COPY (SELECT * EXCLUDE (rps) FROM read_parquet('in.parquet')) TO '${out}' (FORMAT PARQUET)`);
-    const broken = new Uint8Array(fs.readFileSync(out));
-    fs.rmSync(out);
+    const broken = await rewrittenFixture('results', 'SELECT * EXCLUDE (rps) FROM fixture');
     await expect(openFixtureDb(undefined, { results: broken })).rejects.toThrow(/results\.parquet does not match the published schema.*rps/);
   });
 });
