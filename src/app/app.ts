@@ -112,7 +112,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
         const { [key]: _closed, ...open } = state.open;
         setState({ ...state, open, chart: key }, { key, version, kind: 'close' });
       },
-      prefetch: (version) => void configRows(key, version),
+      prefetch: () => void configRows(key),
       link: () => absoluteUrlFor({ ...state, chart: key }),
     });
     return { key, mode, test, card };
@@ -158,16 +158,21 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
     }
     return rows;
   };
-  const configCache = new Map<string, Promise<ConfigRow[]>>();
-  const configRows = (key: string, version: string) => {
-    const cacheKey = `${key}@${version}`;
-    let rows = configCache.get(cacheKey);
+  // The drilldowns of a chart, fetched in one query the first time the chart is pointed at,
+  // focused or opened, then split by version.
+  const configCache = new Map<string, Promise<Map<string, ConfigRow[]>>>();
+  const configRows = (key: string) => {
+    let rows = configCache.get(key);
     const chart = charts.find((c) => c.key === key);
     if (!rows && chart) {
-      rows = db.run(configBarsQuery(chart.mode, chart.test, version));
-      configCache.set(cacheKey, rows);
+      rows = db.run(configBarsQuery(chart.mode, chart.test)).then((all) => {
+        const byVersion = new Map<string, ConfigRow[]>();
+        for (const row of all) byVersion.set(row.version, [...(byVersion.get(row.version) ?? []), row]);
+        return byVersion;
+      });
+      configCache.set(key, rows);
     }
-    return rows ?? Promise.resolve([]);
+    return rows ?? Promise.resolve(new Map<string, ConfigRow[]>());
   };
 
   // What each card last drew, so a render only redraws cards whose inputs changed.
@@ -191,9 +196,9 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
       const focusHere = focus?.key === chart.key ? focus : undefined;
       if (drawn.get(chart.key) === signature && !focusHere) continue;
       if (drill !== undefined) {
-        const rows = await configRows(chart.key, drill);
+        const rows = (await configRows(chart.key)).get(drill) ?? [];
         if (token !== renderCount) return;
-        chart.card.showConfigs(drill, rows.map((r) => configBar(r, drill, colorOf)), s.view, focusHere?.kind === 'open');
+        chart.card.showConfigs(drill, rows.map((r) => configBar(r, colorOf)), s.view, focusHere?.kind === 'open');
       } else {
         const bars = (rowsByChart.get(chart.key) ?? []).map((r) => versionBar(r, colorOf));
         chart.card.showVersions(bars, s.view, focusHere?.kind === 'close' ? focusHere.version : undefined);
@@ -254,9 +259,8 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   );
   // The header grows above the charts; the browser's scroll anchoring keeps the chart in view.
   await header();
-  // Prefetch one drilldown while the page is idle: it is a likely click, and it makes DuckDB
-  // compile the drilldown query's code before the reader's first click needs it.
+  // Prefetch the first chart's drilldowns while the page is idle: a likely click, and it makes
+  // DuckDB compile the drilldown query's code before the reader's first click needs it.
   const first = charts.find((c) => !c.card.element.hidden);
-  const newest = versions[rangeOf(state).to];
-  if (first && newest) whenIdle(() => void configRows(first.key, newest).then(() => performance.mark('page:ready')));
+  if (first) whenIdle(() => void configRows(first.key).then(() => performance.mark('page:ready')));
 }

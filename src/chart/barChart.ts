@@ -41,8 +41,6 @@ export interface BarChartOptions {
   readonly label: string;
   /** A bar was clicked, or pressed with Enter or Space. */
   readonly onActivate?: (bar: Bar) => void;
-  /** The pointer or focus reached a bar (e.g. to prefetch what a click will need). */
-  readonly onHover?: (bar: Bar) => void;
   /** Escape was pressed on a bar. */
   readonly onEscape?: () => void;
 }
@@ -222,7 +220,6 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
       if (!bar || !node) return;
       if (event.type === 'focusin') focusKey = bar.key;
       showTooltip(node, bar.tooltip);
-      opts.onHover?.(bar);
     })
     .on('pointerout focusout', hideTooltip);
 

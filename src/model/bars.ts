@@ -75,7 +75,8 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
 }
 
 /** The bar of one configuration in a version's drilldown, grouped by compiler. */
-export function configBar(row: ConfigRow, version: string, colorOf: (compiler: string) => string): Bar {
+export function configBar(row: ConfigRow, colorOf: (compiler: string) => string): Bar {
+  const { version } = row;
   const name = `${row.compiler} ${row.flag_set}`;
   const flags = [
     row.cflags !== null ? `CFLAGS ${row.cflags || '(none)'}` : '',

@@ -77,6 +77,7 @@ export function versionBarsQuery(fromOrd: number, toOrd: number): Query<VersionR
 
 /** One bar of a drilldown: one configuration of one version for one test and mode. */
 export interface ConfigRow {
+  version: string;
   cell_id: string;
   compiler: string;
   flag_set: string;
@@ -93,23 +94,26 @@ export interface ConfigRow {
   compat_flags: string | null;
   /** True for the version's winning configuration. */
   winner: boolean;
-  /** best_rps relative to the winner's, minus 1 (0 for the winner, -0.05 for 5% slower); null without a figure. */
+  /** best_rps relative to the version winner's, minus 1 (0 for the winner, -0.05 for 5% slower); null without a figure. */
   vs_winner: number | null;
 }
 
-/** The planned configurations of one version for one test and mode, by compiler then flag set. */
-export function configBarsQuery(mode: string, test: string, version: string): Query<ConfigRow> {
-  // Aggregates over a CTE rather than window functions: the first drilldown of a visit runs
-  // cold, and DuckDB-WASM compiles each new operator on first use.
+/**
+ * The drilldowns of one chart: every version's planned configurations for one test and mode,
+ * by compiler then flag set. One query per chart, so that pointing at a chart fetches whatever
+ * bar is clicked next. Aggregates over a CTE rather than window functions: DuckDB-WASM compiles
+ * each new operator on first use, and window functions cost most.
+ */
+export function configBarsQuery(mode: string, test: string): Query<ConfigRow> {
   return query(
-    `WITH c AS (SELECT * FROM cell_status WHERE mode = ? AND test = ? AND version = ?),
-          top AS (SELECT max(score) AS top_score, max(best_rps) AS top_rps FROM c)
-     SELECT c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats, c.planned_repeats,
-            c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags,
+    `WITH c AS (SELECT * FROM cell_status WHERE mode = ? AND test = ?),
+          top AS (SELECT version, max(score) AS top_score, max(best_rps) AS top_rps FROM c GROUP BY version)
+     SELECT c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
+            c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags,
             coalesce(c.score = top.top_score, false) AS winner,
             c.best_rps / top.top_rps - 1 AS vs_winner
-     FROM c, top
-     ORDER BY c.compiler_index, c.flag_index`,
-    [mode, test, version],
+     FROM c JOIN top ON top.version = c.version
+     ORDER BY c.version, c.compiler_index, c.flag_index`,
+    [mode, test],
   );
 }

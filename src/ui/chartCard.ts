@@ -13,8 +13,8 @@ export interface CardActions {
   open(version: string): void;
   /** Return to all versions. */
   close(): void;
-  /** The pointer or focus is on a version: its configurations may be wanted soon. */
-  prefetch(version: string): void;
+  /** The pointer or focus is on this chart: its drilldowns may be wanted soon. */
+  prefetch(): void;
   /** The deep link to this chart in the current state. */
   link(): string;
 }
@@ -71,6 +71,7 @@ export function createChartCard(key: string, mode: string, test: string, actions
   const element = h('figure', {
     class: 'chart-card rounded-lg border border-slate-200 bg-white p-3 shadow-sm',
     attrs: { id: chartElementId(key), 'data-chart-key': key, 'data-drill': '', tabindex: '-1' },
+    on: { pointerenter: () => actions.prefetch(), focusin: () => actions.prefetch() },
   },
     h('div', { class: 'flex items-start justify-between gap-2' },
       h('figcaption', { class: 'min-w-0 flex-1' },
@@ -91,9 +92,6 @@ export function createChartCard(key: string, mode: string, test: string, actions
       label,
       onActivate,
       onEscape: () => actions.close(),
-      onHover: (bar: Bar) => {
-        if (element.dataset.drill === '') actions.prefetch(bar.key);
-      },
     };
     if (chart) chart.update(bars, options);
     else chart = barChart(body, bars, options);

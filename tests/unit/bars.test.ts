@@ -31,14 +31,14 @@ describe('versionBar', () => {
 });
 
 const config: ConfigRow = {
-  cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_rps: 100000, min_rps: 99000,
+  version: '7.4.1', cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_rps: 100000, min_rps: 99000,
   ok_repeats: 1, planned_repeats: 3, p50_ms: null, reason: null, cc_version: 'gcc-12', cflags: '-Os',
   ldflags: '-Os', compat_flags: '', winner: false, vs_winner: -0.05,
 };
 
 describe('configBar', () => {
   it('groups by compiler, labels by flag set and says how far it is from the winner', () => {
-    const bar = configBar(config, '7.4.1', colorOf);
+    const bar = configBar(config, colorOf);
     expect(bar).toMatchObject({ key: '7.4.1|gcc|-Os', label: '-Os', group: 'gcc', color: 'blue', winner: false });
     expect(bar.tooltip).toContain('Redis 7.4.1, 5.0% slower than the fastest');
     expect(bar.tooltip).toContain('p50 latency: not printed by this client');
@@ -46,11 +46,11 @@ describe('configBar', () => {
   });
 
   it('marks the winner in its accessible name', () => {
-    expect(configBar({ ...config, winner: true, vs_winner: 0 }, '7.4.1', colorOf).ariaLabel).toMatch(/requests per second, winner\./);
+    expect(configBar({ ...config, winner: true, vs_winner: 0 }, colorOf).ariaLabel).toMatch(/requests per second, winner\./);
   });
 
   it('shows a failed build with its reason and no value', () => {
-    const bar = configBar({ ...config, status: 'build_failed', best_rps: null, reason: 'cc1: error' }, '7.4.1', colorOf);
+    const bar = configBar({ ...config, status: 'build_failed', best_rps: null, reason: 'cc1: error' }, colorOf);
     expect(bar.value).toBeNull();
     expect(bar.tooltip[1]).toBe('The build failed: cc1: error');
   });

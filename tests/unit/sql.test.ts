@@ -8,6 +8,8 @@ let fx: FixtureDb;
 let bars: VersionRow[];
 const bar = (mode: string, test: string, version: string) =>
   bars.find((b) => b.mode === mode && b.test === test && b.version === version);
+const configs = async (mode: string, test: string, version: string) =>
+  (await fx.runner.run(configBarsQuery(mode, test))).filter((r) => r.version === version);
 
 beforeAll(async () => {
   fx = await openFixtureDb();
@@ -87,8 +89,17 @@ describe('versionBarsQuery', () => {
 });
 
 describe('configBarsQuery', () => {
+  it('returns every version of the chart, each with its 12 configurations', async () => {
+    const rows = await fx.runner.run(configBarsQuery('pipe', 'SET'));
+    expect(rows).toHaveLength(7 * 12);
+    for (const version of fx.versions) {
+      const winners = rows.filter((r) => r.version === version && r.winner);
+      expect(winners.length).toBe(version === '5.0.14' ? 0 : 1);
+    }
+  });
+
   it('returns the 12 configurations grouped by compiler and ordered by flag set, one winner', async () => {
-    const rows = await fx.runner.run(configBarsQuery('data', 'SET', '7.4.1'));
+    const rows = await configs('data', 'SET', '7.4.1');
     expect(rows.map((r) => `${r.compiler} ${r.flag_set}`)).toEqual([
       'gcc -O2', 'gcc -Os', 'gcc -Ofast', 'gcc -O2 -flto', 'gcc -Os -flto', 'gcc -Ofast -flto',
       'clang -O2', 'clang -Os', 'clang -Ofast', 'clang -O2 -flto', 'clang -Os -flto', 'clang -Ofast -flto',
@@ -100,7 +111,7 @@ describe('configBarsQuery', () => {
   });
 
   it('shows failed builds with their reason and no figure', async () => {
-    const rows = await fx.runner.run(configBarsQuery('pipe', 'GET', '7.4.1'));
+    const rows = await configs('pipe', 'GET', '7.4.1');
     const failed = rows.filter((r) => r.status === 'build_failed');
     expect(failed.map((r) => r.flag_set)).toEqual(['-Ofast', '-Ofast -flto']);
     expect(failed[0]?.reason).toContain('-Wdeprecated-ofast');
@@ -108,19 +119,19 @@ describe('configBarsQuery', () => {
   });
 
   it('tells a pending cell, a failed test and a server failure apart', async () => {
-    const pending = await fx.runner.run(configBarsQuery('data', 'SET', '6.2.16'));
+    const pending = await configs('data', 'SET', '6.2.16');
     expect(pending.find((r) => r.cell_id === '6.2.16|gcc|-Os')?.status).toBe('not_collected');
-    const failedTest = await fx.runner.run(configBarsQuery('data', 'LRANGE_100 (first 100 elements)', '2.8.24'));
+    const failedTest = await configs('data', 'LRANGE_100 (first 100 elements)', '2.8.24');
     expect(failedTest.find((r) => r.cell_id === '2.8.24|gcc|-O2')).toMatchObject({
       status: 'failed', reason: 'Error: Server closed the connection',
     });
-    const serverFailed = await fx.runner.run(configBarsQuery('pipe', 'SET', '3.0.7'));
+    const serverFailed = await configs('pipe', 'SET', '3.0.7');
     // Repeat 2 failed to start, repeats 1 and 3 measured: the cell is ok with 2 of 3 repeats.
     expect(serverFailed.find((r) => r.cell_id === '3.0.7|gcc|-Os')).toMatchObject({ status: 'ok', ok_repeats: 2 });
   });
 
   it('counts only the repeats collected so far', async () => {
-    const rows = await fx.runner.run(configBarsQuery('data', 'SET', '7.4.1'));
+    const rows = await configs('data', 'SET', '7.4.1');
     expect(rows.find((r) => r.cell_id === '7.4.1|gcc|-Os -flto')).toMatchObject({ ok_repeats: 1, planned_repeats: 3 });
   });
 });
