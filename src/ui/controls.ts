@@ -15,22 +15,21 @@ export interface Controls {
 const SEARCH_DELAY_MS = 250;
 
 function radioGroup<T extends string>(name: string, legend: string, options: readonly (readonly [T, string])[], onPick: (v: T) => void) {
-  const inputs = options.map(([value, label]) => {
-    const input = h('input', { class: 'peer sr-only', attrs: { type: 'radio', name, value, id: `${name}-${value}` }, on: { change: () => onPick(value) } });
-    return [
-      input,
-      h('label', {
-        class: 'cursor-pointer border border-slate-300 px-3 py-1 text-sm first-of-type:rounded-l-md last-of-type:rounded-r-md peer-checked:bg-slate-800 peer-checked:text-white peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-blue-600',
-        attrs: { for: `${name}-${value}` },
-      }, label),
-    ] as const;
-  });
+  // Each input sits inside its label, so the label's look follows its own input only.
+  const inputs = options.map(([value]) =>
+    h('input', { class: 'sr-only', attrs: { type: 'radio', name, value, id: `${name}-${value}` }, on: { change: () => onPick(value) } }),
+  );
+  const labels = options.map(([, label], i) =>
+    h('label', {
+      class: 'cursor-pointer border border-slate-300 px-3 py-1 text-sm first:rounded-l-md last:rounded-r-md has-checked:bg-slate-800 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-blue-600',
+    }, inputs[i] ?? '', label),
+  );
   const fieldset = h('fieldset', { class: 'flex items-center gap-2' },
     h('legend', { class: 'sr-only' }, legend),
     h('span', { class: 'text-sm font-semibold text-slate-700', attrs: { 'aria-hidden': 'true' } }, legend),
-    h('div', { class: 'inline-flex' }, ...inputs.flat()),
+    h('div', { class: 'inline-flex' }, ...labels),
   );
-  const set = (value: T) => inputs.forEach(([input]) => (input.checked = input.value === value));
+  const set = (value: T) => inputs.forEach((input) => (input.checked = input.value === value));
   return { fieldset, set };
 }
 
