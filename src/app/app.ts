@@ -9,7 +9,6 @@ import {
   type AppState, chartKey, chartMatches, DEFAULTS, reconcileState, sameState,
 } from '../model/state';
 import type { Catalog } from '../data/tables';
-import { configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
 import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import type { QueryRunner } from '../sql/query';
 import { chartElementId, createChartCard, type ChartCard } from '../ui/chartCard';
@@ -18,6 +17,7 @@ import { byId } from '../ui/dom';
 import { renderCoverage, renderMeasurement } from '../ui/header';
 import { renderLegend } from '../ui/legend';
 import { showLinkNotice, showLoadError, showNoData } from '../ui/notices';
+import { createChartData } from './chartData';
 import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor } from './history';
 import { trackScrolledChart } from './scroll';
 
@@ -102,6 +102,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
     return;
   }
 
+  const data = createChartData(db, versions);
   const charts: ChartEntry[] = chartRows.map(({ mode, test }) => {
     const key = chartKey(mode, test);
     const card = createChartCard(key, mode, test, {
@@ -112,7 +113,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
         const { [key]: _closed, ...open } = state.open;
         setState({ ...state, open, chart: key }, { key, version, kind: 'close' });
       },
-      prefetch: () => void configRows(key),
+      prefetch: () => void data.configRows(mode, test),
       link: () => absoluteUrlFor({ ...state, chart: key }),
     });
     return { key, mode, test, card };
@@ -135,46 +136,6 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
     setState(reset ? DEFAULTS : { ...state, ...fields });
   });
 
-  // Query results, cached: the version bars per version range, the configurations per drilldown.
-  const versionRowCache = new Map<string, Promise<Map<string, VersionRow[]>>>();
-  const rangeOf = (s: AppState) => {
-    const from = s.from ? versions.indexOf(s.from) : 0;
-    const to = s.to ? versions.indexOf(s.to) : versions.length - 1;
-    return { from, to, key: `${from}-${to}` };
-  };
-  const versionRows = (s: AppState) => {
-    const range = rangeOf(s);
-    let rows = versionRowCache.get(range.key);
-    if (!rows) {
-      rows = db.run(versionBarsQuery(range.from, range.to)).then((all) => {
-        const byChart = new Map<string, VersionRow[]>();
-        for (const row of all) {
-          const key = chartKey(row.mode, row.test);
-          byChart.set(key, [...(byChart.get(key) ?? []), row]);
-        }
-        return byChart;
-      });
-      versionRowCache.set(range.key, rows);
-    }
-    return rows;
-  };
-  // The drilldowns of a chart, fetched in one query the first time the chart is pointed at,
-  // focused or opened, then split by version.
-  const configCache = new Map<string, Promise<Map<string, ConfigRow[]>>>();
-  const configRows = (key: string) => {
-    let rows = configCache.get(key);
-    const chart = charts.find((c) => c.key === key);
-    if (!rows && chart) {
-      rows = db.run(configBarsQuery(chart.mode, chart.test)).then((all) => {
-        const byVersion = new Map<string, ConfigRow[]>();
-        for (const row of all) byVersion.set(row.version, [...(byVersion.get(row.version) ?? []), row]);
-        return byVersion;
-      });
-      configCache.set(key, rows);
-    }
-    return rows ?? Promise.resolve(new Map<string, ConfigRow[]>());
-  };
-
   // What each card last drew, so a render only redraws cards whose inputs changed.
   const drawn = new Map<string, string>();
   let renderCount = 0;
@@ -183,7 +144,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
     const token = ++renderCount;
     const initial = token === 1;
     const s = state;
-    const rowsByChart = await versionRows(s);
+    const rowsByChart = await data.versionRows(s);
     if (token !== renderCount) return;
     let visible = 0;
     for (const chart of charts) {
@@ -192,11 +153,11 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
       if (!shown) continue;
       visible++;
       const drill = s.open[chart.key];
-      const signature = `${s.view}|${rangeOf(s).key}|${drill ?? ''}`;
+      const signature = `${s.view}|${data.range(s).key}|${drill ?? ''}`;
       const focusHere = focus?.key === chart.key ? focus : undefined;
       if (drawn.get(chart.key) === signature && !focusHere) continue;
       if (drill !== undefined) {
-        const rows = (await configRows(chart.key)).get(drill) ?? [];
+        const rows = (await data.configRows(chart.mode, chart.test)).get(drill) ?? [];
         if (token !== renderCount) return;
         chart.card.showConfigs(drill, rows.map((r) => configBar(r, colorOf)), s.view, focusHere?.kind === 'open');
       } else {
@@ -262,5 +223,5 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   // Prefetch the first chart's drilldowns while the page is idle: a likely click, and it makes
   // DuckDB compile the drilldown query's code before the reader's first click needs it.
   const first = charts.find((c) => !c.card.element.hidden);
-  if (first) whenIdle(() => void configRows(first.key).then(() => performance.mark('page:ready')));
+  if (first) whenIdle(() => void data.configRows(first.mode, first.test).then(() => performance.mark('page:ready')));
 }

@@ -1,0 +1,68 @@
+/**
+ * The query results behind the charts, cached: version bars per version range, and each chart's
+ * drilldowns (fetched once per chart, on first interest).
+ */
+import { type AppState, chartKey } from '../model/state';
+import { configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
+import type { QueryRunner } from '../sql/query';
+
+/** A state's version range as indexes into the versions in release order (what SQL calls ord). */
+export interface VersionRange {
+  readonly from: number;
+  readonly to: number;
+  /** Equal for equal ranges: a cache key. */
+  readonly key: string;
+}
+
+/** Cached chart data. */
+export interface ChartData {
+  /** The version range a state shows. */
+  range(state: AppState): VersionRange;
+  /** Version bars of every chart for the state's range, by chart key. */
+  versionRows(state: AppState): Promise<ReadonlyMap<string, readonly VersionRow[]>>;
+  /** The drilldowns of one chart, by version. */
+  configRows(mode: string, test: string): Promise<ReadonlyMap<string, readonly ConfigRow[]>>;
+}
+
+function groupBy<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Map<string, Row[]> {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  return groups;
+}
+
+/** Chart data from `db`, whose versions table orders `versions` (release order). */
+export function createChartData(db: QueryRunner, versions: readonly string[]): ChartData {
+  const versionCache = new Map<string, Promise<Map<string, VersionRow[]>>>();
+  const configCache = new Map<string, Promise<Map<string, ConfigRow[]>>>();
+  const range = (state: AppState): VersionRange => {
+    const from = state.from ? versions.indexOf(state.from) : 0;
+    const to = state.to ? versions.indexOf(state.to) : versions.length - 1;
+    return { from, to, key: `${from}-${to}` };
+  };
+  return {
+    range,
+    versionRows(state) {
+      const { from, to, key } = range(state);
+      let rows = versionCache.get(key);
+      if (!rows) {
+        rows = db.run(versionBarsQuery(from, to)).then((all) => groupBy(all, (r) => chartKey(r.mode, r.test)));
+        versionCache.set(key, rows);
+      }
+      return rows;
+    },
+    configRows(mode, test) {
+      const key = chartKey(mode, test);
+      let rows = configCache.get(key);
+      if (!rows) {
+        rows = db.run(configBarsQuery(mode, test)).then((all) => groupBy(all, (r) => r.version));
+        configCache.set(key, rows);
+      }
+      return rows;
+    },
+  };
+}
