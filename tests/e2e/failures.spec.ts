@@ -2,10 +2,13 @@ import { expect, test } from '@playwright/test';
 import { rewrittenFixture } from '../support/fixture-db';
 import { bar, chart, screenshot, waitForCharts } from './helpers';
 
-test('the site makes no request to any other origin', async ({ page, context, baseURL }) => {
+test('the site makes no request to any other origin, and logs no error', async ({ page, context, baseURL }) => {
   const origin = new URL(baseURL ?? '').origin;
   const foreign: string[] = [];
   const seen: string[] = [];
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
   context.on('request', (request) => {
     seen.push(request.url());
     if (!request.url().startsWith(origin) && !request.url().startsWith('data:') && !request.url().startsWith('blob:')) foreign.push(request.url());
@@ -20,6 +23,7 @@ test('the site makes no request to any other origin', async ({ page, context, ba
   await expect(chart(page, 'data:SET')).toHaveAttribute('data-drill', '7.4.1');
   await page.waitForLoadState('networkidle');
   expect(foreign).toEqual([]);
+  expect(errors).toEqual([]);
   // The data and DuckDB's wasm came from the site's own sub-path.
   expect(seen.some((u) => u.endsWith('/redis-compiler-benchmarks/data/results.parquet'))).toBe(true);
   expect(seen.some((u) => /\/redis-compiler-benchmarks\/assets\/duckdb-eh-[\w-]+\.wasm$/.test(u))).toBe(true);
