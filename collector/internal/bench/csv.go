@@ -4,6 +4,7 @@ package bench
 
 import (
 	"encoding/csv"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -16,6 +17,10 @@ type Row struct {
 	Test                         string
 	RPS                          float64
 	Avg, Min, P50, P95, P99, Max *float64
+	// Error says why the row is not a measurement: the client printed rps
+	// "inf" or "nan" (it divides by the test's duration in whole
+	// milliseconds, 0 for a test that took less). RPS is then 0.
+	Error string `json:",omitempty"`
 }
 
 // ParseCSV reads every test row from a client's stdout. Progress output, the
@@ -32,9 +37,16 @@ func ParseCSV(out string) []Row {
 		if err != nil || len(rec) < 2 {
 			continue
 		}
-		rps, ok := number(rec[1])
-		if !ok || rec[0] == "" {
-			continue // header ("test","rps",...), garbage, or "inf" (old clients when a test took < 1 ms)
+		if rec[0] == "" {
+			continue
+		}
+		if divisionByZero(rec[1]) {
+			rows = append(rows, Row{Test: rec[0], Error: fmt.Sprintf("client printed rps %q: the test was too short to measure", rec[1])})
+			continue
+		}
+		rps, err := strconv.ParseFloat(rec[1], 64)
+		if err != nil {
+			continue // header ("test","rps",...) or garbage
 		}
 		r := Row{Test: rec[0], RPS: rps}
 		lat := []**float64{&r.Avg, &r.Min, &r.P50, &r.P95, &r.P99, &r.Max}
@@ -50,8 +62,16 @@ func ParseCSV(out string) []Row {
 	return rows
 }
 
-// number parses a finite number: clients print "inf" or "nan" when they
-// divide by a zero duration, and those are not measurements.
+// divisionByZero reports what printf writes for one: inf, -nan and the like.
+func divisionByZero(s string) bool {
+	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
+	case "inf", "infinity", "nan":
+		return true
+	}
+	return false
+}
+
+// number parses a finite number ("inf" and "nan" are not measurements).
 func number(s string) (float64, bool) {
 	v, err := strconv.ParseFloat(s, 64)
 	return v, err == nil && !math.IsInf(v, 0) && !math.IsNaN(v)

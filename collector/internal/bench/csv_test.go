@@ -14,8 +14,9 @@ var update = flag.Bool("update", false, "rewrite the golden files from the curre
 // The fixtures are real client output: the 7.4.1 client (latency columns)
 // against a 2.6.17 server, which stops at ZPOPMIN and, run again with -t,
 // at XADD; the 2.6.17 client (no header, no latency columns, its own test
-// names, e.g. "LRANGE_500 (first 450 elements)"). The last one mixes a
-// 7.4.1 client's human output (with \r progress) and broken lines.
+// names, e.g. "LRANGE_500 (first 450 elements)"); the 7.0.15 client with
+// 2000 requests pipelined by 1000, too fast for it: PING_MBULK rps "inf". The
+// last one mixes a 7.4.1 client's human output (\r progress) and broken lines.
 func TestParseCSVGolden(t *testing.T) {
 	for _, name := range []string{
 		"client-7.4.1-data-vs-2.6.17",
@@ -23,6 +24,7 @@ func TestParseCSVGolden(t *testing.T) {
 		"client-7.4.1-pipe-vs-2.6.17",
 		"client-2.6.17-data",
 		"client-2.6.17-pipe",
+		"client-7.0.15-pipe-n2000-inf",
 		"progress-and-garbage",
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -78,16 +80,22 @@ func TestParseCSVColumns(t *testing.T) {
 	}
 }
 
-func TestParseCSVRejectsNonFiniteRPS(t *testing.T) {
-	// Old clients divide by the total latency in ms, which is 0 for very fast
-	// runs: they print "inf". Such a number is not a measurement.
-	out := "\"PING_INLINE\",\"inf\"\n\"SET\",\"-nan\"\n\"GET\",\"1000.00\",\"nan\",\"0.1\"\n"
+func TestParseCSVMarksNonFiniteRPS(t *testing.T) {
+	// Clients divide by the test's duration in whole milliseconds: a test
+	// that took less (e.g. 2000 requests pipelined by 1000) prints "inf".
+	out := "\"PING_INLINE\",\"inf\",\"0.1\"\n\"SET\",\"-nan\"\n\"GET\",\"1000.00\",\"nan\",\"0.1\"\n"
 	rows := ParseCSV(out)
-	if len(rows) != 1 || rows[0].Test != "GET" {
-		t.Fatalf("rows = %+v, want only GET", rows)
+	if len(rows) != 3 {
+		t.Fatalf("rows = %+v, want 3", rows)
 	}
-	if rows[0].Avg != nil || rows[0].Min == nil || *rows[0].Min != 0.1 {
-		t.Errorf("GET latency = avg %v min %v, want avg nil (nan) and min 0.1", rows[0].Avg, rows[0].Min)
+	for i, want := range []string{`client printed rps "inf": the test was too short to measure`, `client printed rps "-nan": the test was too short to measure`, ""} {
+		r := rows[i]
+		if r.Error != want || (want != "" && (r.RPS != 0 || r.Avg != nil || r.Min != nil)) {
+			t.Errorf("row %+v, want error %q and no numbers", r, want)
+		}
+	}
+	if rows[2].RPS != 1000 || rows[2].Avg != nil || rows[2].Min == nil || *rows[2].Min != 0.1 {
+		t.Errorf("GET = %+v, want rps 1000, avg nil (nan), min 0.1", rows[2])
 	}
 	for _, r := range ParseCSV(readFixture(t, "fixture-progress-and-garbage.stdout")) {
 		if math.IsNaN(r.RPS) || math.IsInf(r.RPS, 0) {

@@ -90,7 +90,11 @@ func Run(ctx context.Context, s Spec) (Outcome, error) {
 			}
 			seen[r.Test] = true
 			r := r
-			out.Results = append(out.Results, Result{Test: r.Test, Index: TestIndex(r.Test), Status: "ok", Row: &r})
+			res := Result{Test: r.Test, Index: TestIndex(r.Test), Status: "ok", Row: &r}
+			if r.Error != "" {
+				res.Status, res.Error, res.Row = "failed", r.Error, nil
+			}
+			out.Results = append(out.Results, res)
 		}
 		remaining = unseen(remaining, seen)
 		if len(remaining) == 0 {
