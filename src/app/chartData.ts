@@ -50,7 +50,8 @@ export function createChartData(db: QueryRunner, versions: readonly string[]): C
       const { from, to, key } = range(state);
       let rows = versionCache.get(key);
       if (!rows) {
-        rows = db.run(versionBarsQuery(from, to)).then((all) => groupBy(all, (r) => chartKey(r.mode, r.test)));
+        const all = from === 0 && to === versions.length - 1;
+        rows = db.run(versionBarsQuery(all ? null : { from, to })).then((found) => groupBy(found, (r) => chartKey(r.mode, r.test)));
         versionCache.set(key, rows);
       }
       return rows;

@@ -48,10 +48,12 @@ const countOf = (status: CellStatus): string =>
 
 /**
  * Every version bar of every chart (all tests, both modes), in test order, then mode, then
- * release order; only versions whose ord is within [fromOrd, toOrd].
+ * release order; with a range, only versions whose ord is within [from, to].
  */
-export function versionBarsQuery(fromOrd: number, toOrd: number): Query<VersionRow> {
+export function versionBarsQuery(range: { readonly from: number; readonly to: number } | null): Query<VersionRow> {
   const winner = (column: string) => `arg_max(s.${column}, s.score)`;
+  // All versions (the usual page load) need no parameters: one trip to the worker, not two.
+  const where = range ? 'WHERE v.ord BETWEEN ? AND ?' : '';
   return query(
     `SELECT s.mode, s.test, s.test_index, s.version, v.ord,
             arg_min(s.status, ${STATUS_PRIORITY}) AS status,
@@ -68,10 +70,10 @@ export function versionBarsQuery(fromOrd: number, toOrd: number): Query<VersionR
             ${countOf('ok')}, ${countOf('unsupported')}, ${countOf('failed')},
             ${countOf('build_failed')}, ${countOf('server_failed')}, ${countOf('not_collected')}
      FROM cell_status s JOIN versions v ON v.version = s.version
-     WHERE v.ord BETWEEN ? AND ?
+     ${where}
      GROUP BY s.mode, s.test, s.test_index, s.version, v.ord
      ORDER BY s.test_index, s.test, s.mode, v.ord`,
-    [fromOrd, toOrd],
+    range ? [range.from, range.to] : [],
   );
 }
 
