@@ -4,6 +4,7 @@
  */
 import { compilerColors } from '../chart/palette';
 import { loadDataset, LoadError } from '../data/dataset';
+import { tableFile } from '../data/schema';
 import { configBar, versionBar } from '../model/bars';
 import {
   type AppState, chartKey, chartMatches, DEFAULTS, reconcileState, sameState,
@@ -16,7 +17,7 @@ import { createControls, type StatePatch } from '../ui/controls';
 import { byId } from '../ui/dom';
 import { renderCoverage, renderMeasurement } from '../ui/header';
 import { renderLegend } from '../ui/legend';
-import { showLinkNotice, showLoadError, showNoData } from '../ui/notices';
+import { showLinkNotice, showLoadError, showMissingFilesNotice, showNoData } from '../ui/notices';
 import { createChartData } from './chartData';
 import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor } from './history';
 import { trackScrolledChart } from './scroll';
@@ -74,6 +75,7 @@ export async function startApp(): Promise<void> {
     byId('coverage').textContent = 'No data collected yet.';
     return;
   }
+  showMissingFilesNotice(byId('notices'), loaded.missing.map(tableFile));
   try {
     await showDataset(loaded.db, loaded.catalog, main);
   } catch (err) {

@@ -19,6 +19,15 @@ export function showLinkNotice(container: HTMLElement, problems: readonly string
   container.append(box);
 }
 
+/** Shows which data files are not published, when others are (a partial or broken deploy). */
+export function showMissingFilesNotice(container: HTMLElement, files: readonly string[]): void {
+  if (!files.length) return;
+  container.append(h('div', {
+    class: 'my-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900',
+    attrs: { role: 'status', 'data-notice': 'missing-files' },
+  }, `Not published yet: ${files.join(', ')}. The page shows what the other data files hold.`));
+}
+
 /** Replaces `main` with an error panel: a headline, the details, and what the reader can do. */
 export function showLoadError(main: HTMLElement, title: string, details: string, hint: string): void {
   main.setAttribute('aria-busy', 'false');

@@ -55,6 +55,14 @@ test('a site with no published data says so', async ({ page }) => {
   await expect(page.locator('#coverage')).toContainText('No data collected yet');
 });
 
+test('a partly published dataset names the missing files and shows the rest', async ({ page }) => {
+  await page.route('**/data/results.parquet', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.goto('./');
+  await expect(page.locator('[data-notice="missing-files"]')).toContainText('Not published yet: results.parquet');
+  await expect(page.locator('[data-empty="true"]')).toContainText('71 of 84 cells collected, but no benchmark result yet');
+  await expect(page.locator('#measurement')).toContainText('Fixture CPU @ 2.00GHz');
+});
+
 test('DuckDB-WASM failing to start shows a clear error', async ({ page }) => {
   await page.route('**/assets/duckdb-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.goto('./');
