@@ -7,7 +7,7 @@ import { loadDataset, LoadError } from '../data/dataset';
 import { tableFile } from '../data/schema';
 import { configBar, versionBar } from '../model/bars';
 import {
-  type AppState, chartKey, chartMatches, DEFAULTS, reconcileState, sameState,
+  type AppState, chartKey, chartMatches, DEFAULTS, orderRange, reconcileState, sameState,
 } from '../model/state';
 import type { Catalog } from '../data/tables';
 import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
@@ -135,7 +135,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
 
   const controls = createControls(byId('controls'), versions, (patch: StatePatch) => {
     const { reset, ...fields } = patch;
-    setState(reset ? DEFAULTS : { ...state, ...fields });
+    setState(reset ? DEFAULTS : orderRange({ ...state, ...fields }, versions));
   });
 
   // What each card last drew, so a render only redraws cards whose inputs changed.

@@ -153,12 +153,9 @@ export function reconcileState(state: AppState, catalog: Catalog): Decoded {
     problems.push(`Version ${value} is not in the data; the range starts or ends at the data's own limit.`);
     return null;
   };
-  let from = bound('from');
-  let to = bound('to');
-  if (from !== null && to !== null && catalog.versions.indexOf(from) > catalog.versions.indexOf(to)) {
-    problems.push(`The version range ${from} – ${to} was reversed; swapped.`);
-    [from, to] = [to, from];
-  }
+  const bounded = { ...state, from: bound('from'), to: bound('to') };
+  const { from, to } = orderRange(bounded, catalog.versions);
+  if (from !== bounded.from) problems.push(`The version range ${bounded.from} – ${bounded.to} was reversed; swapped.`);
 
   const open: Record<string, string> = {};
   for (const [key, version] of Object.entries(state.open)) {
@@ -171,6 +168,13 @@ export function reconcileState(state: AppState, catalog: Catalog): Decoded {
     chart = null;
   }
   return { state: { ...state, from, to, open, chart }, problems };
+}
+
+/** The state with its version range in release order (`versions` oldest first): a reversed range is swapped. */
+export function orderRange(state: AppState, versions: readonly string[]): AppState {
+  const { from, to } = state;
+  if (from === null || to === null || versions.indexOf(from) <= versions.indexOf(to)) return state;
+  return { ...state, from: to, to: from };
 }
 
 /** True when two states encode to the same URL. */

@@ -128,6 +128,11 @@ test('filters: mode, test search and version range', async ({ page }) => {
   const lrange = chart(page, 'pipe:LRANGE_100 (first 100 elements)');
   await expect(bars(lrange)).toHaveCount(4);
   await expect(page).toHaveURL(/from=2\.8\.24&to=6\.2\.16/);
+  // A start after the end is taken as the reversed range.
+  await page.locator('#version-from').selectOption('7.2.6');
+  await expect(page).toHaveURL(/from=6\.2\.16&to=7\.2\.6/);
+  await expect(page.locator('#version-from')).toHaveValue('6.2.16');
+  await expect(bars(lrange)).toHaveCount(2);
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(page.locator('figure[data-chart-key]:visible')).toHaveCount(20);
   await expect(bars(lrange)).toHaveCount(7);

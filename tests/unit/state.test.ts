@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type AppState, chartKey, chartMatches, decodeState, DEFAULTS, encodeState, parseChartKey, reconcileState,
+  type AppState, chartKey, chartMatches, decodeState, orderRange, DEFAULTS, encodeState, parseChartKey, reconcileState,
 } from '../../src/model/state';
 
 const full: AppState = {
@@ -78,6 +78,16 @@ describe('reconcileState', () => {
     const { state, problems } = reconcileState({ ...DEFAULTS, from: '7.4.1', to: '2.8.24' }, catalog);
     expect([state.from, state.to]).toEqual(['2.8.24', '7.4.1']);
     expect(problems).toHaveLength(1);
+  });
+});
+
+describe('orderRange', () => {
+  it('swaps a reversed range and leaves an ordered or open one alone', () => {
+    const versions = catalog.versions;
+    expect(orderRange({ ...DEFAULTS, from: '7.4.1', to: '2.6.17' }, versions)).toMatchObject({ from: '2.6.17', to: '7.4.1' });
+    const ordered = { ...DEFAULTS, from: '2.8.24', to: '3.0.7' };
+    expect(orderRange(ordered, versions)).toBe(ordered);
+    expect(orderRange({ ...DEFAULTS, from: '7.4.1' }, versions)).toMatchObject({ from: '7.4.1', to: null });
   });
 });
 
