@@ -61,7 +61,7 @@ export function renderCoverage(box: HTMLElement, c: CoverageRow): void {
     `${c.collected_cells} of ${c.planned_cells} cells collected (${c.versions} Redis versions × compilers × flag sets)`,
     c.failed_builds ? `${c.failed_builds} failed to build` : '',
     `${c.finished_runs} of ${c.planned_runs} benchmark runs finished`,
-    c.server_failed_runs ? `${c.server_failed_runs} runs where the server failed` : '',
+    c.server_failed_runs ? `${c.server_failed_runs} run${c.server_failed_runs === 1 ? '' : 's'} where the server failed` : '',
   ].filter(Boolean).join('; ');
   const progress = h('progress', {
     class: 'h-2 w-48 align-middle',

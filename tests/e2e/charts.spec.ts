@@ -18,6 +18,7 @@ test('charts render one figure per test and mode with the header from the data',
   ]);
   await expect(page.locator('#coverage')).toContainText('71 of 84 cells collected');
   await expect(page.locator('#coverage')).toContainText('3 failed to build');
+  await expect(page.locator('#coverage')).toContainText('1 run where the server failed');
   await expect(page.locator('#measurement')).toContainText('Fixture CPU @ 2.00GHz');
   await expect(page.locator('#measurement')).toContainText('gcc-12 (Debian 12.2.0-14+deb12u1) 12.2.0');
   await expect(page.locator('#measurement')).toContainText('-n 120000 --csv -d 64 -r 9999999999 -P 1000');
