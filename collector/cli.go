@@ -148,7 +148,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	tarDir := fs.String("tarballs", "", "directory of release tarballs (with -source tarballs)")
 	hashes := fs.String("hashes", "", "redis-hashes list (file or URL) to verify tarballs; required for download")
 	baseURL := fs.String("download-url", "https://download.redis.io/releases/", "release download site")
-	retry := fs.Bool("retry-failed", false, "rebuild cells whose last build failed")
+	retry := fs.Bool("retry-failed", false, "rebuild cells whose last build failed and redo runs whose server failed")
+	redoNoisy := fs.Float64("redo-noisy", 0, "redo runs during which other processes used more than this percent of a CPU (0: never)")
 	noBar := fs.Bool("no-progress", false, "plain log lines even on a terminal")
 	quietWait := fs.Duration("quiet-wait", 10*time.Minute, "before each run, wait up to this long for other processes to go quiet (0: don't)")
 	quietPct := fs.Float64("quiet-percent", 20, "other processes' CPU use (percent of one CPU) below which the machine counts as quiet")
@@ -184,7 +185,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opts := runner.Options{
 		Config: cfg, Cells: cells, DataDir: m.data, WorkDir: *work,
 		Sources:     &source.Cache{Dir: filepath.Join(*work, "src"), Getter: getter},
-		RetryFailed: *retry, QuietWait: *quietWait, QuietPercent: *quietPct, Log: stderr, Version: collectorVersion(),
+		RetryFailed: *retry, RedoNoisy: *redoNoisy, QuietWait: *quietWait, QuietPercent: *quietPct, Log: stderr, Version: collectorVersion(),
 	}
 	if !*noBar && isTerminal(stderr) {
 		opts.Progress = newBar(stderr)
@@ -270,7 +271,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		counts[s.State]++
 	}
 	tw.Flush()
-	pending := runner.Pending(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, false)
+	pending := runner.Pending(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, runner.Redo{})
 	fmt.Fprintf(stdout, "%d cells: %d done, %d partial, %d failed, %d pending; %d runs to do\n",
 		len(cells), counts["done"], counts["partial"], counts["failed"], counts["pending"], len(pending))
 	return nil

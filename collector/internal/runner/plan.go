@@ -4,6 +4,7 @@
 package runner
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
@@ -39,13 +40,38 @@ func LatestBuilds(d *store.Data) map[string]store.Build {
 	return out
 }
 
+// Redo says which finished work to do again.
+type Redo struct {
+	// Failed rebuilds cells whose latest build failed and redoes runs whose server failed.
+	Failed bool
+	// NoisyPercent, when > 0, redoes runs during which other processes used
+	// more than this percent of a CPU (runs.other_cpu "others:N"); the new run
+	// replaces the noisy one.
+	NoisyPercent float64
+}
+
+// OthersPercent reads N from a runs.other_cpu value "others:N,..." (0 if absent).
+func OthersPercent(otherCPU string) float64 {
+	first, _, _ := strings.Cut(otherCPU, ",")
+	v, ok := strings.CutPrefix(first, "others:")
+	if !ok {
+		return 0
+	}
+	n, _ := strconv.ParseFloat(v, 64)
+	return n
+}
+
 // Pending lists the runs still missing, coverage first: every cell's first
 // repeat (all modes) before any cell's second, and so on. Cells whose latest
 // build failed are skipped, and runs whose server failed count as done, unless retryFailed.
-func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data, retryFailed bool) []Task {
+func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data, redo Redo) []Task {
+	retryFailed := redo.Failed
 	done := map[string]bool{}
 	for _, r := range d.Runs {
 		if retryFailed && r.Status == "server_failed" {
+			continue
+		}
+		if redo.NoisyPercent > 0 && OthersPercent(r.OtherCPU) > redo.NoisyPercent {
 			continue
 		}
 		done[store.RunKey(r.CellID, r.Mode, int(r.Repeat))] = true

@@ -71,7 +71,7 @@ func tasks(ts []Task) []string {
 
 func TestPendingCoverageFirst(t *testing.T) {
 	c := testConfig(t)
-	got := tasks(Pending(c.Cells(), c.Bench.Modes, c.Bench.Repeats, &store.Data{}, false))
+	got := tasks(Pending(c.Cells(), c.Bench.Modes, c.Bench.Repeats, &store.Data{}, Redo{}))
 	want := []string{
 		"2.6.17|gcc|-O2 data 1", "2.6.17|gcc|-O2 pipe 1", "2.6.17|gcc|-O2 -flto data 1", "2.6.17|gcc|-O2 -flto pipe 1",
 		"7.4.1|gcc|-O2 data 1", "7.4.1|gcc|-O2 pipe 1", "7.4.1|gcc|-O2 -flto data 1", "7.4.1|gcc|-O2 -flto pipe 1",
@@ -100,7 +100,7 @@ func TestPendingResume(t *testing.T) {
 			f.run("7.4.1|gcc|-O2", m, r)
 		}
 	}
-	got := tasks(Pending(cells, c.Bench.Modes, 2, f.d, false))
+	got := tasks(Pending(cells, c.Bench.Modes, 2, f.d, Redo{}))
 	want := []string{
 		"7.4.1|gcc|-O2 -flto data 1", "7.4.1|gcc|-O2 -flto pipe 1",
 		"2.6.17|gcc|-O2 pipe 2",
@@ -111,7 +111,7 @@ func TestPendingResume(t *testing.T) {
 	}
 
 	// retryFailed brings the failed cell back, in coverage order.
-	got = tasks(Pending(cells, c.Bench.Modes, 2, f.d, true))
+	got = tasks(Pending(cells, c.Bench.Modes, 2, f.d, Redo{Failed: true}))
 	want = []string{
 		lto + " data 1", lto + " pipe 1", "7.4.1|gcc|-O2 -flto data 1", "7.4.1|gcc|-O2 -flto pipe 1",
 		"2.6.17|gcc|-O2 pipe 2", lto + " data 2", lto + " pipe 2",
@@ -123,27 +123,27 @@ func TestPendingResume(t *testing.T) {
 
 	// A run whose server failed counts as done, unless retryFailed.
 	f.d.Runs[len(f.d.Runs)-1].Status = "server_failed" // 7.4.1|gcc|-O2 pipe 2
-	if got := tasks(Pending(cells[2:3], c.Bench.Modes, 2, f.d, false)); len(got) != 0 {
+	if got := tasks(Pending(cells[2:3], c.Bench.Modes, 2, f.d, Redo{})); len(got) != 0 {
 		t.Errorf("server_failed run redone without retryFailed: %v", got)
 	}
-	if got := tasks(Pending(cells[2:3], c.Bench.Modes, 2, f.d, true)); !reflect.DeepEqual(got, []string{"7.4.1|gcc|-O2 pipe 2"}) {
+	if got := tasks(Pending(cells[2:3], c.Bench.Modes, 2, f.d, Redo{Failed: true})); !reflect.DeepEqual(got, []string{"7.4.1|gcc|-O2 pipe 2"}) {
 		t.Errorf("retryFailed after a server failure: %v, want the failed run only", got)
 	}
 	f.d.Runs[len(f.d.Runs)-1].Status = "ok"
 
 	// A later successful build of the failed cell makes it pending again.
 	f.build(lto, "ok")
-	if got := tasks(Pending(cells[:2], c.Bench.Modes, 1, f.d, false)); !reflect.DeepEqual(got, []string{lto + " data 1", lto + " pipe 1"}) {
+	if got := tasks(Pending(cells[:2], c.Bench.Modes, 1, f.d, Redo{})); !reflect.DeepEqual(got, []string{lto + " data 1", lto + " pipe 1"}) {
 		t.Errorf("after a successful rebuild: %v", got)
 	}
 
 	// Raising the repeats adds only the missing ones.
-	got = tasks(Pending(cells[2:3], c.Bench.Modes, 3, f.d, false))
+	got = tasks(Pending(cells[2:3], c.Bench.Modes, 3, f.d, Redo{}))
 	if !reflect.DeepEqual(got, []string{"7.4.1|gcc|-O2 data 3", "7.4.1|gcc|-O2 pipe 3"}) {
 		t.Errorf("repeats 2 -> 3 on a done cell: %v", got)
 	}
 	// Lowering them leaves nothing to do for a done cell.
-	if got := Pending(cells[2:3], c.Bench.Modes, 1, f.d, false); len(got) != 0 {
+	if got := Pending(cells[2:3], c.Bench.Modes, 1, f.d, Redo{}); len(got) != 0 {
 		t.Errorf("repeats 1 on a done cell: %v", tasks(got))
 	}
 }
@@ -221,5 +221,29 @@ func TestPlanRows(t *testing.T) {
 	rows = PlanRows(ref)
 	if len(rows) != 132 || rows[0].CellID != "2.6.17|gcc|-O2" || rows[131].Repeats != 3 || rows[131].Modes != "data,pipe" {
 		t.Errorf("reference plan: %d rows, first %+v, last %+v", len(rows), rows[0], rows[len(rows)-1])
+	}
+}
+
+func TestPendingRedoesNoisyRunsAboveTheThreshold(t *testing.T) {
+	c := testConfig(t)
+	cell := c.Cells()[0]
+	d := &store.Data{Runs: []store.Run{
+		{CellID: cell.ID(), Mode: "data", Repeat: 1, Status: "ok", OtherCPU: "others:80,node:40"},
+		{CellID: cell.ID(), Mode: "pipe", Repeat: 1, Status: "ok", OtherCPU: "others:10"},
+	}}
+	if got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 1, d, Redo{})); len(got) != 0 {
+		t.Fatalf("without NoisyPercent nothing is redone, got %v", got)
+	}
+	got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 1, d, Redo{NoisyPercent: 50}))
+	if !reflect.DeepEqual(got, []string{cell.ID() + " data 1"}) {
+		t.Fatalf("only the run with others:80 > 50 is redone, got %v", got)
+	}
+}
+
+func TestOthersPercentReadsTheFirstEntry(t *testing.T) {
+	for in, want := range map[string]float64{"others:80,node:40": 80, "others:0": 0, "": 0, "node:40": 0} {
+		if got := OthersPercent(in); got != want {
+			t.Errorf("OthersPercent(%q) = %v, want %v", in, got, want)
+		}
 	}
 }

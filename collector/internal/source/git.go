@@ -43,7 +43,7 @@ func (g Git) Fetch(ctx context.Context, version, dst string) (Tree, error) {
 	if xerr != nil {
 		return Tree{}, xerr
 	}
-	return Tree{Kind: "git", Ref: version, Commit: commit, Verified: true}, nil
+	return Tree{Kind: "git", Ref: version, Commit: commit}, nil
 }
 
 func firstLine(s string) string {

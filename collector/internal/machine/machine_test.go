@@ -1,0 +1,42 @@
+package machine
+
+import (
+	"testing"
+	"time"
+)
+
+func TestBusyPercentIsPercentOfOneCPU(t *testing.T) {
+	// 200 ticks (USER_HZ 100) over 2 s = 1 CPU-second per second = 100%.
+	if got := BusyPercent(200, 2*time.Second); got != 100 {
+		t.Errorf("BusyPercent = %v, want 100", got)
+	}
+	if got := BusyPercent(5, 0); got != 0 {
+		t.Errorf("BusyPercent over no time = %v, want 0", got)
+	}
+}
+
+func TestOtherCPUListsBusyProcessesButNotExcludedOrKernelOnes(t *testing.T) {
+	t0 := time.Now()
+	before := CPUSnapshot{at: t0, ticks: map[int]proc{
+		10: {name: "node", ticks: 0}, 11: {name: "redis-server", ticks: 0},
+		12: {name: "kworker/0:1", ticks: 0}, 13: {name: "idle-ish", ticks: 0},
+	}}
+	after := CPUSnapshot{at: t0.Add(10 * time.Second), ticks: map[int]proc{
+		10: {name: "node", ticks: 500}, 11: {name: "redis-server", ticks: 1000},
+		12: {name: "kworker/0:1", ticks: 300}, 13: {name: "idle-ish", ticks: 2},
+		14: {name: "go", ticks: 100}, // started during the interval
+	}}
+	if got := OtherCPU(before, after, []string{"redis-server"}, 0); got != "node:50,go:10" {
+		t.Errorf("OtherCPU = %q, want node:50,go:10", got)
+	}
+}
+
+func TestDescribeReadsThisMachine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures memory bandwidth")
+	}
+	in := Describe()
+	if in.Cores < 1 || in.MemoryBytes <= 0 || in.Kernel == "" || in.MemWriteBPS <= 0 || len(in.ID) != 12 {
+		t.Errorf("incomplete machine description: %+v", in)
+	}
+}
