@@ -4,6 +4,7 @@
  *
  * URL form (only values that differ from DEFAULTS are written, in a fixed order):
  *   ?view=max&mode=data&q=lrange&from=2.8.24&to=7.4.1&open=data:SET@7.4.1&open=pipe:GET@2.6.17&chart=data:SET
+ *   &table=data:SET&sql=SELECT+*+FROM+results&limit=100
  */
 import type { AxisView } from './domain';
 
@@ -26,6 +27,12 @@ export interface AppState {
   readonly open: Readonly<Record<string, string>>;
   /** The chart key the page is scrolled to, or null for the top. */
   readonly chart: string | null;
+  /** Chart keys whose data table is shown under the chart. */
+  readonly tables: readonly string[];
+  /** The SQL console's text, or null when the console is closed ('' = open and empty). */
+  readonly sql: string | null;
+  /** Most rows the console shows of a result. */
+  readonly limit: number;
 }
 
 /** The state of a URL with no parameters. */
@@ -37,11 +44,18 @@ export const DEFAULTS: AppState = Object.freeze({
   to: null,
   open: Object.freeze({}),
   chart: null,
+  tables: Object.freeze([]),
+  sql: null,
+  limit: 1000,
 });
 
 const VIEWS: readonly AxisView[] = ['real', 'max'];
 const MODE_FILTERS: readonly ModeFilter[] = ['all', 'data', 'pipe'];
 const MAX_QUERY_LENGTH = 200;
+/** Longest console SQL a link may carry (a chart's query is ~2,000 characters). */
+export const MAX_SQL_LENGTH = 20_000;
+/** Largest console row limit: more rows than this make the page slow; downloads have them all. */
+export const MAX_ROW_LIMIT = 100_000;
 
 /** The key naming one chart: "<mode>:<test>", e.g. "data:LRANGE_100 (first 100 elements)". */
 export function chartKey(mode: string, test: string): string {
@@ -65,6 +79,9 @@ export function encodeState(state: AppState): string {
   if (state.to) params.set('to', state.to);
   for (const key of Object.keys(state.open).sort()) params.append('open', `${key}@${state.open[key]}`);
   if (state.chart) params.set('chart', state.chart);
+  for (const key of [...state.tables].sort()) params.append('table', key);
+  if (state.sql !== null) params.set('sql', state.sql);
+  if (state.limit !== DEFAULTS.limit) params.set('limit', String(state.limit));
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -113,7 +130,24 @@ export function decodeState(search: string): Decoded {
   const chart = text('chart');
   if (chart !== null && !parseChartKey(chart)) problems.push(`Could not read the chart "${chart}"; ignored.`);
 
-  const known = new Set(['view', 'mode', 'q', 'from', 'to', 'open', 'chart']);
+  const tables = params.getAll('table').filter((key) => {
+    if (parseChartKey(key)) return true;
+    problems.push(`Could not read the data table "${key}"; ignored.`);
+    return false;
+  });
+  let sql = params.get('sql');
+  if (sql !== null && sql.length > MAX_SQL_LENGTH) {
+    problems.push(`The console query is longer than ${MAX_SQL_LENGTH} characters; ignored.`);
+    sql = '';
+  }
+  const rawLimit = params.get('limit');
+  let limit = DEFAULTS.limit;
+  if (rawLimit !== null) {
+    if (/^\d+$/.test(rawLimit) && Number(rawLimit) >= 1 && Number(rawLimit) <= MAX_ROW_LIMIT) limit = Number(rawLimit);
+    else problems.push(`The row limit "${rawLimit}" is not a whole number from 1 to ${MAX_ROW_LIMIT}; using ${DEFAULTS.limit}.`);
+  }
+
+  const known = new Set(['view', 'mode', 'q', 'from', 'to', 'open', 'chart', 'table', 'sql', 'limit']);
   for (const name of new Set(params.keys())) {
     if (!known.has(name)) problems.push(`Unknown parameter "${name}"; ignored.`);
   }
@@ -127,6 +161,9 @@ export function decodeState(search: string): Decoded {
       to: text('to'),
       open,
       chart: chart !== null && parseChartKey(chart) ? chart : null,
+      tables: [...new Set(tables)],
+      sql,
+      limit,
     },
     problems,
   };
@@ -167,7 +204,12 @@ export function reconcileState(state: AppState, catalog: Catalog): Decoded {
     problems.push(`The chart ${chart} is not in the data; showing the top of the page.`);
     chart = null;
   }
-  return { state: { ...state, from, to, open, chart }, problems };
+  const tables = state.tables.filter((key) => {
+    if (catalog.charts.has(key)) return true;
+    problems.push(`The chart ${key} is not in the data; its table is not shown.`);
+    return false;
+  });
+  return { state: { ...state, from, to, open, chart, tables }, problems };
 }
 
 /** The state with its version range in release order (`versions` oldest first): a reversed range is swapped. */

@@ -11,6 +11,9 @@ const full: AppState = {
   to: '7.4.1',
   open: { 'pipe:LRANGE_100 (first 100 elements)': '7.4.1', 'data:SET': '2.6.17' },
   chart: 'pipe:LRANGE_100 (first 100 elements)',
+  tables: ['data:SET', 'pipe:LRANGE_100 (first 100 elements)'],
+  sql: "SELECT version, max(rps) AS rps\nFROM results WHERE test = 'SET' -- & ? # % +\nGROUP BY ALL;",
+  limit: 250,
 };
 
 const catalog = {
@@ -55,6 +58,23 @@ describe('encodeState / decodeState', () => {
     expect(problems).toHaveLength(1);
   });
 
+  it('keeps an empty console query (the console open with nothing typed) apart from a closed console', () => {
+    expect(decodeState('?sql=').state.sql).toBe('');
+    expect(decodeState('').state.sql).toBeNull();
+    expect(encodeState({ ...DEFAULTS, sql: '' })).toBe('?sql=');
+  });
+
+  it('rejects a row limit that is not a whole number in range, and an overlong console query', () => {
+    for (const limit of ['0', '-5', '1.5', 'all', '100001']) {
+      const { state, problems } = decodeState(`?limit=${limit}`);
+      expect(state.limit).toBe(DEFAULTS.limit);
+      expect(problems).toHaveLength(1);
+    }
+    const { state, problems } = decodeState(`?sql=${'x'.repeat(20_001)}`);
+    expect(state.sql).toBe('');
+    expect(problems).toHaveLength(1);
+  });
+
   it('splits a drilldown at its last @ so test names keep their text', () => {
     expect(decodeState('?open=data:LRANGE_100 (first 100 elements)@7.4.1').state.open).toEqual({
       'data:LRANGE_100 (first 100 elements)': '7.4.1',
@@ -68,10 +88,12 @@ describe('reconcileState', () => {
   });
 
   it('drops versions, drilldowns and charts that a stale link names, with a notice each', () => {
-    const stale: AppState = { ...full, from: '1.2.6', open: { 'data:SET': '9.9.9', 'data:NOPE': '7.4.1' }, chart: 'data:NOPE' };
+    const stale: AppState = {
+      ...full, from: '1.2.6', open: { 'data:SET': '9.9.9', 'data:NOPE': '7.4.1' }, chart: 'data:NOPE', tables: ['data:SET', 'data:NOPE'],
+    };
     const { state, problems } = reconcileState(stale, catalog);
-    expect(state).toEqual({ ...full, from: null, open: {}, chart: null });
-    expect(problems).toHaveLength(4);
+    expect(state).toEqual({ ...full, from: null, open: {}, chart: null, tables: ['data:SET'] });
+    expect(problems).toHaveLength(5);
   });
 
   it('swaps a reversed version range', () => {
