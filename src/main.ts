@@ -1,6 +1,10 @@
 /** Entry point: styles, then the app. */
 import './style.css';
 import { startApp } from './app/app';
+import { startTheme, themeControl } from './theme';
+import { byId } from './ui/dom';
 
 performance.mark('app:start');
+startTheme();
+byId('site-tools').append(themeControl());
 void startApp();

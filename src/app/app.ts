@@ -3,7 +3,6 @@
  * user actions into new states (pushed to history) and back/forward into re-renders.
  */
 import { compilerColors } from '../chart/palette';
-import { configKey } from '../model/analysisState';
 import { loadDataset, LoadError } from '../data/dataset';
 import { tableFile } from '../data/schema';
 import { configBar, versionBar } from '../model/bars';
@@ -21,6 +20,7 @@ import { renderLegend } from '../ui/legend';
 import { showLinkNotice, showLoadError, showMissingFilesNotice, showNoData } from '../ui/notices';
 import { createChartData } from './chartData';
 import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor } from './history';
+import { createOpenResults } from './openResults';
 import { trackScrolledChart } from './scroll';
 
 /** Where keyboard focus goes after a render: into an opened drilldown, or back to its version bar. */
@@ -51,6 +51,9 @@ const nextFrame = () =>
 const whenIdle = (task: () => void) =>
   'requestIdleCallback' in window ? requestIdleCallback(task, { timeout: 2000 }) : setTimeout(task, 300);
 
+/** Folder URL of the published data files. */
+const dataUrl = () => new URL(`${import.meta.env.BASE_URL}data/`, location.href).href;
+
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Starts the page. */
@@ -65,7 +68,7 @@ export async function startApp(): Promise<void> {
 
   let loaded;
   try {
-    loaded = await loadDataset(new URL(`${import.meta.env.BASE_URL}data/`, location.href).href);
+    loaded = await loadDataset(dataUrl());
   } catch (err) {
     fail('The benchmark data could not be loaded', err);
     return;
@@ -84,7 +87,7 @@ export async function startApp(): Promise<void> {
   }
 }
 
-async function showDataset(db: QueryRunner, { versions, compilers: planCompilers, configs, charts: chartRows }: Catalog, main: HTMLElement): Promise<void> {
+async function showDataset(db: QueryRunner, { versions, compilers: planCompilers, charts: chartRows }: Catalog, main: HTMLElement): Promise<void> {
   const colors = compilerColors(planCompilers);
   const colorOf = (compiler: string) => colors(compiler);
   renderLegend(byId('legend'), colors.domain(), colorOf);
@@ -126,7 +129,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   grid.append(...charts.map((c) => c.card.element));
   main.replaceChildren(grid);
 
-  const catalog = { versions, charts: new Set(charts.map((c) => c.key)), configs: new Set(configs.map(configKey)) };
+  const catalog = { versions, charts: new Set(charts.map((c) => c.key)) };
   const decoded = stateFromLocation();
   const reconciled = reconcileState(decoded.state, catalog);
   showLinkNotice(byId('notices'), [...decoded.problems, ...reconciled.problems]);
@@ -136,8 +139,14 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
 
   const controls = createControls(byId('controls'), versions, (patch: StatePatch) => {
     const { reset, ...fields } = patch;
-    setState(reset ? DEFAULTS : orderRange({ ...state, ...fields }, versions));
+    // Reset is for the filters: an open console stays as it is.
+    setState(reset ? { ...DEFAULTS, sql: state.sql, limit: state.limit } : orderRange({ ...state, ...fields }, versions));
   });
+  const results = createOpenResults({
+    data, compilers: colors.domain(), colorOf, dataUrl: dataUrl(),
+    state: () => state, setState: (next) => setState(next), link: absoluteUrlFor,
+  });
+  for (const chart of charts) results.attach({ mode: chart.mode, test: chart.test, element: chart.card.element });
 
   // What each card last drew, so a render only redraws cards whose inputs changed.
   const drawn = new Map<string, string>();
@@ -175,6 +184,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
       }
     }
     controls.sync(s, visible, charts.length);
+    results.sync(s);
     main.setAttribute('aria-busy', 'false');
     if (initial) {
       if (visible < FIRST_CHUNK) {

@@ -4,7 +4,7 @@
  */
 import { type AppState, chartKey } from '../model/state';
 import { configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
-import type { QueryRunner } from '../sql/query';
+import type { Query, QueryRunner } from '../sql/query';
 
 /** A state's version range as indexes into the versions in release order (what SQL calls ord). */
 export interface VersionRange {
@@ -18,6 +18,8 @@ export interface VersionRange {
 export interface ChartData {
   /** The version range a state shows. */
   range(state: AppState): VersionRange;
+  /** The query behind every chart's version bars for the state's range (what versionRows runs). */
+  versionQuery(state: AppState): Query<VersionRow>;
   /** Version bars of every chart for the state's range, by chart key. */
   versionRows(state: AppState): Promise<ReadonlyMap<string, readonly VersionRow[]>>;
   /** The drilldowns of one chart, by version. */
@@ -44,14 +46,18 @@ export function createChartData(db: QueryRunner, versions: readonly string[]): C
     const to = state.to ? versions.indexOf(state.to) : versions.length - 1;
     return { from, to, key: `${from}-${to}` };
   };
+  const versionQuery = (state: AppState) => {
+    const { from, to } = range(state);
+    return versionBarsQuery(from === 0 && to === versions.length - 1 ? null : { from, to });
+  };
   return {
     range,
+    versionQuery,
     versionRows(state) {
-      const { from, to, key } = range(state);
+      const { key } = range(state);
       let rows = versionCache.get(key);
       if (!rows) {
-        const all = from === 0 && to === versions.length - 1;
-        rows = db.run(versionBarsQuery(all ? null : { from, to })).then((found) => groupBy(found, (r) => chartKey(r.mode, r.test)));
+        rows = db.run(versionQuery(state)).then((found) => groupBy(found, (r) => chartKey(r.mode, r.test)));
         versionCache.set(key, rows);
       }
       return rows;

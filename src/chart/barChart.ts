@@ -9,7 +9,7 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import { select, type Selection } from 'd3-selection';
 import { axisDomain, type AxisView, type Domain } from '../model/domain';
 import type { CellStatus } from '../sql/charts';
-import { ensurePatterns, MISSING_STYLE } from './palette';
+import { ensurePatterns, MISSING_STYLE, textureFor } from './palette';
 import { svgElement } from './svg';
 import { hideTooltip, showTooltip } from './tooltip';
 
@@ -57,7 +57,9 @@ export interface BarChart {
   destroy(): void;
 }
 
+/** Widest drawing, in SVG units; a narrower container (a phone) gets a narrower drawing, not smaller text. */
 const WIDTH = 560;
+const MIN_WIDTH = 280;
 const HEIGHT = 280;
 const MARGIN = { top: 18, right: 8, bottom: 34, left: 48 };
 const GROUP_LABEL_SPACE = 16;
@@ -67,8 +69,9 @@ const TICKS = 5;
 /** Draws `bars` into `el` (emptied first). */
 export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChartOptions): BarChart {
   ensurePatterns(el.ownerDocument);
+  // The drawing is as wide as its container up to WIDTH, so text keeps its size on small screens.
+  let width = WIDTH;
   const svg = select(svgElement(el.ownerDocument, 'svg'))
-    .attr('viewBox', `0 0 ${WIDTH} ${HEIGHT}`)
     .attr('class', 'block h-auto w-full select-none overflow-visible')
     .attr('role', 'group');
   el.replaceChildren(svg.node() as SVGSVGElement);
@@ -85,16 +88,23 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
   const barNodes = () => plot.selectAll<SVGGElement, Bar>('g.bar');
 
   function draw(): void {
-    svg.attr('aria-label', opts.label);
     const grouped = current.some((b) => b.group !== '');
-    const bottom = MARGIN.bottom + (grouped ? GROUP_LABEL_SPACE : 0);
-    const innerH = HEIGHT - MARGIN.top - bottom;
     const groupNames = [...new Set(current.map((b) => b.group))];
     // One band scale over the bars, with an empty slot between groups, so one d3 axis serves both views.
     const slots = current.flatMap((b, i) => (i > 0 && current[i - 1]?.group !== b.group ? [`gap:${i}`, b.key] : [b.key]));
-    const x = scaleBand<string>().domain(slots).range([MARGIN.left, WIDTH - MARGIN.right]).padding(0.18);
+    const x = scaleBand<string>().domain(slots).range([MARGIN.left, width - MARGIN.right]).padding(0.18);
     const bandwidth = x.bandwidth();
     const xOf = (b: Bar) => x(b.key) ?? 0;
+
+    // Tick labels: level when they fit, else slanted; vertical when even slanted ones would reach
+    // over two neighbours (a drilldown on a phone), with the drawing made taller to hold them.
+    const longest = Math.max(0, ...current.map((b) => b.label.length * 6.2));
+    const rotate = longest > bandwidth;
+    const vertical = rotate && longest * Math.cos(Math.PI / 6) > 2 * x.step();
+    const extra = vertical ? Math.max(0, Math.ceil(longest + 10 - MARGIN.bottom)) : 0;
+    const height = HEIGHT + extra;
+    const innerH = HEIGHT - MARGIN.top - MARGIN.bottom - (grouped ? GROUP_LABEL_SPACE : 0);
+    svg.attr('aria-label', opts.label).attr('viewBox', `0 0 ${width} ${height}`);
 
     domain = axisDomain(current.flatMap((b) => (b.value === null ? [] : [b.value])), opts.view);
     const y = scaleLinear()
@@ -106,10 +116,11 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
     yAxis
       .attr('transform', `translate(${MARGIN.left},0)`)
       .call(axisLeft(y).ticks(TICKS).tickFormat(y.tickFormat(TICKS, '~s')).tickSizeOuter(0))
-      .call((g) => g.selectAll('.tick line').clone().attr('x2', WIDTH - MARGIN.left - MARGIN.right).attr('class', 'gridline').attr('stroke-opacity', 0.12))
+      // Gridlines: clones of the tick lines, made afresh each draw (ticks that stay would pile them up).
+      .call((g) => g.selectAll('.gridline').remove())
+      .call((g) => g.selectAll('.tick line').clone().attr('x2', width - MARGIN.left - MARGIN.right).attr('class', 'gridline').attr('stroke-opacity', 0.12))
       .attr('visibility', domain ? 'visible' : 'hidden');
 
-    const rotate = current.some((b) => b.label.length * 6.2 > bandwidth);
     const labelByKey = new Map(current.map((b) => [b.key, b.label]));
     xAxis
       .attr('transform', `translate(0,${MARGIN.top + innerH})`)
@@ -117,9 +128,11 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
       .call((g) => g.select('.domain').remove())
       .call((g) =>
         g.selectAll('.tick text')
-          .attr('transform', rotate ? 'rotate(-30)' : null)
+          .attr('transform', vertical ? 'rotate(-90)' : rotate ? 'rotate(-30)' : null)
           .attr('text-anchor', rotate ? 'end' : 'middle')
-          .attr('dy', rotate ? '0.9em' : '1.1em'),
+          .attr('x', vertical ? -6 : null)
+          .attr('y', vertical ? 0 : 3)
+          .attr('dy', vertical ? '0.32em' : rotate ? '0.9em' : '1.1em'),
       );
 
     const groupCenter = (g: string) => {
@@ -131,7 +144,7 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
       .data(grouped ? groupNames : [])
       .join('text')
       .attr('x', groupCenter)
-      .attr('y', HEIGHT - 4)
+      .attr('y', height - 4)
       .attr('text-anchor', 'middle')
       .attr('class', 'fill-slate-700 text-[12px] font-semibold')
       .text((g) => g);
@@ -143,6 +156,7 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
         const g = enter.append('g').attr('class', 'bar cursor-pointer outline-none').attr('role', 'button');
         g.append('rect').attr('class', 'hit').attr('fill', 'transparent');
         g.append('rect').attr('class', 'shape');
+        g.append('rect').attr('class', 'texture');
         g.append('text').attr('class', 'status-label');
         g.append('text').attr('class', 'winner-mark');
         return g;
@@ -169,6 +183,12 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
             .attr('stroke', '#94a3b8').attr('stroke-width', 1).attr('stroke-dasharray', b.status === 'not_collected' ? '4 3' : null)
             .attr('class', 'shape missing');
         }
+        const texture = b.value === null ? null : textureFor(b.color);
+        g.select('rect.texture')
+          .attr('display', texture ? null : 'none')
+          .attr('fill', texture ? `url(#${texture})` : null)
+          .attr('x', x).attr('width', bandwidth)
+          .attr('y', shape.attr('y')).attr('height', shape.attr('height'));
         g.select('text.status-label')
           .text(missing ? missing.label : '')
           .attr('transform', `translate(${x + bandwidth / 2},${base - 6}) rotate(-90)`)
@@ -228,6 +248,17 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
     return node ? (select(node as SVGGElement).datum() as Bar) : undefined;
   }
 
+  // Phones: redraw at the container's width (in 10-unit steps); hidden charts (width 0) keep theirs.
+  const resized = new ResizeObserver(([entry]) => {
+    const available = Math.round((entry?.contentRect.width ?? 0) / 10) * 10;
+    const next = Math.max(MIN_WIDTH, Math.min(WIDTH, available));
+    if (available > 0 && next !== width) {
+      width = next;
+      draw();
+    }
+  });
+  resized.observe(el);
+
   const api: BarChart = {
     update(nextBars, nextOptions) {
       current = nextBars;
@@ -244,6 +275,7 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
     },
     domain: () => domain,
     destroy() {
+      resized.disconnect();
       hideTooltip();
       (svg as Selection<SVGSVGElement, unknown, null, undefined>).remove();
     },

@@ -4,7 +4,8 @@
  *
  * Version 1.28.0 (DuckDB 0.9.1) on purpose: it has the Parquet reader built in, while 1.29+
  * downloads it from DuckDB's CDN at the first Parquet query (docs/site.md has the measurements).
- * The wasm and worker files are build assets of this site, so no other origin is ever contacted.
+ * The wasm and worker files are build assets of this site, and the worker refuses any request to
+ * another origin (user SQL can name URLs), so no other origin is ever contacted.
  */
 import * as duckdb from '@duckdb/duckdb-wasm';
 import ehWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
@@ -12,6 +13,8 @@ import mvpWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url
 import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import mvpWasm from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
 import type { Query, QueryRunner, SqlParam } from '../sql/query';
+import { firstKeyword, type Statement } from '../sql/scan';
+import { type ArrowType, duckdbTypeName, isNumericType, plainValue, type PlainValue } from './arrowValues';
 
 /** A query that DuckDB rejected, with the statement that caused it. */
 export class QueryError extends Error {
@@ -21,10 +24,51 @@ export class QueryError extends Error {
   }
 }
 
+/** A user's statement that DuckDB rejected: `message` is DuckDB's own, `statement` the one that failed. */
+export class UserSqlError extends Error {
+  override name = 'UserSqlError';
+  constructor(message: string, readonly statement: Statement) {
+    super(message);
+  }
+}
+
+/** A script run that was cancelled through its AbortSignal. */
+export class CancelledError extends Error {
+  override name = 'CancelledError';
+  constructor() {
+    super('Cancelled.');
+  }
+}
+
+/** One column of a script's result. */
+export interface ResultColumn {
+  readonly name: string;
+  /** DuckDB's name of the type, e.g. BIGINT, VARCHAR, TIMESTAMP. */
+  readonly type: string;
+  readonly numeric: boolean;
+}
+
+/** The rows of a script's last statement, as plain values in column order. */
+export interface ResultTable {
+  readonly columns: readonly ResultColumn[];
+  readonly rows: readonly (readonly PlainValue[])[];
+  /** True when the statement returned more rows than the limit let through. */
+  readonly truncated: boolean;
+}
+
 /** The running database: queries plus registering file contents under a name SQL can read. */
 export interface Database extends QueryRunner {
   /** Makes `bytes` readable as `name` (e.g. read_parquet('results.parquet')). Takes ownership of the buffer. */
   registerFile(name: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Runs a user's script (the SQL console, a chart's query): its statements in order, on a
+   * connection of its own, inside a transaction that is always rolled back, so nothing a script
+   * does outlives it. Returns the last statement's rows, at most `limit` (Infinity for all).
+   * Aborting `signal` cancels the statement running. Rejects with UserSqlError or CancelledError.
+   */
+  runScript(statements: readonly Statement[], limit: number, signal?: AbortSignal): Promise<ResultTable>;
+  /** Runs the script the same way, its last statement (a query) written as a Parquet file: its bytes. */
+  scriptToParquet(statements: readonly Statement[], signal?: AbortSignal): Promise<Uint8Array>;
 }
 
 let started: Promise<Database> | null = null;
@@ -41,7 +85,7 @@ async function open(): Promise<Database> {
     eh: { mainModule: absolute(ehWasm), mainWorker: absolute(ehWorker) },
   });
   if (!bundle.mainWorker) throw new Error('DuckDB-WASM has no worker for this browser.');
-  const worker = new Worker(bundle.mainWorker);
+  const worker = sameOriginWorker(bundle.mainWorker);
   performance.mark('duckdb:worker');
   const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker);
   await startedOrFailed(db.instantiate(bundle.mainModule), bundle.mainModule);
@@ -76,7 +120,123 @@ async function open(): Promise<Database> {
     async registerFile(name, bytes) {
       await db.registerFileBuffer(name, bytes);
     },
+    ...scripts(db),
   };
+}
+
+/** Statements that would end the transaction every script runs in. */
+const TRANSACTION_KEYWORDS = new Set(['BEGIN', 'START', 'COMMIT', 'END', 'ROLLBACK', 'ABORT']);
+
+/** runScript and scriptToParquet, on a connection of their own, one script at a time. */
+function scripts(db: duckdb.AsyncDuckDB): Pick<Database, 'runScript' | 'scriptToParquet'> {
+  let connection: Promise<duckdb.AsyncDuckDBConnection> | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+  let exports = 0;
+
+  /** Runs `last` after the other statements, inside a transaction that is rolled back. */
+  const inTransaction = <T>(statements: readonly Statement[], signal: AbortSignal | undefined,
+    last: (conn: duckdb.AsyncDuckDBConnection, statement: Statement) => Promise<T>): Promise<T> => {
+    const run = async () => {
+      connection ??= db.connect();
+      const conn = await connection;
+      const final = statements.at(-1);
+      if (!final) throw new UserSqlError('There is no statement to run.', { sql: '', offset: 0 });
+      for (const statement of statements) {
+        if (TRANSACTION_KEYWORDS.has(firstKeyword(statement.sql))) {
+          throw new UserSqlError('Transactions are not available here: every run starts from the published tables and is rolled back at its end.', statement);
+        }
+      }
+      await conn.query('BEGIN TRANSACTION');
+      try {
+        for (const statement of statements.slice(0, -1)) await stream(conn, statement, 0, signal);
+        return await last(conn, final);
+      } finally {
+        await conn.query('ROLLBACK').catch(() => undefined);
+      }
+    };
+    const result = queue.then(run, run);
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
+  return {
+    runScript: (statements, limit, signal) => inTransaction(statements, signal, (conn, last) => stream(conn, last, limit, signal)),
+    scriptToParquet: (statements, signal) =>
+      inTransaction(statements, signal, async (conn, last) => {
+        const file = `export-${++exports}.parquet`;
+        // The statement's own lines stay as they are, so DuckDB's positions still map onto them.
+        const prefix = 'COPY (\n';
+        await stream(conn, { sql: `${prefix}${last.sql}\n) TO '${file}' (FORMAT PARQUET)`, offset: last.offset - prefix.length }, 0, signal);
+        try {
+          return await db.copyFileToBuffer(file);
+        } finally {
+          await db.dropFile(file);
+        }
+      }),
+  };
+}
+
+interface ArrowBatch {
+  readonly numRows: number;
+  getChildAt(index: number): { get(row: number): unknown } | null;
+}
+
+/**
+ * Sends one statement and reads up to `limit` rows of its result as they stream in. The query runs
+ * in slices inside the worker, so the charts' queries still get their turn, and cancelSent() stops it.
+ */
+async function stream(conn: duckdb.AsyncDuckDBConnection, statement: Statement, limit: number, signal?: AbortSignal): Promise<ResultTable> {
+  if (signal?.aborted) throw new CancelledError();
+  const cancel = () => void conn.cancelSent();
+  signal?.addEventListener('abort', cancel);
+  try {
+    // Opening the reader reads the schema (there is one even when no row follows).
+    const reader = await (await conn.send(statement.sql)).open();
+    const fields = reader.schema.fields as unknown as readonly { name: string; type: ArrowType }[];
+    const rows: PlainValue[][] = [];
+    let truncated = false;
+    for await (const batch of reader as AsyncIterable<ArrowBatch>) {
+      if (signal?.aborted) throw new CancelledError();
+      const vectors = fields.map((_, i) => batch.getChildAt(i));
+      const take = Math.min(batch.numRows, limit - rows.length);
+      for (let r = 0; r < take; r++) rows.push(fields.map((f, i) => plainValue(vectors[i]?.get(r), f.type)));
+      if (take < batch.numRows) {
+        truncated = true;
+        break;
+      }
+    }
+    const columns = fields.map((f) => ({ name: f.name, type: duckdbTypeName(f.type), numeric: isNumericType(f.type) }));
+    return { columns, rows, truncated };
+  } catch (err) {
+    if (signal?.aborted || err instanceof CancelledError) throw new CancelledError();
+    throw new UserSqlError(err instanceof Error ? err.message : String(err), statement);
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+  }
+}
+
+/**
+ * The DuckDB worker, started from a prelude that refuses every request to another origin: SQL
+ * typed into the console (or carried by a link) can name http(s) and s3 URLs, which DuckDB-WASM
+ * would otherwise fetch from inside the worker.
+ */
+function sameOriginWorker(workerUrl: string): Worker {
+  const prelude = `const origin = ${JSON.stringify(location.origin)};
+const allowed = (url) => { try { return new URL(url, origin).origin === origin; } catch { return false; } };
+const open = XMLHttpRequest.prototype.open;
+XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+  if (!allowed(String(url))) throw new Error('this site does not request other origins (' + url + ')');
+  return open.call(this, method, url, ...rest);
+};
+const fetchAny = self.fetch.bind(self);
+self.fetch = (input, init) => allowed(input instanceof Request ? input.url : String(input))
+  ? fetchAny(input, init) : Promise.reject(new TypeError('this site does not request other origins'));
+importScripts(${JSON.stringify(workerUrl)});`;
+  const url = URL.createObjectURL(new Blob([prelude], { type: 'text/javascript' }));
+  const worker = new Worker(url);
+  // The worker has fetched its script by the time it first answers.
+  worker.addEventListener('message', () => URL.revokeObjectURL(url), { once: true });
+  return worker;
 }
 
 /** Longest wait for the engine to start (a slow connection downloads ~4.3 MB of gzipped wasm). */

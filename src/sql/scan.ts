@@ -59,6 +59,13 @@ function isBlank(sql: string): boolean {
   return blank;
 }
 
+/** The statement's first word in upper case (after white space and comments), or '' when it has none. */
+export function firstKeyword(sql: string): string {
+  let first = -1;
+  scanCode(sql, (at) => first < 0 && /\S/.test(sql[at] ?? '') && (first = at));
+  return first < 0 ? '' : (/^\w+/.exec(sql.slice(first))?.[0] ?? '').toUpperCase();
+}
+
 /**
  * Splits a script at the `;` that end statements. Statements keep their leading white space and
  * comments, so that positions DuckDB reports within one map back onto the script; statements

@@ -1,5 +1,5 @@
 /** The legend shared by every chart: compiler colours, the winner mark and the missing-data patterns. */
-import { MISSING_STYLE, type MissingStatus } from '../chart/palette';
+import { MISSING_STYLE, type MissingStatus, textureFor } from '../chart/palette';
 import { svgElement } from '../chart/svg';
 import { h } from './dom';
 
@@ -9,7 +9,9 @@ function swatch(fill: string, dashed = false): SVGSVGElement {
     stroke: fill.startsWith('url(') ? '#94a3b8' : null,
     'stroke-dasharray': dashed ? '3 2' : null,
   });
-  return svgElement(document, 'svg', { width: 14, height: 14, 'aria-hidden': 'true' }, rect);
+  const texture = textureFor(fill);
+  const overlay = texture ? [svgElement(document, 'rect', { width: 13, height: 13, x: 0.5, y: 0.5, fill: `url(#${texture})` })] : [];
+  return svgElement(document, 'svg', { width: 14, height: 14, 'aria-hidden': 'true' }, rect, ...overlay);
 }
 
 /** Renders the legend for these compilers (with their colours) into `root`. */

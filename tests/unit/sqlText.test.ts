@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseSqlError } from '../../src/console/errorPosition';
 import { configBarsQuery, versionBarsQuery } from '../../src/sql/charts';
-import { query } from '../../src/sql/query';
+import { type Query, query } from '../../src/sql/query';
 import { inlineParams, splitStatements, sqlLiteral } from '../../src/sql/scan';
 import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
 
@@ -58,7 +58,8 @@ describe('inlineParams', () => {
   });
 
   it('gives the site chart queries text that returns exactly what the parameterised query returns', async () => {
-    for (const q of [versionBarsQuery({ from: 1, to: 5 }), configBarsQuery('pipe', 'LRANGE_100 (first 100 elements)')]) {
+    const queries: Query<unknown>[] = [versionBarsQuery({ from: 1, to: 5 }), configBarsQuery('pipe', 'LRANGE_100 (first 100 elements)')];
+    for (const q of queries) {
       const inlined = await fx.runner.run(query(inlineParams(q.sql, q.params)));
       expect(inlined.length).toBeGreaterThan(0);
       expect(inlined).toEqual(await fx.runner.run(q));

@@ -1,0 +1,259 @@
+/**
+ * The SQL console: a query over the published tables, run by the page's DuckDB on a connection of
+ * its own. Results show as a sortable table (up to the row limit; downloads hold every row),
+ * errors with the spot DuckDB points at, a long query can be cancelled, and the query and limit
+ * live in the URL: the console only reports what the user ran, the app records it.
+ */
+import { CancelledError, type Database, type ResultTable, UserSqlError } from '../data/duckdb';
+import { MAX_ROW_LIMIT } from '../model/state';
+import { type Statement, splitStatements } from '../sql/scan';
+import { h } from '../ui/dom';
+import { saveRows, type RowFormat } from '../export/resultFiles';
+import { dataTable } from '../views/dataTable';
+import { parseSqlError } from './errorPosition';
+import { EXAMPLES } from './examples';
+import { renderSchema } from './schemaList';
+
+/** What the console needs from the page. */
+export interface ConsoleHost {
+  readonly db: Database;
+  /** The user ran `sql` with `limit`, or closed the console (sql null): record it. */
+  commit(sql: string | null, limit: number): void;
+}
+
+/** The console on the page. */
+export interface SqlConsole {
+  /** Shows the console for `sql` (null hides it) and runs it if that is not what ran last. */
+  sync(sql: string | null, limit: number): void;
+  /** Scrolls the console into view and puts the cursor in the editor. */
+  reveal(): void;
+}
+
+const button = (label: string, on: () => void, primary = false) =>
+  h('button', {
+    class: `rounded-md border px-3 py-1 text-sm disabled:opacity-50 ${primary ? 'border-slate-800 bg-slate-800 text-white hover:bg-slate-700' : 'border-slate-300 hover:bg-slate-100'}`,
+    attrs: { type: 'button' },
+    on: { click: on },
+  }, label);
+
+/** 1-based line and column of `offset` in `text`. */
+function lineColumn(text: string, offset: number): { line: number; column: number; lineText: string } {
+  const before = text.slice(0, offset).split('\n');
+  const line = before.length;
+  return { line, column: (before.at(-1)?.length ?? 0) + 1, lineText: text.split('\n')[line - 1] ?? '' };
+}
+
+/** Builds the console into `root` (hidden until sync shows it). */
+export function createConsole(root: HTMLElement, host: ConsoleHost): SqlConsole {
+  const editor = h('textarea', {
+    class: 'block h-40 w-full resize-y rounded-md border border-slate-300 bg-white p-2 font-mono text-sm',
+    attrs: {
+      id: 'sql-editor', spellcheck: 'false', autocapitalize: 'off', autocomplete: 'off',
+      'aria-label': 'SQL query', placeholder: 'SELECT * FROM results LIMIT 10',
+    },
+    on: {
+      keydown: (event) => {
+        const key = event as KeyboardEvent;
+        if (key.key === 'Enter' && (key.ctrlKey || key.metaKey)) {
+          key.preventDefault();
+          runFromEditor();
+        }
+      },
+    },
+  });
+  const limitInput = h('input', {
+    class: 'w-24 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm',
+    attrs: { id: 'sql-limit', type: 'number', min: '1', max: String(MAX_ROW_LIMIT), step: '1', inputmode: 'numeric' },
+  });
+  const examples = h('select', {
+    class: 'max-w-full rounded-md border border-slate-300 bg-white px-1 py-1 text-sm',
+    attrs: { 'aria-label': 'Example queries' },
+    on: {
+      change: () => {
+        const example = EXAMPLES[Number(examples.value)];
+        examples.value = '';
+        if (example) runText(example.sql);
+      },
+    },
+  }, h('option', { attrs: { value: '' } }, 'Examples…'), ...EXAMPLES.map((e, i) => h('option', { attrs: { value: String(i) } }, e.name)));
+  const run = button('Run', () => runFromEditor(), true);
+  const cancel = button('Cancel', () => controller?.abort());
+  cancel.disabled = true;
+  const status = h('p', { class: 'text-sm text-slate-700', attrs: { id: 'sql-status', role: 'status', 'aria-live': 'polite' } });
+  const error = h('div', {
+    class: 'mt-2 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900',
+    attrs: { id: 'sql-error', role: 'alert', hidden: '' },
+  });
+  const fileStatus = h('span', { class: 'text-xs text-slate-600', attrs: { role: 'status' } });
+  const save = (format: RowFormat) => {
+    if (!ran) return;
+    fileStatus.textContent = `Writing ${format.toUpperCase()}…`;
+    saveRows(host.db, ran, format, 'redis-benchmarks-query').then(
+      () => (fileStatus.textContent = ''),
+      (err: unknown) => (fileStatus.textContent = `Could not write the file: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  };
+  const downloads = h('div', { class: 'flex flex-wrap items-center gap-2 text-sm', attrs: { hidden: '' } },
+    h('span', { class: 'text-slate-700' }, 'Download all rows:'),
+    button('CSV', () => save('csv')), button('Parquet', () => save('parquet')), fileStatus);
+  const results = h('div', { class: 'mt-2 max-h-[28rem] overflow-auto rounded-md border border-slate-200', attrs: { id: 'sql-results', hidden: '' } });
+  const schema = h('nav', { class: 'min-w-0 text-slate-800', attrs: { 'aria-label': 'Tables and columns' } },
+    h('p', { class: 'text-xs text-slate-600' }, 'Loading the table list…'));
+
+  root.className = 'mx-auto mt-3 max-w-7xl px-4';
+  root.setAttribute('aria-labelledby', 'console-title');
+  root.replaceChildren(
+    h('div', { class: 'rounded-lg border border-slate-300 bg-white p-3 shadow-sm' },
+      h('div', { class: 'flex flex-wrap items-start justify-between gap-2' },
+        h('h2', { class: 'text-lg font-semibold', attrs: { id: 'console-title' } }, 'SQL console'),
+        button('Close console', () => host.commit(null, limitValue())),
+      ),
+      h('p', { class: 'mt-1 max-w-4xl text-xs text-slate-600' },
+        'SQL (DuckDB 0.9) over the published tables, run in your browser. Several statements may be separated by semicolons; the last one\'s rows are shown. ',
+        'Every run starts from the published tables and is rolled back at its end, so nothing you run changes the charts. ',
+        'Ctrl+Enter (⌘+Enter) runs. The query is part of this page\'s link.'),
+      h('div', { class: 'mt-2 grid grid-cols-1 gap-3 md:grid-cols-[15rem_minmax(0,1fr)]' },
+        schema,
+        h('div', { class: 'min-w-0' },
+          editor,
+          h('div', { class: 'mt-2 flex flex-wrap items-center gap-2' },
+            run, cancel,
+            h('label', { class: 'flex items-center gap-1 text-sm text-slate-700', attrs: { for: 'sql-limit' } }, 'Show up to', limitInput, 'rows'),
+            examples),
+          h('div', { class: 'mt-2 flex flex-wrap items-center justify-between gap-2' }, status, downloads),
+          error,
+          results,
+        ),
+      ),
+    ),
+  );
+  root.hidden = true;
+
+  let controller: AbortController | null = null;
+  /** What the last run was asked to run (what sync compares against). */
+  let requested: { sql: string; limit: number } | null = null;
+  /** The statements of the last successful run (what the downloads save). */
+  let ran: readonly Statement[] | null = null;
+  let schemaShown = false;
+
+  const limitValue = () => {
+    const value = Math.round(Number(limitInput.value));
+    return Number.isFinite(value) && value >= 1 ? Math.min(value, MAX_ROW_LIMIT) : 1000;
+  };
+
+  function runFromEditor(): void {
+    const limit = limitValue();
+    void execute(editor.value, limit);
+    host.commit(editor.value, limit);
+  }
+
+  function runText(sql: string): void {
+    editor.value = sql;
+    runFromEditor();
+  }
+
+  function showError(err: unknown, script: string): void {
+    error.hidden = false;
+    if (!(err instanceof UserSqlError)) {
+      error.replaceChildren(h('p', {}, err instanceof Error ? err.message : String(err)));
+      return;
+    }
+    const parsed = parseSqlError(err.message, err.statement.sql);
+    const offset = parsed.position ? err.statement.offset + parsed.position.offset : null;
+    const where = offset === null ? null : lineColumn(script, offset);
+    error.dataset.offset = offset === null ? '' : String(offset);
+    error.replaceChildren(
+      h('pre', { class: 'max-h-48 overflow-auto whitespace-pre-wrap break-words font-mono text-xs' }, parsed.message),
+      ...(where ? [
+        h('p', { class: 'mt-2 font-semibold' }, `At line ${where.line}, column ${where.column}:`),
+        h('pre', { class: 'mt-1 overflow-x-auto font-mono text-xs' }, `${where.lineText}\n${' '.repeat(where.column - 1)}^`),
+      ] : []),
+    );
+    // Select the spot in the editor, so the cursor is there when the reader goes back to it.
+    if (offset !== null) editor.setSelectionRange(offset, Math.min(offset + 1, editor.value.length));
+  }
+
+  function showResult(result: ResultTable, ms: number, limit: number): void {
+    const count = result.rows.length.toLocaleString('en-US');
+    status.textContent = result.truncated
+      ? `The first ${count} rows (the row limit); the result has more, and the downloads have them all. ${ms} ms.`
+      : `${count} row${result.rows.length === 1 ? '' : 's'} in ${ms} ms.`;
+    results.hidden = false;
+    downloads.hidden = false;
+    results.replaceChildren(dataTable(
+      result.columns.map((c) => ({ header: c.name, numeric: c.numeric, title: c.type })),
+      result.rows,
+      `Query result${result.truncated ? `, first ${limit.toLocaleString('en-US')} rows` : ''}. Select a column name to sort.`,
+    ));
+  }
+
+  async function execute(sql: string, limit: number): Promise<void> {
+    controller?.abort();
+    requested = { sql, limit };
+    error.hidden = true;
+    const statements = splitStatements(sql);
+    if (!statements.length) {
+      status.textContent = sql.trim() ? 'Nothing to run: the text holds only comments.' : 'Type a query, or pick an example.';
+      results.hidden = true;
+      downloads.hidden = true;
+      return;
+    }
+    const mine = new AbortController();
+    controller = mine;
+    run.disabled = true;
+    cancel.disabled = false;
+    root.setAttribute('aria-busy', 'true');
+    status.textContent = 'Running…';
+    const start = performance.now();
+    try {
+      const result = await host.db.runScript(statements, limit, mine.signal);
+      if (controller !== mine) return;
+      ran = statements;
+      showResult(result, Math.round(performance.now() - start), limit);
+    } catch (err) {
+      if (controller !== mine) return;
+      results.hidden = true;
+      downloads.hidden = true;
+      if (err instanceof CancelledError) status.textContent = `Cancelled after ${((performance.now() - start) / 1000).toFixed(1)} s.`;
+      else {
+        status.textContent = 'The query failed.';
+        showError(err, sql);
+      }
+    } finally {
+      if (controller === mine) {
+        controller = null;
+        run.disabled = false;
+        cancel.disabled = true;
+        root.setAttribute('aria-busy', 'false');
+      }
+    }
+  }
+
+  return {
+    sync(sql, limit) {
+      root.hidden = sql === null;
+      if (sql === null) {
+        controller?.abort();
+        return;
+      }
+      if (!schemaShown) {
+        schemaShown = true;
+        renderSchema(schema, host.db, {
+          insert: (text) => {
+            editor.setRangeText(text, editor.selectionStart, editor.selectionEnd, 'end');
+            editor.focus();
+          },
+          run: runText,
+        }).catch((err: unknown) => schema.replaceChildren(h('p', { class: 'text-xs text-red-800' }, `The table list could not be read: ${err instanceof Error ? err.message : String(err)}`)));
+      }
+      if (requested?.sql === sql && requested.limit === limit) return;
+      editor.value = sql;
+      limitInput.value = String(limit);
+      void execute(sql, limit);
+    },
+    reveal() {
+      root.scrollIntoView({ block: 'start' });
+      editor.focus({ preventScroll: true });
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * The console's list of tables: the published ones first (as the site reads them), then those
+ * the page derives from them at load, each with its columns, types and row count, asked of
+ * DuckDB itself so the list is what the console can query.
+ */
+import type { Database } from '../data/duckdb';
+import { TABLES } from '../data/schema';
+import { CELL_STATUS_SQL, PLAN_VERSIONS_SQL } from '../sql/load';
+import { sqlLiteral } from '../sql/scan';
+import { h } from '../ui/dom';
+
+/** What a click in the list asks of the console. */
+export interface SchemaActions {
+  /** Insert this text (a column or table name) at the editor's cursor. */
+  insert(text: string): void;
+  /** Replace the editor's text with this query and run it. */
+  run(sql: string): void;
+}
+
+const COLUMNS_SQL = `SELECT table_name, column_name, data_type
+FROM information_schema.columns WHERE table_schema = 'main'
+ORDER BY table_name, ordinal_position`;
+
+const DERIVED: Readonly<Record<string, { note: string; sql?: string }>> = {
+  cell_status: {
+    note: 'Built at page load: one row per planned cell, mode and test, with the best-of-repeats figures and a status. The charts read it.',
+    sql: CELL_STATUS_SQL,
+  },
+  versions: { note: 'Built at page load: each planned version and its release order (ord, 0 = oldest).', sql: PLAN_VERSIONS_SQL },
+};
+
+const rowsText = (n: number) => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
+const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** Fills `root` with the tables DuckDB holds. */
+export async function renderSchema(root: HTMLElement, db: Database, actions: SchemaActions): Promise<void> {
+  const columns = await db.runScript([{ sql: COLUMNS_SQL, offset: 0 }], Infinity);
+  const byTable = new Map<string, [string, string][]>();
+  for (const [table, column, type] of columns.rows) {
+    const list = byTable.get(String(table)) ?? [];
+    list.push([String(column), String(type)]);
+    byTable.set(String(table), list);
+  }
+  const published = TABLES.filter((t) => byTable.has(t));
+  const names = [...published, ...[...byTable.keys()].filter((t) => !published.includes(t as never)).sort()];
+  const counts = await db.runScript([{
+    sql: names.map((t) => `SELECT ${sqlLiteral(t)} AS t, count(*)::DOUBLE AS n FROM ${ident(t)}`).join(' UNION ALL '),
+    offset: 0,
+  }], Infinity);
+  const rowCount = new Map(counts.rows.map(([t, n]) => [String(t), Number(n)]));
+
+  root.replaceChildren(
+    h('h3', { class: 'text-sm font-semibold text-slate-800' }, 'Tables'),
+    ...names.map((table) => {
+      const derived = DERIVED[table];
+      return h('details', { class: 'mt-1 text-xs', attrs: { 'data-table': table } },
+        h('summary', { class: 'cursor-pointer py-0.5' },
+          h('span', { class: 'font-mono font-semibold' }, table),
+          ` · ${rowsText(rowCount.get(table) ?? 0)}${derived ? ' · derived' : ''}`),
+        h('div', { class: 'ml-3 border-l border-slate-200 pl-2' },
+          derived ? h('p', { class: 'my-1 text-slate-600' }, derived.note) : null,
+          h('button', {
+            class: 'my-1 rounded border border-slate-300 px-1.5 py-0.5 hover:bg-slate-100',
+            attrs: { type: 'button' },
+            on: { click: () => actions.run(`SELECT * FROM ${table} LIMIT 100`) },
+          }, 'Preview rows'),
+          h('ul', {}, ...(byTable.get(table) ?? []).map(([column, type]) =>
+            h('li', {},
+              h('button', {
+                class: 'font-mono text-left hover:underline',
+                attrs: { type: 'button', title: `Insert ${column} into the query` },
+                on: { click: () => actions.insert(column) },
+              }, column),
+              h('span', { class: 'ml-1 text-slate-500' }, type.toUpperCase())))),
+          derived?.sql ? h('details', { class: 'mt-1' },
+            h('summary', { class: 'cursor-pointer text-slate-700' }, 'How it is built'),
+            h('pre', { class: 'mt-1 max-h-64 overflow-auto whitespace-pre bg-slate-50 p-1 font-mono text-[10px]' }, derived.sql)) : null,
+        ),
+      );
+    }),
+  );
+}

@@ -1,0 +1,35 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { configBarsQuery, versionBarsQuery } from '../../src/sql/charts';
+import { chartSql } from '../../src/sql/chartSql';
+import { query } from '../../src/sql/query';
+import { splitStatements } from '../../src/sql/scan';
+import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
+
+let fx: FixtureDb;
+beforeAll(async () => {
+  fx = await openFixtureDb();
+});
+
+describe('chartSql', () => {
+  it('returns exactly the rows of one chart that the site query returns, in its order', async () => {
+    const site = versionBarsQuery({ from: 1, to: 5 });
+    const expected = (await fx.runner.run(site)).filter((r) => r.mode === 'pipe' && r.test === 'LRANGE_100 (first 100 elements)');
+    const sql = chartSql(site, 'LRANGE_100 (first 100 elements), pipe mode', { mode: 'pipe', test: 'LRANGE_100 (first 100 elements)' });
+    expect(expected).toHaveLength(5);
+    expect(await fx.runner.run(query(sql))).toEqual(expected);
+  });
+
+  it('filters a drilldown query to one version, keeping compiler and flag-set order', async () => {
+    const site = configBarsQuery('data', 'SET');
+    const expected = (await fx.runner.run(site)).filter((r) => r.version === '7.4.1');
+    const rows = await fx.runner.run(query<{ cell_id: string }>(chartSql(site, 'SET', { version: '7.4.1' })));
+    expect(rows).toEqual(expected);
+    expect(rows.map((r) => r.cell_id.split('|')[1])).toEqual([...Array(6).fill('gcc'), ...Array(6).fill('clang')]);
+  });
+
+  it('keeps text from the data inside its comment and its literal: one statement that runs', async () => {
+    const sql = chartSql(versionBarsQuery(null), "evil\nDROP VIEW results; --", { test: "x'; DROP VIEW results; --" });
+    expect(splitStatements(sql)).toHaveLength(1);
+    expect(await fx.runner.run(query(sql))).toEqual([]);
+  });
+});
