@@ -3,6 +3,7 @@
  * user actions into new states (pushed to history) and back/forward into re-renders.
  */
 import { compilerColors } from '../chart/palette';
+import { configKey } from '../model/analysisState';
 import { loadDataset, LoadError } from '../data/dataset';
 import { tableFile } from '../data/schema';
 import { configBar, versionBar } from '../model/bars';
@@ -87,7 +88,7 @@ export async function startApp(): Promise<void> {
   }
 }
 
-async function showDataset(db: QueryRunner, { versions, compilers: planCompilers, charts: chartRows }: Catalog, main: HTMLElement): Promise<void> {
+async function showDataset(db: QueryRunner, { versions, compilers: planCompilers, configs, charts: chartRows }: Catalog, main: HTMLElement): Promise<void> {
   const colors = compilerColors(planCompilers);
   const colorOf = (compiler: string) => colors(compiler);
   renderLegend(byId('legend'), colors.domain(), colorOf);
@@ -129,7 +130,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   grid.append(...charts.map((c) => c.card.element));
   main.replaceChildren(grid);
 
-  const catalog = { versions, charts: new Set(charts.map((c) => c.key)) };
+  const catalog = { versions, charts: new Set(charts.map((c) => c.key)), configs: new Set(configs.map(configKey)) };
   const decoded = stateFromLocation();
   const reconciled = reconcileState(decoded.state, catalog);
   showLinkNotice(byId('notices'), [...decoded.problems, ...reconciled.problems]);

@@ -2,6 +2,7 @@
  * Turns the registered Parquet files into the tables the queries read. Shared by the browser
  * (behind DuckDB-WASM) and the tests (behind a Node DuckDB), so both run the same statements.
  */
+import type { ConfigRef } from '../model/analysisState';
 import { sortVersions } from '../model/versions';
 import { catalogQuery, CELL_STATUS_SQL, createTableSql, PLAN_VERSIONS_SQL, versionsTableSql } from '../sql/load';
 import { query, type QueryRunner } from '../sql/query';
@@ -18,6 +19,8 @@ export interface Catalog {
   readonly versions: readonly string[];
   /** Compilers in plan order. */
   readonly compilers: readonly string[];
+  /** Configurations (compiler and flag set) in plan order: by compiler, then flag set. */
+  readonly configs: readonly ConfigRef[];
   /** Charts (mode and test) in the client's test order, data mode first. */
   readonly charts: readonly { readonly mode: string; readonly test: string }[];
 }
@@ -52,6 +55,7 @@ export async function prepareTables(runner: QueryRunner, present: ReadonlySet<Ta
   return {
     versions,
     compilers: rows.filter((r) => r.kind === 'compiler').map((r) => r.name),
+    configs: rows.filter((r) => r.kind === 'config').map((r) => ({ compiler: r.mode ?? '', flag_set: r.name })),
     charts: rows.filter((r) => r.kind === 'chart').map((r) => ({ mode: r.mode ?? '', test: r.name })),
   };
 }

@@ -5,14 +5,18 @@
  * URL form (only values that differ from DEFAULTS are written, in a fixed order):
  *   ?view=max&mode=data&q=lrange&from=2.8.24&to=7.4.1&open=data:SET@7.4.1&open=pipe:GET@2.6.17&chart=data:SET
  *   &table=data:SET&sql=SELECT+*+FROM+results&limit=100
+ *   &base=clang|-O2&scope=7.4.1&a=7.2.6&b=7.4.1&cell=7.4.1|clang|-Ofast&section=compare (analysisState.ts)
  */
+import {
+  ANALYSIS_DEFAULTS, ANALYSIS_PARAMS, type AnalysisState, decodeAnalysis, encodeAnalysis, reconcileAnalysis,
+} from './analysisState';
 import type { AxisView } from './domain';
 
 /** Which benchmark modes are shown. */
 export type ModeFilter = 'all' | 'data' | 'pipe';
 
 /** The whole page state. */
-export interface AppState {
+export interface AppState extends AnalysisState {
   /** Axis view for every chart on the page. */
   readonly view: AxisView;
   /** Benchmark modes shown. */
@@ -47,6 +51,7 @@ export const DEFAULTS: AppState = Object.freeze({
   tables: Object.freeze([]),
   sql: null,
   limit: 1000,
+  ...ANALYSIS_DEFAULTS,
 });
 
 const VIEWS: readonly AxisView[] = ['real', 'max'];
@@ -82,6 +87,7 @@ export function encodeState(state: AppState): string {
   for (const key of [...state.tables].sort()) params.append('table', key);
   if (state.sql !== null) params.set('sql', state.sql);
   if (state.limit !== DEFAULTS.limit) params.set('limit', String(state.limit));
+  encodeAnalysis(state, params);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -147,7 +153,7 @@ export function decodeState(search: string): Decoded {
     else problems.push(`The row limit "${rawLimit}" is not a whole number from 1 to ${MAX_ROW_LIMIT}; using ${DEFAULTS.limit}.`);
   }
 
-  const known = new Set(['view', 'mode', 'q', 'from', 'to', 'open', 'chart', 'table', 'sql', 'limit']);
+  const known = new Set(['view', 'mode', 'q', 'from', 'to', 'open', 'chart', 'table', 'sql', 'limit', ...ANALYSIS_PARAMS]);
   for (const name of new Set(params.keys())) {
     if (!known.has(name)) problems.push(`Unknown parameter "${name}"; ignored.`);
   }
@@ -164,6 +170,7 @@ export function decodeState(search: string): Decoded {
       tables: [...new Set(tables)],
       sql,
       limit,
+      ...decodeAnalysis(text, problems),
     },
     problems,
   };
@@ -175,6 +182,8 @@ export interface Catalog {
   readonly versions: readonly string[];
   /** Keys of every chart the data can draw. */
   readonly charts: ReadonlySet<string>;
+  /** Keys ("compiler|flag set") of the planned configurations. */
+  readonly configs: ReadonlySet<string>;
 }
 
 /**
@@ -209,7 +218,8 @@ export function reconcileState(state: AppState, catalog: Catalog): Decoded {
     problems.push(`The chart ${key} is not in the data; its table is not shown.`);
     return false;
   });
-  return { state: { ...state, from, to, open, chart, tables }, problems };
+  const analysis = reconcileAnalysis(state, catalog, problems);
+  return { state: { ...state, ...analysis, from, to, open, chart, tables }, problems };
 }
 
 /** The state with its version range in release order (`versions` oldest first): a reversed range is swapped. */

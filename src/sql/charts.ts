@@ -39,8 +39,8 @@ export interface VersionRow {
   not_collected_cells: number;
 }
 
-// The status a version bar takes from its configurations: the first of these that any has.
-const STATUS_PRIORITY = `CASE status WHEN 'ok' THEN 0 WHEN 'unsupported' THEN 1 WHEN 'failed' THEN 2
+/** Orders statuses for arg_min: a version takes the first of these that any configuration has. */
+export const STATUS_PRIORITY = `CASE status WHEN 'ok' THEN 0 WHEN 'unsupported' THEN 1 WHEN 'failed' THEN 2
   WHEN 'not_collected' THEN 3 WHEN 'server_failed' THEN 4 ELSE 5 END`;
 
 const countOf = (status: CellStatus): string =>

@@ -18,14 +18,14 @@ export function createTableSql(table: TableName, hasFile: boolean): string {
   return `CREATE OR REPLACE VIEW ${table} AS SELECT ${select} FROM read_parquet('${tableFile(table)}')`;
 }
 
-/** One row of the catalog: a planned version, a compiler (in plan order) or a chart (mode and test). */
+/** One row of the catalog: a planned version, a compiler, a configuration (in plan order) or a chart (mode and test). */
 export interface CatalogRow {
-  kind: 'version' | 'compiler' | 'chart';
-  /** The version, compiler or test. */
+  kind: 'version' | 'compiler' | 'config' | 'chart';
+  /** The version, compiler, configuration's flag set or test. */
   name: string;
-  /** The chart's mode; null for the other kinds. */
+  /** The chart's mode, the configuration's compiler; null for the other kinds. */
   mode: string | null;
-  /** Position: the version's ord, the compiler's or the test's index. */
+  /** Position: the version's ord, the compiler's index, the configuration's plan position or the test's index. */
   ord: number;
 }
 
@@ -38,11 +38,12 @@ export interface CatalogRow {
 export const PLAN_VERSIONS_SQL = `CREATE OR REPLACE TABLE versions AS
 SELECT version, min(version_index)::INTEGER AS ord FROM plan GROUP BY version`;
 
-/** What the data holds: versions in the versions table's order, compilers in plan order, charts in test order. */
+/** What the data holds: versions in the versions table's order, compilers and configurations in plan order, charts in test order. */
 export function catalogQuery(): Query<CatalogRow> {
   return query(
     `SELECT 'version' AS kind, version AS name, NULL::VARCHAR AS mode, ord FROM versions
      UNION ALL SELECT 'compiler', compiler, NULL, min(compiler_index)::INTEGER FROM plan GROUP BY compiler
+     UNION ALL SELECT 'config', flag_set, compiler, min(compiler_index * 1000 + flag_index)::INTEGER FROM plan GROUP BY compiler, flag_set
      UNION ALL SELECT 'chart', test, mode, min(test_index)::INTEGER FROM cell_status GROUP BY test, mode
      ORDER BY kind, ord, name, mode`,
   );

@@ -14,11 +14,18 @@ const full: AppState = {
   tables: ['data:SET', 'pipe:LRANGE_100 (first 100 elements)'],
   sql: "SELECT version, max(rps) AS rps\nFROM results WHERE test = 'SET' -- & ? # % +\nGROUP BY ALL;",
   limit: 250,
+  base: 'clang|-O2 -flto',
+  scope: '3.0.7',
+  a: '2.8.24',
+  b: '7.4.1|gcc|-O2',
+  cell: '7.4.1|clang|-O2 -flto',
+  section: 'compare',
 };
 
 const catalog = {
   versions: ['2.6.17', '2.8.24', '3.0.7', '7.4.1'],
   charts: new Set(['data:SET', 'pipe:SET', 'pipe:LRANGE_100 (first 100 elements)']),
+  configs: new Set(['gcc|-O2', 'clang|-O2 -flto']),
 };
 
 describe('encodeState / decodeState', () => {

@@ -1,0 +1,67 @@
+/**
+ * The noise rule, as SQL expressions every comparison on the site shares (docs/site.md,
+ * "Noise rule"). One place defines it, so the charts, the summary, the build-factor effects and
+ * the compare table can never disagree about what counts as a real difference.
+ *
+ *   spread    of a configuration (one test, one mode): (best − worst) / best over its measured
+ *             repeats; unknown (NULL) with fewer than two repeats.
+ *   band      of a pair: the larger of the two spreads (an unknown one is left out; NULL when
+ *             both are unknown).
+ *   verdict   of a ratio r = B / A against its band: 'faster' when r − 1 > band, 'slower' when
+ *             1 / r − 1 > band (the faster side beats the slower by more than the band, either
+ *             way round), 'tie' otherwise, 'unknown' when the band is unknown.
+ *   geomean   of ratios: exp(mean(ln r)); its band: exp(mean(ln(1 + band))) − 1, the geometric
+ *             mean of the bands (unknown bands left out); its verdict: the same rule.
+ */
+
+/** How a ratio B / A compares with its noise band. */
+export type Verdict = 'faster' | 'slower' | 'tie' | 'unknown';
+
+/** The relative spread of repeats: (best − worst) / best, NULL with fewer than two repeats. */
+export function spreadSql(best: string, worst: string, repeats: string): string {
+  return `CASE WHEN ${repeats} >= 2 THEN (${best} - ${worst}) / ${best} END`;
+}
+
+/** The spread of a cell_status row (alias `s`, or none). */
+export function cellSpreadSql(alias = ''): string {
+  const p = alias ? `${alias}.` : '';
+  return spreadSql(`${p}best_rps`, `${p}min_rps`, `${p}ok_repeats`);
+}
+
+/** The noise band of a pair: the larger known spread (DuckDB's greatest skips NULLs). */
+export function bandSql(spreadA: string, spreadB: string): string {
+  return `greatest(${spreadA}, ${spreadB})`;
+}
+
+/** The verdict of `ratio` (B / A) against `band`; NULL when the ratio is NULL. */
+export function verdictSql(ratio: string, band: string): string {
+  const r = `(${ratio})`;
+  const b = `(${band})`;
+  return `CASE WHEN ${r} IS NULL THEN NULL WHEN ${b} IS NULL THEN 'unknown'
+    WHEN ${r} - 1 > ${b} THEN 'faster' WHEN 1 / ${r} - 1 > ${b} THEN 'slower' ELSE 'tie' END`;
+}
+
+/** Aggregate: the geometric mean of ratios (NULLs left out). */
+export function geomeanSql(ratio: string): string {
+  return `exp(avg(ln((${ratio}))))`;
+}
+
+/** Aggregate: the band of a geometric mean, the geometric mean of 1 + band, minus 1. */
+export function geomeanBandSql(band: string): string {
+  return `(exp(avg(ln(1 + (${band})))) - 1)`;
+}
+
+/** Aggregate: how many rows have each verdict, as INTEGER columns faster, slower, tie, unknown. */
+export function verdictCountsSql(verdict: string): string {
+  return (['faster', 'slower', 'tie', 'unknown'] as const)
+    .map((v) => `count(*) FILTER (WHERE ${verdict} = '${v}')::INTEGER AS ${v}`)
+    .join(', ');
+}
+
+/** Verdict counts of a set of comparisons. */
+export interface VerdictCounts {
+  faster: number;
+  slower: number;
+  tie: number;
+  unknown: number;
+}

@@ -1,0 +1,150 @@
+/**
+ * The status grid: one row per planned cell (version × configuration) saying how far its
+ * collection got, and a cell's details (its build attempts and benchmark runs) on demand.
+ */
+import { query, type Query } from './query';
+
+/**
+ * How far a cell got, worst first:
+ *   build_failed   no build attempt succeeded
+ *   not_collected  no build attempted yet
+ *   server_failed  built, but the server failed to start, crashed or hung in some run
+ *   partial        built, fewer repeats measured than planned in some mode (collection under way)
+ *   ok             every planned repeat of every mode measured
+ */
+export type GridStatus = 'ok' | 'partial' | 'server_failed' | 'build_failed' | 'not_collected';
+
+/** One planned cell. */
+export interface GridRow {
+  cell_id: string;
+  version: string;
+  compiler: string;
+  flag_set: string;
+  status: GridStatus;
+  /** Repeats planned per mode, and modes planned. */
+  planned_repeats: number;
+  modes: number;
+  /** Measured repeats of the mode with the fewest (server failures not counted). */
+  min_repeats: number;
+  /** Runs measured over all modes, and runs where the server failed. */
+  measured_runs: number;
+  server_failed_runs: number;
+  build_attempts: number;
+  /** The latest failed build's error, when no build succeeded. */
+  build_error: string | null;
+  /** Tests that failed in every repeat, and tests the server does not support (over all modes). */
+  failed_tests: number;
+  unsupported_tests: number;
+}
+
+/** Every planned cell, by version (release order), compiler and flag set. */
+export function statusGridQuery(): Query<GridRow> {
+  return query(
+    `WITH cell_modes AS (
+       SELECT cell_id, trim(unnest(string_split(modes, ','))) AS mode FROM plan
+     ),
+     b AS (
+       SELECT cell_id, count(*)::INTEGER AS attempts, bool_or(status = 'ok') AS built,
+              arg_max(error, epoch_ms(finished_at)) FILTER (WHERE status <> 'ok') AS error
+       FROM builds GROUP BY cell_id
+     ),
+     r AS (
+       SELECT m.cell_id, min(coalesce(n.measured, 0))::INTEGER AS min_repeats, sum(coalesce(n.measured, 0))::INTEGER AS measured,
+              sum(coalesce(n.failed, 0))::INTEGER AS server_failed
+       FROM cell_modes m LEFT JOIN (
+         SELECT cell_id, mode, count(*) FILTER (WHERE status <> 'server_failed') AS measured,
+                count(*) FILTER (WHERE status = 'server_failed') AS failed
+         FROM runs GROUP BY cell_id, mode
+       ) n ON n.cell_id = m.cell_id AND n.mode = m.mode
+       GROUP BY m.cell_id
+     ),
+     t AS (
+       SELECT cell_id, count(*) FILTER (WHERE status = 'failed')::INTEGER AS failed_tests,
+              count(*) FILTER (WHERE status = 'unsupported')::INTEGER AS unsupported_tests
+       FROM cell_status GROUP BY cell_id
+     )
+     SELECT p.cell_id, p.version, p.compiler, p.flag_set,
+            CASE WHEN b.cell_id IS NULL THEN 'not_collected' WHEN NOT b.built THEN 'build_failed'
+                 WHEN r.server_failed > 0 THEN 'server_failed' WHEN r.min_repeats < p.repeats THEN 'partial'
+                 ELSE 'ok' END AS status,
+            p.repeats::INTEGER AS planned_repeats, len(string_split(p.modes, ','))::INTEGER AS modes,
+            r.min_repeats, r.measured AS measured_runs, r.server_failed AS server_failed_runs,
+            coalesce(b.attempts, 0) AS build_attempts, CASE WHEN NOT b.built THEN b.error END AS build_error,
+            coalesce(t.failed_tests, 0) AS failed_tests, coalesce(t.unsupported_tests, 0) AS unsupported_tests
+     FROM plan p
+     JOIN versions v ON v.version = p.version
+     LEFT JOIN b ON b.cell_id = p.cell_id
+     LEFT JOIN r ON r.cell_id = p.cell_id
+     LEFT JOIN t ON t.cell_id = p.cell_id
+     ORDER BY v.ord, p.compiler_index, p.flag_index`,
+  );
+}
+
+/** One build attempt of a cell, with how it was made. */
+export interface BuildDetailRow {
+  status: string;
+  error: string | null;
+  log_tail: string;
+  cc: string;
+  cc_path: string;
+  cc_version: string;
+  cflags: string;
+  ldflags: string;
+  compat_flags: string;
+  deps_get_flags: boolean;
+  make_args: string;
+  source_kind: string;
+  source_ref: string;
+  source_commit: string;
+  source_verified: boolean;
+  /** Seconds. */
+  build_seconds: number;
+  deps_seconds: number;
+  binary_bytes: number;
+  /** UTC, minutes. */
+  finished_at: string | null;
+}
+
+/** A cell's build attempts, the one the site uses first (an ok build over a failed one, later over earlier). */
+export function cellBuildsQuery(cellId: string): Query<BuildDetailRow> {
+  return query(
+    `SELECT status, error, log_tail, cc, cc_path, cc_version, cflags, ldflags, compat_flags, deps_get_flags, make_args,
+            source_kind, source_ref, source_commit, source_verified, build_seconds, deps_seconds,
+            binary_bytes::DOUBLE AS binary_bytes, strftime(finished_at, '%Y-%m-%d %H:%M') AS finished_at
+     FROM builds WHERE cell_id = ?
+     ORDER BY status = 'ok' DESC, finished_at DESC`,
+    [cellId],
+  );
+}
+
+/** One benchmark run of a cell. */
+export interface RunDetailRow {
+  mode: string;
+  repeat: number;
+  status: string;
+  /** Seconds. */
+  duration_seconds: number;
+  load1_before: number;
+  load1_after: number;
+  /** Tests measured, and tests that failed or were unsupported, in this run. */
+  ok_tests: number;
+  failed_tests: number;
+  unsupported_tests: number;
+  started_at: string | null;
+}
+
+/** A cell's benchmark runs by mode and repeat. */
+export function cellRunsQuery(cellId: string): Query<RunDetailRow> {
+  return query(
+    `SELECT u.mode, u.repeat, u.status, u.duration_seconds, u.load1_before, u.load1_after,
+            count(r.test) FILTER (WHERE r.status = 'ok')::INTEGER AS ok_tests,
+            count(r.test) FILTER (WHERE r.status NOT IN ('ok', 'unsupported'))::INTEGER AS failed_tests,
+            count(r.test) FILTER (WHERE r.status = 'unsupported')::INTEGER AS unsupported_tests,
+            strftime(u.started_at, '%Y-%m-%d %H:%M') AS started_at
+     FROM runs u LEFT JOIN results r ON r.run_id = u.run_id
+     WHERE u.cell_id = ?
+     GROUP BY u.run_id, u.mode, u.repeat, u.status, u.duration_seconds, u.load1_before, u.load1_after, u.started_at
+     ORDER BY u.mode, u.repeat, u.started_at`,
+    [cellId],
+  );
+}

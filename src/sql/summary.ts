@@ -1,0 +1,99 @@
+/**
+ * The summary: every configuration's speed relative to a baseline configuration, as geometric
+ * means over the tests, per mode, for each version and over all versions (the Redis/Intel
+ * study's score), with the distribution of the per-test changes behind each mean.
+ *
+ * An item is one test's ratio (configuration / baseline, best repeat over best repeat):
+ *   - for one version: the ratio on that version, its band the larger spread of the two;
+ *   - over all versions: the geometric mean of the test's ratios on every version where both
+ *     configurations measured it, its band the geometric mean of their bands.
+ * A score is the geometric mean of a scope's items (each test weighs the same), with the
+ * geometric-mean band and the noise verdict of noise.ts; the counts are the items' verdicts.
+ */
+import type { ConfigRef } from '../model/analysisState';
+import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, verdictCountsSql, verdictSql, type Verdict, type VerdictCounts } from './noise';
+import { query, type Query } from './query';
+
+/** One configuration's score in one mode, for one version or (version null) over all versions. */
+export interface SummaryRow extends VerdictCounts {
+  compiler: string;
+  flag_set: string;
+  compiler_index: number;
+  flag_index: number;
+  mode: string;
+  /** The version, or null for all versions. */
+  version: string | null;
+  /** The geometric mean of the items' ratios (1.05 = 5% faster than the baseline). */
+  ratio: number;
+  /** Its noise band (0.02 = 2%), null when no item has a known spread. */
+  band: number | null;
+  verdict: Verdict;
+  /** Items (tests) in the mean. */
+  tests: number;
+  /** The item with the lowest and the highest ratio. */
+  worst_test: string;
+  worst_ratio: number;
+  best_test: string;
+  best_ratio: number;
+}
+
+/** One item: one test's change for one configuration in one mode and scope. */
+export interface SummaryItemRow {
+  compiler: string;
+  flag_set: string;
+  mode: string;
+  test: string;
+  test_index: number;
+  ratio: number;
+  band: number | null;
+  verdict: Verdict;
+  /** Versions behind the ratio (1 for a single version). */
+  versions: number;
+}
+
+/** The items of every scope; parameters: the baseline's compiler and flag set. */
+const ITEMS = `pairs AS MATERIALIZED (
+  SELECT c.compiler, c.flag_set, c.compiler_index, c.flag_index, c.mode, c.version, c.test, c.test_index,
+         c.best_rps / b.best_rps AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'))} AS band
+  FROM cell_status c JOIN cell_status b ON b.version = c.version AND b.mode = c.mode AND b.test = c.test
+  WHERE c.status = 'ok' AND b.status = 'ok' AND b.compiler = ? AND b.flag_set = ?
+),
+items AS (
+  SELECT compiler, flag_set, compiler_index, flag_index, mode, version, test, test_index, ratio, band, 1 AS versions FROM pairs
+  UNION ALL
+  SELECT compiler, flag_set, compiler_index, flag_index, mode, NULL, test, test_index,
+         ${geomeanSql('ratio')}, ${geomeanBandSql('band')}, count(*)
+  FROM pairs GROUP BY compiler, flag_set, compiler_index, flag_index, mode, test, test_index
+),
+judged AS (SELECT *, ${verdictSql('ratio', 'band')} AS verdict FROM items)`;
+
+/** Scores of every configuration against `base`, per mode, per version and over all versions. */
+export function summaryQuery(base: ConfigRef): Query<SummaryRow> {
+  return query(
+    `WITH ${ITEMS},
+     scores AS (
+       SELECT j.compiler, j.flag_set, j.compiler_index, j.flag_index, j.mode, j.version,
+              ${geomeanSql('j.ratio')} AS ratio, ${geomeanBandSql('j.band')} AS band, count(*)::INTEGER AS tests,
+              ${verdictCountsSql('j.verdict')},
+              arg_min(j.test, j.ratio) AS worst_test, min(j.ratio) AS worst_ratio,
+              arg_max(j.test, j.ratio) AS best_test, max(j.ratio) AS best_ratio
+       FROM judged j
+       GROUP BY j.compiler, j.flag_set, j.compiler_index, j.flag_index, j.mode, j.version
+     )
+     SELECT s.*, ${verdictSql('s.ratio', 's.band')} AS verdict
+     FROM scores s LEFT JOIN versions v ON v.version = s.version
+     ORDER BY s.mode, s.compiler_index, s.flag_index, v.ord NULLS LAST`,
+    [base.compiler, base.flag_set],
+  );
+}
+
+/** The items of one scope (a version, or null for all versions), for the distribution chart. */
+export function summaryItemsQuery(base: ConfigRef, version: string | null): Query<SummaryItemRow> {
+  return query(
+    `WITH ${ITEMS}
+     SELECT compiler, flag_set, mode, test, test_index, ratio, band, verdict, versions::INTEGER AS versions
+     FROM judged WHERE ${version === null ? 'version IS NULL' : 'version = ?'}
+     ORDER BY mode, compiler_index, flag_index, test_index, test`,
+    version === null ? [base.compiler, base.flag_set] : [base.compiler, base.flag_set, version],
+  );
+}

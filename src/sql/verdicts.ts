@@ -1,0 +1,86 @@
+/**
+ * Noise-aware readings of the version charts: whether each version's fastest configuration beats
+ * the others by more than the noise, and whether each version is faster or slower than the
+ * release before it beyond the noise. The rule itself is in noise.ts.
+ */
+import { bandSql, cellSpreadSql, verdictSql, type Verdict } from './noise';
+import { query, type Query } from './query';
+
+/**
+ * How a version's fastest configuration stands against the others:
+ *   clear    it beats every other measured configuration by more than that pair's noise band
+ *   tie      some other configuration is within the noise band of it (a tie within noise)
+ *   unknown  none is within noise, but some comparison has no spread (one repeat each)
+ *   alone    no other configuration was measured
+ */
+export type WinnerCall = 'clear' | 'tie' | 'unknown' | 'alone';
+
+/** One version of one chart: its winner's standing and its change from the previous release. */
+export interface VersionVerdictRow {
+  mode: string;
+  test: string;
+  version: string;
+  /** The winner's spread of repeats ((best − worst) / best), null with one repeat. */
+  spread: number | null;
+  winner_call: WinnerCall;
+  /** Other configurations within the noise band of the winner. */
+  ties: number;
+  /** The second-fastest configuration, its best repeat (requests/s) and spread. */
+  runner_compiler: string | null;
+  runner_flag_set: string | null;
+  runner_best: number | null;
+  runner_spread: number | null;
+  /** The nearest earlier release with a figure for this test and mode, null for the first. */
+  prev_version: string | null;
+  /** This version's figure over that release's, minus 1 (0.05 = 5% faster). */
+  change: number | null;
+  /** The noise band of that change: the larger spread of the two winners. */
+  change_band: number | null;
+  /** faster = an improvement beyond noise, slower = a regression beyond noise. */
+  change_verdict: Verdict | null;
+}
+
+/**
+ * Every version of every chart (both modes, all versions: a version's previous release does not
+ * depend on the range shown). No window functions (see charts.ts): winners come from the exact
+ * score, the previous release from arg_max over earlier ones.
+ */
+export function versionVerdictsQuery(): Query<VersionVerdictRow> {
+  const versusWinner = verdictSql('t.best / f.best_rps', bandSql('t.spread', 'f.spread'));
+  return query(
+    `WITH f AS MATERIALIZED (
+       SELECT s.mode, s.test, s.version, v.ord, s.compiler, s.flag_set, s.best_rps, s.score, ${cellSpreadSql('s')} AS spread
+       FROM cell_status s JOIN versions v ON v.version = s.version WHERE s.status = 'ok'
+     ),
+     t AS MATERIALIZED (
+       SELECT mode, test, version, ord, max(score) AS score, arg_max(best_rps, score) AS best, arg_max(spread, score) AS spread
+       FROM f GROUP BY mode, test, version, ord
+     ),
+     rivals AS (
+       SELECT t.mode, t.test, t.version, count(*)::INTEGER AS rivals,
+              count(*) FILTER (WHERE ${versusWinner} = 'tie')::INTEGER AS ties,
+              count(*) FILTER (WHERE ${versusWinner} = 'unknown')::INTEGER AS unknowns,
+              arg_max(f.compiler, f.score) AS runner_compiler, arg_max(f.flag_set, f.score) AS runner_flag_set,
+              max(f.best_rps) AS runner_best, arg_max(f.spread, f.score) AS runner_spread
+       FROM t JOIN f ON f.mode = t.mode AND f.test = t.test AND f.version = t.version AND f.score < t.score
+       GROUP BY t.mode, t.test, t.version
+     ),
+     prev AS (
+       SELECT t.mode, t.test, t.version, arg_max(p.version, p.ord) AS prev_version,
+              arg_max(p.best, p.ord) AS prev_best, arg_max(p.spread, p.ord) AS prev_spread
+       FROM t JOIN t p ON p.mode = t.mode AND p.test = t.test AND p.ord < t.ord
+       GROUP BY t.mode, t.test, t.version
+     )
+     SELECT t.mode, t.test, t.version, t.spread,
+            CASE WHEN coalesce(r.rivals, 0) = 0 THEN 'alone' WHEN r.ties > 0 THEN 'tie'
+                 WHEN r.unknowns > 0 THEN 'unknown' ELSE 'clear' END AS winner_call,
+            coalesce(r.ties, 0) AS ties, r.runner_compiler, r.runner_flag_set, r.runner_best, r.runner_spread,
+            p.prev_version, t.best / p.prev_best - 1 AS change,
+            ${bandSql('t.spread', 'p.prev_spread')} AS change_band,
+            ${verdictSql('t.best / p.prev_best', bandSql('t.spread', 'p.prev_spread'))} AS change_verdict
+     FROM t
+     LEFT JOIN rivals r ON r.mode = t.mode AND r.test = t.test AND r.version = t.version
+     LEFT JOIN prev p ON p.mode = t.mode AND p.test = t.test AND p.version = t.version
+     ORDER BY t.mode, t.test, t.ord`,
+  );
+}
