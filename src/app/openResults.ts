@@ -91,8 +91,8 @@ export function createOpenResults(ctx: OpenResultsContext): OpenResults {
       title: `${chart.test} — ${chart.mode} mode`,
       subtitle: `${drill === undefined
         ? "Requests/second of each Redis version's fastest configuration"
-        : `Requests/second of each configuration of Redis ${drill} (★ the fastest)`}, best of its repeats · ${VIEW_NAMES[state.view]}`,
-      axis: domain.length === 2 ? formatAxisRange([domain[0] ?? 0, domain[1] ?? 0]) : 'no figures in this range',
+        : `Requests/second of each configuration of Redis ${drill} (★ the fastest)`}, best of its repeats`,
+      axis: `${domain.length === 2 ? formatAxisRange([domain[0] ?? 0, domain[1] ?? 0]) : 'no figures in this range'} · ${VIEW_NAMES[state.view]}`,
       legend: [
         ...ctx.compilers.map((c) => ({ label: c, fill: ctx.colorOf(c), texture: textureFor(ctx.colorOf(c)) })),
         ...Object.entries(MISSING_STYLE).filter(([status]) => statuses.has(status))

@@ -33,11 +33,13 @@ export interface ChartImage {
   readonly height: number;
 }
 
-/** Presentation properties copied from the page's computed styles onto every element. */
-const STYLE_PROPERTIES = [
-  'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-opacity', 'opacity',
-  'font-family', 'font-size', 'font-weight', 'text-anchor', 'dominant-baseline', 'visibility', 'display',
+/** Presentation properties copied from the page's computed styles; SVG inherits these. */
+const INHERITED = [
+  'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-opacity',
+  'font-family', 'font-size', 'font-weight', 'text-anchor', 'dominant-baseline', 'visibility',
 ];
+/** Properties that are not inherited, with their initial values. */
+const NOT_INHERITED: Readonly<Record<string, string>> = { opacity: '1', display: 'inline' };
 const PAD = 16;
 /** Below the drawing: room for x-axis labels drawn past its edge (rotated ones). */
 const LABEL_OVERHANG = 28;
@@ -67,14 +69,24 @@ export function wrapText(text: string, max: number): string[] {
   return lines;
 }
 
-/** Copies computed styles from `source` and its descendants onto `target` (a deep clone of it). */
-function inlineStyles(source: Element, target: Element): void {
+/**
+ * Copies computed styles from `source` and its descendants onto `target` (a deep clone of it):
+ * each property where it differs from what the element inherits, so the file stays small.
+ */
+function inlineStyles(source: Element, target: Element, parent: CSSStyleDeclaration | null): void {
   const computed = getComputedStyle(source);
-  target.setAttribute('style', STYLE_PROPERTIES.map((p) => `${p}:${computed.getPropertyValue(p)}`).join(';'));
-  for (const name of ['class', 'tabindex']) target.removeAttribute(name);
+  const own = (p: string) => computed.getPropertyValue(p);
+  const declarations = [
+    ...INHERITED.filter((p) => !parent || own(p) !== parent.getPropertyValue(p)),
+    ...Object.keys(NOT_INHERITED).filter((p) => own(p) !== NOT_INHERITED[p]),
+  ].map((p) => `${p}:${own(p)}`);
+  if (declarations.length) target.setAttribute('style', declarations.join(';'));
+  else target.removeAttribute('style');
+  // A picture has no buttons: drop what made the page's bars interactive.
+  for (const name of ['class', 'tabindex', 'role']) target.removeAttribute(name);
   [...source.children].forEach((child, i) => {
     const copy = target.children[i];
-    if (copy) inlineStyles(child, copy);
+    if (copy) inlineStyles(child, copy, computed);
   });
 }
 
@@ -107,8 +119,8 @@ export function chartImage(chart: SVGSVGElement, figure: HTMLElement, text: Imag
   y += 8;
 
   const drawing = chart.cloneNode(true) as SVGSVGElement;
-  inlineStyles(chart, drawing);
-  for (const name of ['class', 'role', 'aria-label', 'style']) drawing.removeAttribute(name);
+  inlineStyles(chart, drawing, null);
+  drawing.removeAttribute('aria-label');
   Object.entries({ x: PAD, y, width: box.width, height: box.height, overflow: 'visible' }).forEach(([k, v]) => drawing.setAttribute(k, String(v)));
   parts.push(drawing);
   y += box.height + LABEL_OVERHANG;
