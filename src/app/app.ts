@@ -23,6 +23,7 @@ import { createChartData } from './chartData';
 import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor } from './history';
 import { createOpenResults } from './openResults';
 import { trackScrolledChart } from './scroll';
+import { createAnalysis } from '../views/analysis';
 
 /** Where keyboard focus goes after a render: into an opened drilldown, or back to its version bar. */
 interface FocusRequest {
@@ -148,6 +149,11 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
     state: () => state, setState: (next) => setState(next), link: absoluteUrlFor,
   });
   for (const chart of charts) results.attach({ mode: chart.mode, test: chart.test, element: chart.card.element });
+  const analysis = createAnalysis(byId('analysis'), {
+    db, versions, configs,
+    update: (patch) => setState({ ...state, ...patch }),
+    link: (patch) => absoluteUrlFor({ ...state, chart: null, ...patch }),
+  });
 
   // What each card last drew, so a render only redraws cards whose inputs changed.
   const drawn = new Map<string, string>();
@@ -186,6 +192,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
     }
     controls.sync(s, visible, charts.length);
     results.sync(s);
+    analysis.render(s);
     main.setAttribute('aria-busy', 'false');
     if (initial) {
       if (visible < FIRST_CHUNK) {
@@ -204,8 +211,9 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
     void render(focus);
   }
 
-  const scrollTo = (key: string | null) => {
-    if (key) document.getElementById(chartElementId(key))?.scrollIntoView({ block: 'start' });
+  const scrollTo = ({ chart, section }: AppState) => {
+    if (chart) document.getElementById(chartElementId(chart))?.scrollIntoView({ block: 'start' });
+    else if (section) analysis.scrollTo(section);
     else window.scrollTo({ top: 0 });
   };
 
@@ -215,25 +223,28 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
     showLinkNotice(byId('notices'), [...moved.problems, ...next.problems]);
     state = next.state;
     void render().then(() => {
-      if (previous.chart !== state.chart) scrollTo(state.chart);
+      if (previous.chart !== state.chart || previous.section !== state.section) scrollTo(state);
     });
   });
 
   // The header's queries wait until the charts are painted: on two cores, DuckDB's worker and
   // the drawing would otherwise compete for the same CPU.
   await render();
-  if (state.chart) scrollTo(state.chart);
+  if (state.chart || state.section) scrollTo(state);
   trackScrolledChart(
-    () => charts.filter((c) => !c.card.element.hidden).map((c) => ({ key: c.key, element: c.card.element })),
-    (chart) => {
-      if (chart === state.chart) return;
-      const next = { ...state, chart };
+    () => [...analysis.places(), ...charts.filter((c) => !c.card.element.hidden).map((c) => ({ key: c.key, element: c.card.element }))],
+    (place) => {
+      const section = place === null ? null : analysis.sectionOf(place);
+      const chart = section === null ? place : null;
+      if (chart === state.chart && section === state.section) return;
+      const next = { ...state, chart, section };
       recordState(next, 'replace', state);
       state = next;
     },
   );
   // The header grows above the charts; the browser's scroll anchoring keeps the chart in view.
   await header();
+  analysis.start();
   // Prefetch the first chart's drilldowns while the page is idle: a likely click, and it makes
   // DuckDB compile the drilldown query's code before the reader's first click needs it.
   const first = charts.find((c) => !c.card.element.hidden);

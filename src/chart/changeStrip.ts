@@ -1,0 +1,142 @@
+/**
+ * The distribution of per-test changes: one row per configuration, one dot per test at its change
+ * against the baseline (blue ▲ faster, orange ▼ slower beyond noise, grey within noise), the
+ * geometric mean as a black tick with its noise band shaded around zero, and the mean and the
+ * counts written at the right. Rows are focusable and name all of it. It only draws.
+ */
+import { axisBottom } from 'd3-axis';
+import { format } from 'd3-format';
+import { scaleBand, scaleLinear } from 'd3-scale';
+import { select } from 'd3-selection';
+import { formatChange, VERDICT_GLYPH } from '../model/changeText';
+import type { Verdict } from '../sql/noise';
+import { svgElement } from './svg';
+import { hideTooltip, showTooltip } from './tooltip';
+
+/** One test's change. */
+export interface StripPoint {
+  readonly key: string;
+  readonly ratio: number;
+  readonly verdict: Verdict;
+  readonly tooltip: readonly string[];
+}
+
+/** One configuration's row. */
+export interface StripRow {
+  readonly key: string;
+  readonly label: string;
+  /** The geometric mean of the points and its band, or null when nothing was compared. */
+  readonly mean: number | null;
+  readonly band: number | null;
+  readonly verdict: Verdict | null;
+  /** Text at the right, after the mean (e.g. "▲10 ≈0 ▼0"). */
+  readonly note: string;
+  readonly points: readonly StripPoint[];
+  readonly ariaLabel: string;
+  readonly tooltip: readonly string[];
+  /** Drawn as the reference row (the baseline). */
+  readonly reference: boolean;
+}
+
+/** A drawn strip chart. */
+export interface ChangeStrip {
+  update(rows: readonly StripRow[], label: string): void;
+  destroy(): void;
+}
+
+const WIDTH = 640;
+const ROW_H = 22;
+const MARGIN = { top: 6, right: 150, bottom: 28, left: 128 };
+/** The axis spans at least ±2%, so tiny changes are not blown up to the full width. */
+const MIN_SPAN = 0.02;
+const DOT_CLASS: Readonly<Record<Verdict, string>> = {
+  faster: 'fill-[#0072B2]',
+  slower: 'fill-[#E69F00]',
+  tie: 'fill-slate-400',
+  unknown: 'fill-none stroke-slate-500',
+};
+
+/** Draws `rows` into `el` (emptied first); `label` is the chart's accessible name. */
+export function changeStrip(el: HTMLElement, rows: readonly StripRow[], label: string): ChangeStrip {
+  const svg = select(svgElement(el.ownerDocument, 'svg'))
+    .attr('class', 'block h-auto w-full select-none overflow-visible')
+    .attr('role', 'list');
+  el.replaceChildren(svg.node() as SVGSVGElement);
+  const axis = svg.append('g').attr('class', 'x-axis text-slate-600');
+  const zero = svg.append('line').attr('class', 'stroke-slate-500').attr('stroke-dasharray', '2 2');
+  const plot = svg.append('g');
+
+  function draw(data: readonly StripRow[], name: string): void {
+    const height = MARGIN.top + data.length * ROW_H + MARGIN.bottom;
+    svg.attr('viewBox', `0 0 ${WIDTH} ${height}`).attr('aria-label', name);
+    const changes = data.flatMap((r) => [...r.points.map((p) => p.ratio - 1), ...(r.mean === null ? [] : [r.mean - 1])]);
+    const span = Math.max(MIN_SPAN, ...changes.map(Math.abs));
+    const x = scaleLinear().domain([-span, span]).range([MARGIN.left, WIDTH - MARGIN.right]).nice();
+    const y = scaleBand<string>().domain(data.map((r) => r.key)).range([MARGIN.top, MARGIN.top + data.length * ROW_H]).padding(0.15);
+    const bottom = MARGIN.top + data.length * ROW_H;
+    axis.attr('transform', `translate(0,${bottom})`).call(axisBottom(x).ticks(6).tickFormat(format('+.0%')).tickSizeOuter(0));
+    zero.attr('x1', x(0)).attr('x2', x(0)).attr('y1', MARGIN.top).attr('y2', bottom);
+
+    const groups = plot.selectAll<SVGGElement, StripRow>('g.strip-row')
+      .data(data, (r) => r.key)
+      .join((enter) => {
+        const g = enter.append('g').attr('class', 'strip-row outline-none focus-visible:outline-2 focus-visible:outline-blue-700').attr('role', 'listitem').attr('tabindex', 0);
+        g.append('rect').attr('class', 'row-bg fill-transparent');
+        g.append('rect').attr('class', 'band fill-slate-200');
+        g.append('text').attr('class', 'row-label fill-slate-800 text-[11px]').attr('text-anchor', 'end').attr('dy', '0.35em');
+        g.append('g').attr('class', 'dots');
+        g.append('line').attr('class', 'mean stroke-slate-900').attr('stroke-width', 3);
+        g.append('text').attr('class', 'row-note fill-slate-800 text-[11px]').attr('dy', '0.35em');
+        return g;
+      })
+      .attr('aria-label', (r) => r.ariaLabel)
+      .attr('data-key', (r) => r.key)
+      .attr('data-verdict', (r) => r.verdict ?? '')
+      .attr('data-mean', (r) => (r.mean === null ? '' : String(r.mean)));
+
+    groups.each(function (r) {
+      const g = select(this);
+      const top = y(r.key) ?? 0;
+      const mid = top + y.bandwidth() / 2;
+      g.select('rect.row-bg').attr('x', 0).attr('y', top).attr('width', WIDTH).attr('height', y.bandwidth());
+      const band = r.band ?? 0;
+      g.select('rect.band').attr('x', x(-band)).attr('width', Math.max(0, x(band) - x(-band))).attr('y', top).attr('height', y.bandwidth());
+      g.select('text.row-label').attr('x', MARGIN.left - 8).attr('y', mid).text(r.label).classed('font-semibold', r.reference);
+      g.select('g.dots').selectAll<SVGCircleElement, StripPoint>('circle')
+        .data(r.points, (p) => p.key)
+        .join('circle')
+        .attr('cx', (p) => x(p.ratio - 1))
+        .attr('cy', mid)
+        .attr('r', 3.5)
+        .attr('fill-opacity', 0.75)
+        .attr('class', (p) => `dot ${DOT_CLASS[p.verdict]}`)
+        .attr('data-test', (p) => p.key)
+        .attr('data-verdict', (p) => p.verdict);
+      g.select('line.mean')
+        .attr('visibility', r.mean === null ? 'hidden' : 'visible')
+        .attr('x1', x((r.mean ?? 1) - 1)).attr('x2', x((r.mean ?? 1) - 1))
+        .attr('y1', top).attr('y2', top + y.bandwidth());
+      g.select('text.row-note').attr('x', WIDTH - MARGIN.right + 8).attr('y', mid)
+        .text(r.mean === null ? 'not compared' : `${VERDICT_GLYPH[r.verdict ?? 'unknown']} ${formatChange(r.mean)}  ${r.note}`);
+    });
+  }
+
+  plot
+    .on('pointerover focusin', (event: Event) => {
+      const target = event.target as Element | null;
+      const dot = target?.closest('circle.dot');
+      const row = target?.closest('g.strip-row');
+      if (dot) showTooltip(dot, (select(dot).datum() as StripPoint).tooltip);
+      else if (row) showTooltip(row, (select(row).datum() as StripRow).tooltip);
+    })
+    .on('pointerout focusout', hideTooltip);
+
+  draw(rows, label);
+  return {
+    update: draw,
+    destroy() {
+      hideTooltip();
+      svg.remove();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The sections above the charts (summary, build factors, compare, status grid) and the page's
+ * table of contents. Each section queries and draws when it first comes near the screen, then
+ * follows the state; the app only calls render() and start().
+ */
+import type { AnalysisState, ConfigRef, SectionId } from '../model/analysisState';
+import type { AppState } from '../model/state';
+import type { QueryRunner } from '../sql/query';
+import { h } from '../ui/dom';
+import { createCompare } from './compare';
+import { cachedRunner, type SectionView } from './context';
+import { createFactors } from './factors';
+import { createStatusGrid } from './statusGrid';
+import { createSummary } from './summary';
+
+/** What the sections need from the app. */
+export interface AnalysisOptions {
+  readonly db: QueryRunner;
+  readonly versions: readonly string[];
+  readonly configs: readonly ConfigRef[];
+  /** Applies a user's change to the state (pushed to history). */
+  update(patch: Partial<AnalysisState>): void;
+  /** The absolute deep link to the current state with `patch` applied. */
+  link(patch: Partial<AppState>): string;
+}
+
+/** The sections, driven by the app. */
+export interface Analysis {
+  /** Shows `state` in every section that has come near the screen (once started). */
+  render(state: AppState): void;
+  /** Lets sections query: called once the charts are painted, so page load is not slowed. */
+  start(): void;
+  /** The sections as scroll targets, keyed "#<section id>", in page order. */
+  places(): { key: string; element: HTMLElement }[];
+  /** The section of a scroll-target key, or null for anything else (a chart). */
+  sectionOf(key: string): SectionId | null;
+  /** Scrolls a section into view. */
+  scrollTo(section: SectionId): void;
+}
+
+/** How far from the screen a section starts loading. */
+const NEAR = '600px';
+
+/** Builds the sections and the contents line into `root`. */
+export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Analysis {
+  const ctx = { ...options, run: cachedRunner(options.db) };
+  const views: Record<SectionId, SectionView> = {
+    summary: createSummary(ctx),
+    factors: createFactors(ctx),
+    compare: createCompare(ctx),
+    status: createStatusGrid(ctx),
+  };
+  const ids = Object.keys(views) as SectionId[];
+  const near = new Set<SectionId>();
+  let started = false;
+  let state: AppState | null = null;
+
+  const link = (label: string, target: () => HTMLElement | null, section: SectionId | null) =>
+    h('a', {
+      class: 'text-blue-700 underline hover:no-underline',
+      attrs: { href: section ? `#section-${section}` : '#charts' },
+      on: {
+        click: (event) => {
+          event.preventDefault();
+          if (section) options.update({ section });
+          target()?.scrollIntoView({ block: 'start' });
+        },
+      },
+    }, label);
+  const titles: Record<SectionId, string> = { summary: 'Summary', factors: 'Build factors', compare: 'Compare', status: 'Status grid' };
+  root.replaceChildren(
+    h('nav', { class: 'mt-3 text-sm text-slate-700', attrs: { 'aria-label': 'On this page' } },
+      h('span', { class: 'font-semibold' }, 'On this page: '),
+      ...ids.flatMap((id) => [link(titles[id], () => views[id].frame.element, id), ' · ']),
+      link('Charts per test', () => document.getElementById('charts'), null),
+    ),
+    ...ids.map((id) => views[id].frame.element),
+  );
+
+  // What each section last drew: a state change that does not concern it leaves it alone.
+  const drawn = new Map<SectionId, string>();
+  const show = (id: SectionId) => {
+    if (!started || !state || !near.has(id)) return;
+    const key = views[id].key(state);
+    if (drawn.get(id) === key) return;
+    drawn.set(id, key);
+    void views[id].render(state);
+  };
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const id = (entry.target as HTMLElement).dataset.section as SectionId;
+      if (!entry.isIntersecting || near.has(id)) continue;
+      near.add(id);
+      show(id);
+    }
+  }, { rootMargin: `${NEAR} 0px` });
+  for (const id of ids) observer.observe(views[id].frame.element);
+
+  return {
+    render(next) {
+      state = next;
+      for (const id of ids) show(id);
+    },
+    start() {
+      started = true;
+      for (const id of ids) show(id);
+    },
+    places: () => ids.map((id) => ({ key: `#${id}`, element: views[id].frame.element })),
+    sectionOf: (key) => (key.startsWith('#') && ids.includes(key.slice(1) as SectionId) ? (key.slice(1) as SectionId) : null),
+    scrollTo: (section) => views[section].frame.element.scrollIntoView({ block: 'start' }),
+  };
+}

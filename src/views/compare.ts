@@ -1,0 +1,135 @@
+/**
+ * The compare section: two builds side by side over every test, as a table of ratios (B / A)
+ * with their noise verdicts and, per mode, the geometric mean. Each side is a version at its
+ * fastest configuration per test, or one configuration of a version.
+ */
+import { tint } from '../chart/heatTable';
+import { type ConfigRef, configKey, parseConfigKey, parseSideKey, type SideRef, sideKey } from '../model/analysisState';
+import { changeText, configName, countsText, formatBand, formatChange, VERDICT_GLYPH } from '../model/changeText';
+import { formatRps } from '../model/format';
+import type { AppState } from '../model/state';
+import { statusText } from '../model/bars';
+import { compareQuery, type CompareRow } from '../sql/compare';
+import { h } from '../ui/dom';
+import { type AnalysisContext, type SectionView, showSectionError } from './context';
+import { labelledSelect, sectionFrame } from './section';
+
+const BEST = '';
+
+/** A side in words: "Redis 7.4.1, fastest configuration per test" or "Redis 7.4.1 clang -O2 -flto". */
+export function sideName(side: SideRef): string {
+  return side.config ? `Redis ${side.version} ${configName(side.config)}` : `Redis ${side.version} (fastest per test)`;
+}
+
+/** The sides a state compares: its a and b, or the two newest versions at their fastest. */
+export function comparedSides(state: Pick<AppState, 'a' | 'b'>, versions: readonly string[]): { a: SideRef; b: SideRef } | null {
+  const newest = versions.at(-1);
+  if (newest === undefined) return null;
+  const fallbackA = { version: versions.at(-2) ?? newest, config: null };
+  return {
+    a: (state.a !== null ? parseSideKey(state.a) : null) ?? fallbackA,
+    b: (state.b !== null ? parseSideKey(state.b) : null) ?? { version: newest, config: null },
+  };
+}
+
+function figure(status: CompareRow['a_status'], best: number | null, spread: number | null, config: string | null, reason: string | null, showConfig: boolean): HTMLElement {
+  if (best === null) {
+    const text = status && status !== 'ok' ? statusText(status, reason) : 'no figure';
+    return h('td', { class: 'px-2 py-1 text-right text-slate-600 italic', attrs: { title: text } }, text.length > 40 ? `${text.slice(0, 38)}…` : text);
+  }
+  return h('td', { class: 'px-2 py-1 text-right', attrs: { title: spread === null ? 'one repeat: no spread' : `spread of repeats ${formatBand(spread).slice(1)}` } },
+    formatRps(best),
+    showConfig && config ? h('span', { class: 'block text-[11px] text-slate-600' }, config) : '');
+}
+
+function changeCell(row: CompareRow): HTMLElement {
+  if (row.ratio === null || row.verdict === null) return h('td', { class: 'px-2 py-1 text-right text-slate-600', attrs: { 'data-verdict': '' } }, '–');
+  const cell = h('td', {
+    class: `px-2 py-1 text-right font-medium ${row.verdict === 'tie' || row.verdict === 'unknown' ? 'text-slate-600' : ''}`,
+    attrs: { 'data-verdict': row.verdict, 'data-ratio': String(row.ratio), title: changeText(row.ratio, row.band, row.verdict) },
+  }, `${VERDICT_GLYPH[row.verdict]} ${formatChange(row.ratio)}`);
+  const background = tint(row.ratio, row.verdict);
+  if (background) cell.style.background = background;
+  return cell;
+}
+
+function modeTable(mode: string, rows: readonly CompareRow[], a: SideRef, b: SideRef): HTMLElement {
+  const tests = rows.filter((r) => r.test !== null);
+  const mean = rows.find((r) => r.test === null);
+  const th = (text: string, extra = '') => h('th', { class: `border-b border-slate-300 px-2 py-1 font-semibold text-slate-700 ${extra}`, attrs: { scope: 'col' } }, text);
+  const meanCells = mean && mean.ratio !== null && mean.verdict !== null
+    ? [h('td', { class: 'px-2 py-1 text-right text-slate-700', attrs: { colspan: '2' } }, `${countsText(mean, `${mean.tests} tests`)} · band ${formatBand(mean.band ?? 0)}`), changeCell(mean)]
+    : [h('td', { class: 'px-2 py-1 text-right text-slate-600', attrs: { colspan: '3' } }, 'no test measured on both sides')];
+  return h('table', { class: 'compare-table w-full border-collapse text-sm tabular-nums', attrs: { 'data-mode': mode } },
+    h('caption', { class: 'mb-1 text-left font-semibold text-slate-800' }, `${mode} mode: B against A, requests/second (best of repeats)`),
+    h('thead', {}, h('tr', {}, th('Test', 'text-left'), th(`A: ${sideName(a)}`, 'text-right'), th(`B: ${sideName(b)}`, 'text-right'), th('Change B / A', 'text-right'))),
+    h('tbody', {}, ...tests.map((r) => h('tr', { class: 'border-b border-slate-100', attrs: { 'data-test': r.test ?? '' } },
+      h('th', { class: 'px-2 py-1 text-left font-normal', attrs: { scope: 'row' } }, r.test ?? ''),
+      figure(r.a_status, r.a_best, r.a_spread, r.a_config, r.a_reason, a.config === null),
+      figure(r.b_status, r.b_best, r.b_spread, r.b_config, r.b_reason, b.config === null),
+      changeCell(r),
+    ))),
+    h('tfoot', {}, h('tr', { class: 'border-t-2 border-slate-300 font-semibold', attrs: { 'data-test': '' } },
+      h('th', { class: 'px-2 py-1 text-left', attrs: { scope: 'row' } }, 'Geometric mean'),
+      ...meanCells,
+    )),
+  );
+}
+
+/** The compare section. */
+export function createCompare(ctx: AnalysisContext): SectionView {
+  const frame = sectionFrame('compare', 'Compare two builds', [
+    'Any two versions, or any two configurations, test by test: the change is B over A (best repeat against best repeat), ',
+    '▲/▼ when beyond the noise band (the larger run-to-run spread of the two), ≈ within it; the last row of each mode is the geometric mean. ',
+    'A side can be a version at its fastest configuration for each test.',
+  ], () => ctx.link({ section: 'compare' }));
+  const configOptions = (): (readonly [string, string])[] => [[BEST, 'fastest per test'], ...ctx.configs.map((c) => [configKey(c), configName(c)] as const)];
+  const versionOptions = () => ctx.versions.map((v) => [v, v] as const);
+  let current: { a: SideRef; b: SideRef } | null = null;
+  const pick = (name: 'a' | 'b', change: { version?: string; config?: ConfigRef | null }) => {
+    if (!current) return;
+    const side = { ...current[name], ...change };
+    ctx.update({ [name]: sideKey(side), section: 'compare' });
+  };
+  const pickers = (['a', 'b'] as const).map((name) => ({
+    version: labelledSelect(`compare-${name}-version`, `${name.toUpperCase()}: version`, (v) => pick(name, { version: v })),
+    config: labelledSelect(`compare-${name}-config`, 'configuration', (c) => pick(name, { config: c === BEST ? null : parseConfigKey(c) })),
+  }));
+  const swap = h('button', {
+    class: 'rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100',
+    attrs: { type: 'button', 'data-action': 'swap' },
+    on: { click: () => current && ctx.update({ a: sideKey(current.b), b: sideKey(current.a), section: 'compare' }) },
+  }, 'Swap A and B');
+  frame.controls.append(
+    ...pickers.map((p, i) => h('fieldset', { class: 'flex flex-wrap items-center gap-2 rounded-md border border-slate-200 px-2 py-1' },
+      h('legend', { class: 'sr-only' }, `Build ${i === 0 ? 'A' : 'B'}`), p.version.wrap, p.config.wrap)),
+    swap,
+  );
+  const tablesBox = h('div', { class: 'grid grid-cols-1 gap-4 xl:grid-cols-2' });
+  frame.body.append(tablesBox);
+
+  async function render(state: AppState): Promise<void> {
+    const sides = comparedSides(state, ctx.versions);
+    if (!sides) return;
+    current = sides;
+    (['a', 'b'] as const).forEach((name, i) => {
+      pickers[i]?.version.setOptions(versionOptions(), sides[name].version);
+      pickers[i]?.config.setOptions(configOptions(), sides[name].config ? configKey(sides[name].config) : BEST);
+    });
+    frame.status.textContent = 'Computing…';
+    let rows: CompareRow[];
+    try {
+      rows = await ctx.run(compareQuery(sides.a, sides.b));
+    } catch (err) {
+      showSectionError(frame, 'The comparison', err);
+      return;
+    }
+    if (current !== sides) return;
+    frame.status.textContent = `B: ${sideName(sides.b)} against A: ${sideName(sides.a)}`;
+    frame.status.dataset.status = '';
+    const modes = [...new Set(rows.map((r) => r.mode))];
+    tablesBox.replaceChildren(...modes.map((mode) => modeTable(mode, rows.filter((r) => r.mode === mode), sides.a, sides.b)));
+  }
+
+  return { frame, render, key: (s) => `${s.a}|${s.b}` };
+}

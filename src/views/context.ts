@@ -1,0 +1,49 @@
+/** What the analysis sections get from the app, and a query cache they share. */
+import type { AnalysisState, ConfigRef } from '../model/analysisState';
+import type { AppState } from '../model/state';
+import type { Query, QueryRunner } from '../sql/query';
+import type { SectionFrame } from './section';
+
+/** The app's side of the analysis sections. */
+export interface AnalysisContext {
+  /** Runs queries, each distinct query (SQL and parameters) once. */
+  readonly run: <Row>(q: Query<Row>) => Promise<Row[]>;
+  /** Planned versions in release order, and configurations in plan order. */
+  readonly versions: readonly string[];
+  readonly configs: readonly ConfigRef[];
+  /** A user action: the current state with `patch` applied, pushed to history. */
+  update(patch: Partial<AnalysisState>): void;
+  /** The absolute deep link to the current state with `patch` applied. */
+  link(patch: Partial<AppState>): string;
+}
+
+/** One section: its frame on the page, and how it shows a state. */
+export interface SectionView {
+  readonly frame: SectionFrame;
+  /** Shows `state` (queries what it needs; resolves when drawn). */
+  render(state: AppState): Promise<void>;
+  /** What of a state the section shows: it is drawn again only when this changes. */
+  key(state: AppState): string;
+}
+
+/** A runner that keeps every query's promise, so a state shown twice costs one query. */
+export function cachedRunner(db: QueryRunner): <Row>(q: Query<Row>) => Promise<Row[]> {
+  const cache = new Map<string, Promise<unknown[]>>();
+  return <Row>(q: Query<Row>) => {
+    const key = JSON.stringify([q.sql, q.params]);
+    let rows = cache.get(key);
+    if (!rows) {
+      rows = db.run(q);
+      cache.set(key, rows);
+      // A failed query is tried again next time.
+      rows.catch(() => cache.delete(key));
+    }
+    return rows as Promise<Row[]>;
+  };
+}
+
+/** Shows an error in a section's status line (text only). */
+export function showSectionError(frame: SectionFrame, what: string, err: unknown): void {
+  frame.status.textContent = `${what} failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
+  frame.status.dataset.status = 'error';
+}

@@ -1,0 +1,87 @@
+/**
+ * The build-factor section: what the compiler, the optimisation level and LTO are each worth,
+ * holding the other factors fixed, per version and over all versions, per mode.
+ */
+import { heatTable, type HeatTable } from '../chart/heatTable';
+import { changeText, countsText, formatChange, VERDICT_GLYPH } from '../model/changeText';
+import { effectsQuery, type EffectRow } from '../sql/effects';
+import { h } from '../ui/dom';
+import { type AnalysisContext, type SectionView, showSectionError } from './context';
+import { sectionFrame } from './section';
+
+const ALL = '';
+
+/** "clang vs gcc", "-Os vs -O2", "LTO (-flto) on vs off". */
+export function effectName(row: Pick<EffectRow, 'factor' | 'level' | 'base'>): string {
+  return row.factor === 'lto' ? 'LTO (-flto) on vs off' : `${row.level} vs ${row.base}`;
+}
+
+/** What an effect holds fixed, in words. */
+const HELD: Readonly<Record<EffectRow['factor'], string>> = {
+  compiler: 'same flags',
+  level: 'same compiler, same LTO',
+  lto: 'same compiler, same level',
+};
+
+/** The build-factor section. */
+export function createFactors(ctx: AnalysisContext): SectionView {
+  const frame = sectionFrame('factors', 'Build factors: what each choice is worth', [
+    'Each factor as the geometric mean of the ratios between builds that differ in that factor only ',
+    '(e.g. LTO: "-O2 -flto" against "-O2", "-Os -flto" against "-Os", with the same compiler, version, mode and test). ',
+    'A cell is tinted only when the mean is beyond its noise band (the geometric mean of the pairs\' bands).',
+  ], () => ctx.link({ section: 'factors' }));
+  const headline = h('ul', { class: 'factor-headline mb-3 space-y-1 text-sm text-slate-800' });
+  const tablesBox = h('div', { class: 'grid grid-cols-1 gap-4 overflow-x-auto' });
+  frame.body.append(headline, tablesBox);
+  const tables = new Map<string, HeatTable>();
+  let drawn = false;
+
+  async function render(): Promise<void> {
+    if (drawn) return;
+    frame.status.textContent = 'Computing…';
+    let rows: EffectRow[];
+    try {
+      rows = await ctx.run(effectsQuery());
+    } catch (err) {
+      showSectionError(frame, 'The build factors', err);
+      return;
+    }
+    drawn = true;
+    const modes = [...new Set(rows.map((r) => r.mode))];
+    frame.status.textContent = modes.length ? '' : 'Nothing to compare yet: no two builds that differ in one factor were both measured.';
+    headline.replaceChildren(...modes.map((mode) => {
+      const overall = rows.filter((r) => r.mode === mode && r.version === null);
+      return h('li', {}, h('strong', {}, `${mode} mode, all versions: `),
+        overall.map((r) => `${effectName(r)} ${VERDICT_GLYPH[r.verdict]} ${formatChange(r.ratio)}`).join(' · '));
+    }));
+    for (const mode of modes) {
+      const inMode = rows.filter((r) => r.mode === mode);
+      const effects = [...new Map(inMode.map((r) => [`${r.factor}:${r.level}`, r])).values()];
+      const versions = ctx.versions.filter((v) => inMode.some((r) => r.version === v));
+      const data = {
+        caption: `${mode} mode: effect of each factor, per version`,
+        columns: [...versions.map((v) => ({ key: v, label: v })), { key: ALL, label: 'all' }],
+        rows: effects.map((effect) => ({
+          key: `${effect.factor}:${effect.level}`,
+          label: effectName(effect),
+          cells: [...versions, null].map((version) => {
+            const r = inMode.find((x) => x.factor === effect.factor && x.level === effect.level && x.version === version);
+            const where = `${effectName(effect)}, ${version === null ? 'all versions' : `Redis ${version}`}, ${mode} mode`;
+            return r
+              ? { ratio: r.ratio, verdict: r.verdict, title: `${where}: ${changeText(r.ratio, r.band, r.verdict)}; ${countsText(r, `${r.pairs} pairs (${HELD[r.factor]})`)}` }
+              : { ratio: null, verdict: null, title: `${where}: no pair of builds measured` };
+          }),
+        })),
+      };
+      const table = tables.get(mode);
+      if (table) table.update(data, {});
+      else {
+        const box = h('div', { class: 'factor-table', attrs: { 'data-mode': mode } });
+        tablesBox.append(box);
+        tables.set(mode, heatTable(box, data, {}));
+      }
+    }
+  }
+
+  return { frame, render, key: () => '' };
+}

@@ -1,0 +1,164 @@
+/**
+ * The status grid: versions × configurations, each cell saying how far its collection got (ok,
+ * repeats still to come, server failed, build failed, not collected) and how many repeats are
+ * measured; a click shows the cell's build (flags, compiler, log tail) and its runs.
+ */
+import { type ConfigRef, configKey, parseCellId } from '../model/analysisState';
+import { configName } from '../model/changeText';
+import { formatBytes } from '../model/format';
+import type { AppState } from '../model/state';
+import {
+  type BuildDetailRow, cellBuildsQuery, cellRunsQuery, type GridRow, type GridStatus, type RunDetailRow, statusGridQuery,
+} from '../sql/status';
+import { h } from '../ui/dom';
+import { type AnalysisContext, type SectionView, showSectionError } from './context';
+import { sectionFrame } from './section';
+
+/** How each status is shown: a glyph (so colour is not needed), a word, and a tint class. */
+export const GRID_STYLE: Readonly<Record<GridStatus, { glyph: string; label: string; tint: string }>> = {
+  ok: { glyph: '✓', label: 'ok', tint: 'bg-emerald-50 text-emerald-900' },
+  partial: { glyph: '◐', label: 'repeats to come', tint: 'bg-sky-50 text-sky-900' },
+  server_failed: { glyph: '⚠', label: 'server failed', tint: 'bg-amber-100 text-amber-900' },
+  build_failed: { glyph: '✗', label: 'build failed', tint: 'bg-red-100 text-red-900' },
+  not_collected: { glyph: '·', label: 'not collected', tint: 'bg-slate-100 text-slate-600' },
+};
+
+/** The accessible name and tooltip of a grid cell. */
+export function gridCellText(row: GridRow): string {
+  const where = `Redis ${row.version} ${row.compiler} ${row.flag_set}`;
+  const repeats = `${row.min_repeats} of ${row.planned_repeats} repeats measured${row.modes > 1 ? ' in every mode' : ''}`;
+  const parts = [`${where}: ${GRID_STYLE[row.status].label}`];
+  if (row.status === 'build_failed') parts.push(row.build_error ?? 'no error recorded');
+  if (row.status !== 'not_collected' && row.status !== 'build_failed') parts.push(repeats);
+  if (row.server_failed_runs) parts.push(`${row.server_failed_runs} run${row.server_failed_runs === 1 ? '' : 's'} where the server failed`);
+  if (row.failed_tests) parts.push(`${row.failed_tests} test result${row.failed_tests === 1 ? '' : 's'} failed in every repeat`);
+  if (row.build_attempts > 1) parts.push(`${row.build_attempts} build attempts`);
+  return `${parts.join('; ')}. Show its build and runs.`;
+}
+
+function grid(rows: readonly GridRow[], versions: readonly string[], configs: readonly ConfigRef[], open: string | null, onCell: (id: string) => void): HTMLElement {
+  const byId = new Map(rows.map((r) => [r.cell_id, r]));
+  const compilers = [...new Set(configs.map((c) => c.compiler))];
+  const th = (text: string, attrs: Record<string, string> = {}) =>
+    h('th', { class: 'border-b border-slate-300 px-1 py-1 text-center text-xs font-semibold text-slate-700', attrs: { scope: 'col', ...attrs } }, text);
+  return h('table', { class: 'status-grid border-collapse text-sm' },
+    h('caption', { class: 'mb-1 text-left text-sm font-semibold text-slate-800' }, 'Collection status: one row per Redis version, one column per configuration'),
+    h('thead', {},
+      h('tr', {}, h('td'), ...compilers.map((c) => th(c, { colspan: String(configs.filter((x) => x.compiler === c).length) }))),
+      h('tr', {}, th('Version'), ...configs.map((c) => th(c.flag_set))),
+    ),
+    h('tbody', {}, ...versions.map((version) => h('tr', {},
+      h('th', { class: 'px-2 py-1 text-left font-medium', attrs: { scope: 'row' } }, version),
+      ...configs.map((config) => {
+        const id = `${version}|${configKey(config)}`;
+        const row = byId.get(id);
+        if (!row) return h('td', { class: 'px-1 py-1 text-center text-slate-400' }, '');
+        const style = GRID_STYLE[row.status];
+        const repeats = row.status === 'not_collected' || row.status === 'build_failed' ? '' : ` ${row.min_repeats}/${row.planned_repeats}`;
+        return h('td', { class: 'p-0.5' }, h('button', {
+          class: `w-full min-w-14 rounded px-1 py-1 text-center text-xs tabular-nums hover:ring-2 hover:ring-slate-400 aria-pressed:ring-2 aria-pressed:ring-slate-900 ${style.tint}`,
+          attrs: {
+            type: 'button', 'data-cell': id, 'data-status': row.status, 'aria-pressed': String(open === id),
+            'aria-label': gridCellText(row), title: gridCellText(row),
+          },
+          on: { click: () => onCell(id) },
+        }, `${style.glyph}${repeats}`));
+      }),
+    ))),
+  );
+}
+
+function legend(): HTMLElement {
+  return h('ul', { class: 'mb-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700', attrs: { 'aria-label': 'Status legend' } },
+    ...Object.values(GRID_STYLE).map((s) => h('li', {}, h('span', { class: `mr-1 rounded px-1 ${s.tint}` }, s.glyph), s.label)),
+    h('li', {}, 'n/m: repeats measured of planned (the mode with fewest)'));
+}
+
+function item(term: string, value: string | Node): HTMLElement[] {
+  return [h('dt', { class: 'font-semibold text-slate-700' }, term), h('dd', { class: 'mb-1 break-words font-mono text-xs text-slate-900' }, value)];
+}
+
+function buildDetails(build: BuildDetailRow | undefined, attempts: number): HTMLElement {
+  if (!build) return h('p', { class: 'text-sm text-slate-700' }, 'Not built yet: the collector has not reached this cell.');
+  const source = `${build.source_kind} ${build.source_ref}${build.source_commit ? ` (commit ${build.source_commit})` : ''}${build.source_verified ? ', checksum verified' : ''}`;
+  return h('div', {},
+    h('dl', { class: 'build-flags grid grid-cols-1 gap-x-4 sm:grid-cols-[12rem_1fr]' },
+      ...item('Build', `${build.status}${build.error ? `: ${build.error}` : ''}${attempts > 1 ? ` (latest of ${attempts} attempts)` : ''}${build.finished_at ? `, ${build.finished_at} UTC` : ''}`),
+      ...item('Compiler', `${build.cc} (${build.cc_path}): ${build.cc_version}`),
+      ...item('CFLAGS (OPTIMIZATION)', build.cflags || '(none)'),
+      ...item('LDFLAGS (REDIS_LDFLAGS)', build.ldflags || '(none)'),
+      ...item('Compatibility flags', build.compat_flags || '(none)'),
+      ...item('Dependencies built with the flags', build.deps_get_flags ? 'yes' : 'no'),
+      ...item('Make command', build.make_args),
+      ...item('Source', source),
+      ...(build.status === 'ok' ? item('Build time, binary', `${build.build_seconds.toFixed(0)} s (+${build.deps_seconds.toFixed(0)} s dependencies), redis-server ${formatBytes(build.binary_bytes)}`) : []),
+    ),
+    h('p', { class: 'mt-2 text-sm font-semibold text-slate-700' }, 'Build log (last lines)'),
+    h('pre', { class: 'build-log mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs text-slate-900' }, build.log_tail || '(empty)'),
+  );
+}
+
+function runsTable(runs: readonly RunDetailRow[]): HTMLElement {
+  if (!runs.length) return h('p', { class: 'mt-2 text-sm text-slate-700' }, 'No benchmark run recorded.');
+  const th = (text: string) => h('th', { class: 'border-b border-slate-300 px-2 py-1 text-left font-semibold', attrs: { scope: 'col' } }, text);
+  return h('table', { class: 'runs-table mt-2 border-collapse text-xs tabular-nums' },
+    h('caption', { class: 'mb-1 text-left text-sm font-semibold text-slate-700' }, 'Benchmark runs'),
+    h('thead', {}, h('tr', {}, ...['Mode', 'Repeat', 'Run', 'Tests ok / failed / unsupported', 'Duration', 'Load before → after', 'Started (UTC)'].map(th))),
+    h('tbody', {}, ...runs.map((r) => h('tr', { class: 'border-b border-slate-100' },
+      ...[r.mode, String(r.repeat), r.status, `${r.ok_tests} / ${r.failed_tests} / ${r.unsupported_tests}`, `${r.duration_seconds.toFixed(0)} s`,
+        `${r.load1_before.toFixed(2)} → ${r.load1_after.toFixed(2)}`, r.started_at ?? ''].map((v) => h('td', { class: 'px-2 py-1' }, v)),
+    ))),
+  );
+}
+
+/** The status grid section. */
+export function createStatusGrid(ctx: AnalysisContext): SectionView {
+  const frame = sectionFrame('status', 'Status grid: what has been collected', [
+    'Every planned build, and how far its collection got. Failures are data: a build that failed or a server that would not run ',
+    'is shown with its reason, never left out. Click a cell for its compiler, flags, build log and runs.',
+  ], () => ctx.link({ section: 'status' }));
+  const gridBox = h('div', { class: 'overflow-x-auto' });
+  const detail = h('div', { class: 'cell-detail mt-4', attrs: { 'aria-live': 'polite' } });
+  frame.body.append(legend(), gridBox, detail);
+  let shownCell: string | null | undefined;
+  let rows: GridRow[] | null = null;
+
+  async function showDetail(id: string | null): Promise<void> {
+    shownCell = id;
+    const cell = id === null ? null : parseCellId(id);
+    if (!id || !cell) return void detail.replaceChildren();
+    const [builds, runs] = await Promise.all([ctx.run(cellBuildsQuery(id)), ctx.run(cellRunsQuery(id))]);
+    if (shownCell !== id) return;
+    const row = rows?.find((r) => r.cell_id === id);
+    const close = h('button', {
+      class: 'rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100',
+      attrs: { type: 'button', 'data-action': 'close-cell' },
+      on: { click: () => ctx.update({ cell: null, section: 'status' }) },
+    }, 'Close');
+    detail.replaceChildren(h('article', { class: 'rounded-md border border-slate-300 p-3', attrs: { 'data-cell': id, 'aria-label': `Build and runs of Redis ${cell.version} ${configName(cell.config)}` } },
+      h('div', { class: 'flex items-start justify-between gap-2' },
+        h('h3', { class: 'text-base font-semibold' }, `Redis ${cell.version} · ${configName(cell.config)}`, row ? ` — ${GRID_STYLE[row.status].label}` : ''),
+        close),
+      buildDetails(builds[0], builds.length),
+      runsTable(runs),
+    ));
+  }
+
+  async function render(state: AppState): Promise<void> {
+    if (!rows) {
+      frame.status.textContent = 'Loading…';
+      try {
+        rows = await ctx.run(statusGridQuery());
+      } catch (err) {
+        showSectionError(frame, 'The status grid', err);
+        return;
+      }
+      frame.status.textContent = '';
+    }
+    gridBox.replaceChildren(grid(rows, ctx.versions, ctx.configs, state.cell, (id) =>
+      ctx.update({ cell: state.cell === id ? null : id, section: 'status' })));
+    if (state.cell !== shownCell) await showDetail(state.cell);
+  }
+
+  return { frame, render, key: (s) => s.cell ?? '' };
+}
