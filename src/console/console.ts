@@ -113,7 +113,10 @@ export function createConsole(root: HTMLElement, host: ConsoleHost): SqlConsole 
         'Every run starts from the published tables and is rolled back at its end, so nothing you run changes the charts. ',
         'Ctrl+Enter (⌘+Enter) runs. The query is part of this page\'s link.'),
       h('div', { class: 'mt-2 grid grid-cols-1 gap-3 md:grid-cols-[15rem_minmax(0,1fr)]' },
-        schema,
+        // On a phone the table list starts folded, so the editor is in view.
+        h('details', { class: 'min-w-0', attrs: { open: matchMedia('(min-width: 768px)').matches ? '' : null } },
+          h('summary', { class: 'cursor-pointer text-sm font-semibold text-slate-800' }, 'Tables'),
+          schema),
         h('div', { class: 'min-w-0' },
           editor,
           h('div', { class: 'mt-2 flex flex-wrap items-center gap-2' },

@@ -50,7 +50,6 @@ export async function renderSchema(root: HTMLElement, db: Database, actions: Sch
   const rowCount = new Map(counts.rows.map(([t, n]) => [String(t), Number(n)]));
 
   root.replaceChildren(
-    h('h3', { class: 'text-sm font-semibold text-slate-800' }, 'Tables'),
     ...names.map((table) => {
       const derived = DERIVED[table];
       return h('details', { class: 'mt-1 text-xs', attrs: { 'data-table': table } },

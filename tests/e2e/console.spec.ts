@@ -46,6 +46,13 @@ test('a console query in the URL opens the console, runs it and shows its rows u
   await page.locator('#sql-editor').press('Control+Enter');
   await expect(page.locator('#sql-results tbody')).toHaveText("it's");
   await expect(page).toHaveURL(/sql=SELECT\+%27it%27%27s%27\+AS\+answer&limit=3$/);
+  // Text from results, column names included, is text: never parsed as HTML.
+  await page.locator('#sql-editor').fill(`SELECT '<b id="injected">bold</b>' AS "<i id=named>col</i>"`);
+  await page.locator('#sql-editor').press('Control+Enter');
+  await expect(page.locator('#sql-results tbody')).toHaveText('<b id="injected">bold</b>');
+  await expect(page.locator('#sql-results thead')).toHaveText('<i id=named>col</i>');
+  await expect(page.locator('#injected, #named')).toHaveCount(0);
+  await page.goBack();
   await page.goBack();
   await expect(page.locator('#sql-editor')).toHaveValue(sql);
   await expect(page.locator('#sql-results tbody tr')).toHaveCount(3);
