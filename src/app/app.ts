@@ -19,7 +19,7 @@ import { byId } from '../ui/dom';
 import { renderCoverage, renderMeasurement } from '../ui/header';
 import { renderLegend } from '../ui/legend';
 import { showLinkNotice, showLoadError, showMissingFilesNotice, showNoData } from '../ui/notices';
-import { createChartData } from './chartData';
+import { createChartData, verdictKey } from './chartData';
 import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor } from './history';
 import { createOpenResults } from './openResults';
 import { trackScrolledChart } from './scroll';
@@ -165,6 +165,8 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
     const s = state;
     const rowsByChart = await data.versionRows(s);
     if (token !== renderCount) return;
+    // Noise verdicts (tie marks, regressions) arrive after the first paint; charts redraw once then.
+    const verdicts = data.verdictsIfReady();
     let visible = 0;
     for (const chart of charts) {
       const shown = chartMatches(s, chart.mode, chart.test);
@@ -172,15 +174,16 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
       if (!shown) continue;
       visible++;
       const drill = s.open[chart.key];
-      const signature = `${s.view}|${data.range(s).key}|${drill ?? ''}`;
+      const signature = `${s.view}|${data.range(s).key}|${drill ?? ''}|${verdicts ? 'noise' : ''}`;
       const focusHere = focus?.key === chart.key ? focus : undefined;
       if (drawn.get(chart.key) === signature && !focusHere) continue;
       if (drill !== undefined) {
         const rows = (await data.configRows(chart.mode, chart.test)).get(drill) ?? [];
         if (token !== renderCount) return;
-        chart.card.showConfigs(drill, rows.map((r) => configBar(r, colorOf)), s.view, focusHere?.kind === 'open');
+        const call = verdicts?.get(verdictKey(chart.key, drill))?.winner_call;
+        chart.card.showConfigs(drill, rows.map((r) => configBar(r, colorOf, call)), s.view, focusHere?.kind === 'open');
       } else {
-        const bars = (rowsByChart.get(chart.key) ?? []).map((r) => versionBar(r, colorOf));
+        const bars = (rowsByChart.get(chart.key) ?? []).map((r) => versionBar(r, colorOf, verdicts?.get(verdictKey(chart.key, r.version))));
         chart.card.showVersions(bars, s.view, focusHere?.kind === 'close' ? focusHere.version : undefined);
       }
       drawn.set(chart.key, signature);
@@ -245,6 +248,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   // The header grows above the charts; the browser's scroll anchoring keeps the chart in view.
   await header();
   analysis.start();
+  void data.verdicts().then(() => render());
   // Prefetch the first chart's drilldowns while the page is idle: a likely click, and it makes
   // DuckDB compile the drilldown query's code before the reader's first click needs it.
   const first = charts.find((c) => !c.card.element.hidden);

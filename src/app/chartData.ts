@@ -5,6 +5,7 @@
 import { type AppState, chartKey } from '../model/state';
 import { configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
 import type { Query, QueryRunner } from '../sql/query';
+import { versionVerdictsQuery, type VersionVerdictRow } from '../sql/verdicts';
 
 /** A state's version range as indexes into the versions in release order (what SQL calls ord). */
 export interface VersionRange {
@@ -24,6 +25,15 @@ export interface ChartData {
   versionRows(state: AppState): Promise<ReadonlyMap<string, readonly VersionRow[]>>;
   /** The drilldowns of one chart, by version. */
   configRows(mode: string, test: string): Promise<ReadonlyMap<string, readonly ConfigRow[]>>;
+  /** Noise verdicts of every version bar, by verdictKey (fetched on the first call). */
+  verdicts(): Promise<ReadonlyMap<string, VersionVerdictRow>>;
+  /** The verdicts if they have arrived, else null (charts draw without their marks until then). */
+  verdictsIfReady(): ReadonlyMap<string, VersionVerdictRow> | null;
+}
+
+/** The key of one version bar's verdict: "<chart key>@<version>". */
+export function verdictKey(chart: string, version: string): string {
+  return `${chart}@${version}`;
 }
 
 function groupBy<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Map<string, Row[]> {
@@ -41,6 +51,8 @@ function groupBy<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Map<st
 export function createChartData(db: QueryRunner, versions: readonly string[]): ChartData {
   const versionCache = new Map<string, Promise<Map<string, VersionRow[]>>>();
   const configCache = new Map<string, Promise<Map<string, ConfigRow[]>>>();
+  let verdicts: Promise<Map<string, VersionVerdictRow>> | null = null;
+  let verdictsReady: Map<string, VersionVerdictRow> | null = null;
   const range = (state: AppState): VersionRange => {
     const from = state.from ? versions.indexOf(state.from) : 0;
     const to = state.to ? versions.indexOf(state.to) : versions.length - 1;
@@ -71,5 +83,11 @@ export function createChartData(db: QueryRunner, versions: readonly string[]): C
       }
       return rows;
     },
+    verdicts() {
+      verdicts ??= db.run(versionVerdictsQuery()).then((rows) =>
+        (verdictsReady = new Map(rows.map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]))));
+      return verdicts;
+    },
+    verdictsIfReady: () => verdictsReady,
   };
 }

@@ -26,8 +26,17 @@ export interface Bar {
   readonly status: CellStatus;
   /** Fill colour of a bar with a figure. */
   readonly color: string;
-  /** Marked with a star and a heavier outline. */
+  /** The fastest: a heavier outline, and a star unless it is a tie. */
   readonly winner: boolean;
+  /**
+   * Why the fastest is not called a winner: 'tie' marks it and those within its noise band ≈;
+   * 'unknown' (no spread to judge by) marks it ?. Either replaces the ★.
+   */
+  readonly noise?: 'tie' | 'unknown' | null;
+  /** The worst repeat (requests/second): a whisker from it to the value shows the repeats' spread. */
+  readonly low?: number | null;
+  /** A change beyond noise against the bar before it (the previous release): ▲ faster, ▼ slower. */
+  readonly change?: 'faster' | 'slower' | null;
   /** The bar's accessible name. */
   readonly ariaLabel: string;
   /** Lines shown on hover and focus. */
@@ -158,6 +167,7 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
         g.append('rect').attr('class', 'shape');
         g.append('rect').attr('class', 'texture');
         g.append('text').attr('class', 'status-label');
+        g.append('line').attr('class', 'whisker');
         g.append('text').attr('class', 'winner-mark');
         return g;
       })
@@ -167,6 +177,9 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
       .attr('data-status', (b) => b.status)
       .attr('data-value', (b) => (b.value === null ? '' : String(b.value)))
       .attr('data-winner', (b) => (b.winner ? 'true' : null))
+      .attr('data-noise', (b) => b.noise ?? null)
+      .attr('data-change', (b) => b.change ?? null)
+      .attr('data-low', (b) => (b.low === undefined || b.low === null ? null : String(b.low)))
       .each(function (b) {
         const g = select(this);
         const x = xOf(b);
@@ -194,12 +207,24 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
           .attr('transform', `translate(${x + bandwidth / 2},${base - 6}) rotate(-90)`)
           .attr('dy', '0.35em')
           .attr('class', 'status-label fill-slate-600 text-[11px]');
+        // The spread of the repeats: a whisker from the worst repeat up to the bar's top (the best).
+        const whisker = b.value !== null && b.low !== undefined && b.low !== null && b.low < b.value;
+        g.select('line.whisker')
+          .attr('display', whisker ? null : 'none')
+          .attr('x1', x + bandwidth / 2).attr('x2', x + bandwidth / 2)
+          .attr('y1', whisker ? y(b.low ?? 0) : 0).attr('y2', whisker ? Math.min(y(b.value ?? 0), base - MIN_BAR_PX) : 0)
+          .attr('class', 'whisker stroke-slate-900')
+          .attr('stroke-width', 1.5)
+          .attr('stroke-linecap', 'square');
+        // One mark above the bar: ★ the winner, ≈ a tie within noise, ▲/▼ a change beyond noise.
+        const mark = b.noise === 'tie' ? '≈' : b.noise === 'unknown' ? '?' : b.winner ? '★' : b.change === 'faster' ? '▲' : b.change === 'slower' ? '▼' : '';
+        const tone = mark === '▲' ? 'fill-[#0072B2]' : mark === '▼' ? 'fill-[#D55E00]' : 'fill-slate-900';
         g.select('text.winner-mark')
-          .text(b.winner ? '★' : '')
+          .text(mark)
           .attr('x', x + bandwidth / 2)
           .attr('y', (b.value === null ? MARGIN.top : Math.min(y(b.value), base - MIN_BAR_PX)) - 4)
           .attr('text-anchor', 'middle')
-          .attr('class', 'winner-mark fill-slate-900 text-[13px]');
+          .attr('class', `winner-mark ${tone} text-[13px]`);
       });
   }
 

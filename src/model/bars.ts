@@ -4,6 +4,8 @@
  */
 import type { Bar } from '../chart/barChart';
 import type { CellStatus, ConfigRow, VersionRow } from '../sql/charts';
+import type { VersionVerdictRow, WinnerCall } from '../sql/verdicts';
+import { formatChange, VERDICT_GLYPH, verdictText } from './changeText';
 import { formatMs, formatPercent, formatRps } from './format';
 
 /** A sentence for why a bar has no figure. */
@@ -41,8 +43,15 @@ function configurationsText(row: VersionRow): string {
   return parts.join(' · ');
 }
 
-/** The bar of one version: its best configuration, coloured by that configuration's compiler. */
-export function versionBar(row: VersionRow, colorOf: (compiler: string) => string): Bar {
+/** The worst repeat, for the whisker: only when two or more repeats were measured. */
+const lowOf = (row: { min_rps: number | null; ok_repeats: number | null }) => ((row.ok_repeats ?? 0) >= 2 ? row.min_rps : null);
+
+/**
+ * The bar of one version: its best configuration, coloured by that configuration's compiler;
+ * with `verdict` (versionVerdictsQuery), whether that winner is called and how the version
+ * compares with the previous release, beyond noise or not.
+ */
+export function versionBar(row: VersionRow, colorOf: (compiler: string) => string, verdict?: VersionVerdictRow): Bar {
   const config = row.compiler ? `${row.compiler} ${row.flag_set ?? ''}`.trim() : '';
   if (row.status !== 'ok' || row.best_rps === null) {
     const status = row.status === 'ok' ? 'not_collected' : row.status;
@@ -62,10 +71,13 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
     status: 'ok',
     color: colorOf(row.compiler ?? ''),
     winner: false,
-    ariaLabel: `Redis ${row.version}: ${rps} requests per second, best configuration ${config}. Show its configurations.`,
+    low: lowOf(row),
+    change: verdict?.change_verdict === 'faster' || verdict?.change_verdict === 'slower' ? verdict.change_verdict : null,
+    ariaLabel: `Redis ${row.version}: ${rps} requests per second, best configuration ${config}${verdict ? `, ${winnerCallText(verdict, row.best_rps)}` : ''}${verdict ? previousReleaseText(verdict, ', ') : ''}. Show its configurations.`,
     tooltip: [
       `Redis ${row.version} — ${rps} req/s`,
       `Best configuration: ${config}${row.cc_version ? ` (${row.cc_version})` : ''}`,
+      ...(verdict ? [capitalize(winnerCallText(verdict, row.best_rps)), previousReleaseText(verdict, '')].filter(Boolean) : []),
       row.p50_ms === null ? 'p50 latency: not printed by this client' : `p50 latency ${formatMs(row.p50_ms)}`,
       capitalize(repeatsText(row.best_rps, row.min_rps, row.ok_repeats, row.planned_repeats)),
       configurationsText(row),
@@ -74,8 +86,12 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
   };
 }
 
-/** The bar of one configuration in a version's drilldown, grouped by compiler. */
-export function configBar(row: ConfigRow, colorOf: (compiler: string) => string): Bar {
+/**
+ * The bar of one configuration in a version's drilldown, grouped by compiler; `call` is whether
+ * the version's winner is called (versionVerdictsQuery): in a tie, the fastest and every
+ * configuration within noise of it are marked as tied.
+ */
+export function configBar(row: ConfigRow, colorOf: (compiler: string) => string, call?: WinnerCall): Bar {
   const { version } = row;
   const name = `${row.compiler} ${row.flag_set}`;
   const flags = [
@@ -94,14 +110,21 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string)
     };
   }
   const rps = formatRps(row.best_rps);
-  const standing = row.winner ? 'the fastest configuration' : `${formatPercent(-(row.vs_winner ?? 0))} slower than the fastest`;
+  const tie = call === 'tie' && (row.winner || row.vs_winner_verdict === 'tie');
+  const noise = tie ? 'tie' : row.winner && call === 'unknown' ? 'unknown' : null;
+  const called = row.winner && (call === 'clear' || call === 'alone');
+  const standing = row.winner
+    ? `the fastest configuration${tie ? ', but a tie within noise' : called || call === undefined ? '' : ', not called a winner (too few repeats to judge the noise)'}`
+    : `${formatPercent(-(row.vs_winner ?? 0))} slower than the fastest${row.vs_winner_verdict === 'tie' ? ', within noise' : row.vs_winner_verdict === 'slower' ? ', beyond noise' : ''}`;
   return {
     ...common,
     value: row.best_rps,
     status: 'ok',
     color: colorOf(row.compiler),
     winner: row.winner,
-    ariaLabel: `Redis ${version} ${name}: ${rps} requests per second${row.winner ? ', winner' : ''}. Back to all versions.`,
+    noise,
+    low: lowOf(row),
+    ariaLabel: `Redis ${version} ${name}: ${rps} requests per second${called || (row.winner && call === undefined) ? ', winner' : tie ? ', tie within noise' : row.winner ? ', fastest' : ''}. Back to all versions.`,
     tooltip: [
       `${name} — ${rps} req/s`,
       `Redis ${version}, ${standing}`,
@@ -112,6 +135,29 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string)
       'Click to return to all versions',
     ],
   };
+}
+
+/** Whether the version's fastest configuration (`best` requests/s) is a winner, in words. */
+function winnerCallText(v: VersionVerdictRow, best: number): string {
+  const runner = v.runner_compiler && v.runner_best
+    ? ` (runner-up ${v.runner_compiler} ${v.runner_flag_set ?? ''}, ${formatPercent(1 - v.runner_best / best)} slower)`
+    : '';
+  switch (v.winner_call) {
+    case 'clear':
+      return `a clear winner: faster than every other configuration beyond noise${runner}`;
+    case 'tie':
+      return `a tie within noise with ${v.ties} other configuration${v.ties === 1 ? '' : 's'}${runner}`;
+    case 'unknown':
+      return `no winner called: too few repeats to judge the noise${runner}`;
+    case 'alone':
+      return 'the only configuration measured';
+  }
+}
+
+/** "▼ 7.7% slower than 6.2.16, beyond the ±1.3% noise band" ('' for the first release). */
+function previousReleaseText(v: VersionVerdictRow, prefix: string): string {
+  if (v.prev_version === null || v.change === null || v.change_verdict === null) return '';
+  return `${prefix}${VERDICT_GLYPH[v.change_verdict]} ${formatChange(1 + v.change)} against ${v.prev_version}, ${verdictText(v.change_verdict, v.change_band)}`;
 }
 
 function capitalize(text: string): string {

@@ -2,6 +2,7 @@
  * Queries behind the charts. They read cell_status (load.ts) and versions; the chart code only
  * draws what they return.
  */
+import { bandSql, cellSpreadSql, verdictSql, type Verdict } from './noise';
 import { query, type Query } from './query';
 
 /** Why a bar has, or has no, figure (see cell_status in load.ts). */
@@ -98,6 +99,10 @@ export interface ConfigRow {
   winner: boolean;
   /** best_rps relative to the version winner's, minus 1 (0 for the winner, -0.05 for 5% slower); null without a figure. */
   vs_winner: number | null;
+  /** Spread of the repeats, (best − worst) / best; null with fewer than two (noise.ts). */
+  spread: number | null;
+  /** This configuration against the winner by the noise rule: 'slower' beyond noise, 'tie' within it ('unknown' without spreads); null for the winner and without a figure. */
+  vs_winner_verdict: Verdict | null;
 }
 
 /**
@@ -108,12 +113,13 @@ export interface ConfigRow {
  */
 export function configBarsQuery(mode: string, test: string): Query<ConfigRow> {
   return query(
-    `WITH c AS (SELECT * FROM cell_status WHERE mode = ? AND test = ?),
-          top AS (SELECT version, max(score) AS top_score, max(best_rps) AS top_rps FROM c GROUP BY version)
+    `WITH c AS (SELECT *, ${cellSpreadSql()} AS spread FROM cell_status WHERE mode = ? AND test = ?),
+          top AS (SELECT version, max(score) AS top_score, max(best_rps) AS top_rps, arg_max(spread, score) AS top_spread FROM c GROUP BY version)
      SELECT c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
             c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags,
             coalesce(c.score = top.top_score, false) AS winner,
-            c.best_rps / top.top_rps - 1 AS vs_winner
+            c.best_rps / top.top_rps - 1 AS vs_winner, c.spread,
+            CASE WHEN c.score < top.top_score THEN ${verdictSql('c.best_rps / top.top_rps', bandSql('top.top_spread', 'c.spread'))} END AS vs_winner_verdict
      FROM c JOIN top ON top.version = c.version
      ORDER BY c.version, c.compiler_index, c.flag_index`,
     [mode, test],

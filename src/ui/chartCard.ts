@@ -105,7 +105,10 @@ export function createChartCard(key: string, mode: string, test: string, actions
       element.dataset.drill = '';
       back.hidden = true;
       const measured = bars.filter((b) => b.value !== null).length;
-      subtitle.textContent = `Best configuration per version · ${measured} of ${bars.length} versions measured · click a bar for its configurations`;
+      // Releases faster (▲) or slower (▼) than the one before, beyond the noise band.
+      const changes = bars.filter((b) => b.change).map((b) => `${b.change === 'faster' ? '▲' : '▼'} ${b.label}`);
+      subtitle.textContent = `Best configuration per version · ${measured} of ${bars.length} versions measured · click a bar for its configurations`
+        + (changes.length ? ` · beyond noise against the release before: ${changes.join(', ')}` : '');
       draw(bars, view, `${test}, ${mode} mode: one bar per Redis version`, (bar) => actions.open(bar.key));
       if (focus !== undefined) chart?.focusBar(focus);
     },
@@ -113,7 +116,12 @@ export function createChartCard(key: string, mode: string, test: string, actions
       element.dataset.drill = version;
       back.hidden = false;
       const winner = bars.find((b) => b.winner);
-      subtitle.textContent = `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${winner ? `★ fastest: ${winner.group} ${winner.label}` : 'no configuration measured'}`;
+      const tied = bars.filter((b) => b.noise === 'tie').map((b) => `${b.group} ${b.label}`);
+      const standing = !winner ? 'no configuration measured'
+        : tied.length ? `≈ tie within noise: ${tied.join(', ')}`
+        : winner.noise === 'unknown' ? `? fastest: ${winner.group} ${winner.label}, no winner called (too few repeats to judge the noise)`
+        : `★ fastest: ${winner.group} ${winner.label}`;
+      subtitle.textContent = `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${standing}`;
       draw(bars, view, `${test}, ${mode} mode: configurations of Redis ${version}`, () => actions.close());
       if (focus) chart?.focusBar(winner?.key);
     },

@@ -21,7 +21,10 @@ export function renderLegend(root: HTMLElement, compilers: readonly string[], co
   root.replaceChildren(
     h('ul', { class: 'flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-700', attrs: { 'aria-label': 'Legend' } },
       ...compilers.map((c) => entry(swatch(colorOf(c)), c)),
-      entry(h('span', { class: 'text-sm', attrs: { 'aria-hidden': 'true' } }, '★'), 'fastest configuration'),
+      entry(h('span', { class: 'text-sm', attrs: { 'aria-hidden': 'true' } }, '★'), 'fastest configuration, beyond noise'),
+      entry(h('span', { class: 'text-sm', attrs: { 'aria-hidden': 'true' } }, '≈'), 'tie within noise'),
+      entry(h('span', { class: 'text-sm', attrs: { 'aria-hidden': 'true' } }, '▲ ▼'), 'faster / slower than the release before, beyond noise'),
+      entry(h('span', { class: 'font-bold', attrs: { 'aria-hidden': 'true' } }, '┃'), 'whisker: worst to best repeat'),
       ...missing.map((s) => entry(swatch(`url(#${MISSING_STYLE[s].pattern})`, s === 'not_collected'), s === 'build_failed' ? 'build, server or test failed' : MISSING_STYLE[s].label)),
     ),
   );

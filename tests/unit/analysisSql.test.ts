@@ -4,6 +4,7 @@
  * independently from results.parquet.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { configBarsQuery } from '../../src/sql/charts';
 import { compareQuery } from '../../src/sql/compare';
 import { effectsQuery, type EffectRow } from '../../src/sql/effects';
 import { query } from '../../src/sql/query';
@@ -149,6 +150,31 @@ describe('versionVerdictsQuery', () => {
       "SELECT max(best_rps) AS best_rps FROM cell_status WHERE mode = ? AND test = ? AND version = ?", [tied?.mode ?? '', tied?.test ?? '', tied?.version ?? '']));
     const gap = (winner[0]?.best_rps ?? 0) / (tied?.runner_best ?? 1) - 1;
     expect(gap).toBeLessThanOrEqual(Math.max(tied?.spread ?? 0, tied?.runner_spread ?? 0));
+  });
+});
+
+describe('configBarsQuery noise columns', () => {
+  it('judge every configuration against the winner as the version verdicts do', async () => {
+    const verdicts = await fx.runner.run(versionVerdictsQuery());
+    for (const [mode, test] of [['data', 'INCR'], ['pipe', 'SET'], ['data', 'GET']] as const) {
+      const configs = await fx.runner.run(configBarsQuery(mode, test));
+      for (const v of verdicts.filter((r) => r.mode === mode && r.test === test)) {
+        const rows = configs.filter((c) => c.version === v.version);
+        expect(rows.filter((c) => c.vs_winner_verdict === 'tie')).toHaveLength(v.ties);
+        expect(rows.find((c) => c.winner)?.vs_winner_verdict).toBeNull();
+      }
+    }
+    const incr = (await fx.runner.run(configBarsQuery('data', 'INCR'))).filter((c) => c.version === '6.2.16' && c.best_rps !== null);
+    expect(incr.filter((c) => !c.winner).every((c) => c.vs_winner_verdict === 'slower')).toBe(true);
+    expect(incr.find((c) => c.winner)?.cell_id).toBe('6.2.16|clang|-O2 -flto');
+  });
+
+  it('give the spread of each configuration\'s repeats, none for a single repeat', async () => {
+    const rows = (await fx.runner.run(configBarsQuery('data', 'SET'))).filter((c) => c.version === '7.4.1');
+    const one = rows.find((c) => c.cell_id === '7.4.1|gcc|-Os -flto');
+    expect(one).toMatchObject({ ok_repeats: 1, spread: null });
+    const three = rows.find((c) => c.cell_id === '7.4.1|gcc|-O2');
+    expect(three?.spread).toBeCloseTo(((three?.best_rps ?? 0) - (three?.min_rps ?? 0)) / (three?.best_rps ?? 1), 12);
   });
 });
 

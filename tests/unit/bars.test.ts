@@ -33,7 +33,7 @@ describe('versionBar', () => {
 const config: ConfigRow = {
   version: '7.4.1', cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_rps: 100000, min_rps: 99000,
   ok_repeats: 1, planned_repeats: 3, p50_ms: null, reason: null, cc_version: 'gcc-12', cflags: '-Os',
-  ldflags: '-Os', compat_flags: '', winner: false, vs_winner: -0.05,
+  ldflags: '-Os', compat_flags: '', winner: false, vs_winner: -0.05, spread: null, vs_winner_verdict: null,
 };
 
 describe('configBar', () => {
