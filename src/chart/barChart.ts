@@ -104,6 +104,7 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
     const x = scaleBand<string>().domain(slots).range([MARGIN.left, width - MARGIN.right]).padding(0.18);
     const bandwidth = x.bandwidth();
     const xOf = (b: Bar) => x(b.key) ?? 0;
+    const slotPad = (x.step() - bandwidth) / 2;
 
     // Tick labels: level when they fit, else slanted; vertical when even slanted ones would reach
     // over two neighbours (a drilldown on a phone), with the drawing made taller to hold them.
@@ -183,7 +184,8 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
       .each(function (b) {
         const g = select(this);
         const x = xOf(b);
-        g.select('rect.hit').attr('x', x).attr('y', MARGIN.top).attr('width', bandwidth).attr('height', innerH);
+        // The target to point at or tap is the bar's whole slot, padding included.
+        g.select('rect.hit').attr('x', x - slotPad).attr('y', MARGIN.top).attr('width', bandwidth + 2 * slotPad).attr('height', innerH);
         const shape = g.select('rect.shape').attr('x', x).attr('width', bandwidth);
         const missing = b.status === 'ok' ? null : MISSING_STYLE[b.status];
         if (b.value !== null) {

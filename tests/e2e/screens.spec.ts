@@ -69,8 +69,10 @@ test.describe('a 390-pixel-wide phone', () => {
     await expect(set).toHaveAttribute('data-drill', '7.4.1');
     await expect(bars(set)).toHaveCount(12);
     await noSideScroll(page);
-    // Drilldown labels stand upright rather than overlapping.
+    // Drilldown labels stand upright rather than overlapping; each of the 12 bars is tapped over its whole slot.
     await expect(set.locator('.x-axis text').first()).toHaveAttribute('transform', 'rotate(-90)');
+    const slot = await bar(set, '7.4.1|gcc|-O2').locator('rect.hit').evaluate((r) => r.getBoundingClientRect().width);
+    expect(slot).toBeGreaterThanOrEqual(20);
     await set.getByRole('button', { name: 'Data table' }).tap();
     await expect(set.getByRole('table')).toBeVisible();
     await noSideScroll(page);
