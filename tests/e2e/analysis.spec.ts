@@ -1,0 +1,236 @@
+/**
+ * The sections above the charts (summary, build factors, compare, status grid) and the noise
+ * marks on the charts, against the fixture, checked against the same queries run in Node.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { formatChange } from '../../src/model/changeText';
+import { compareQuery } from '../../src/sql/compare';
+import { summaryQuery } from '../../src/sql/summary';
+import { versionVerdictsQuery } from '../../src/sql/verdicts';
+import { openFixtureDb } from '../support/fixture-db';
+import { bar, bars, chart, screenshot, waitForCharts } from './helpers';
+
+const section = (page: Page, id: string) => page.locator(`#section-${id}`);
+const stripRow = (page: Page, mode: string, key: string) => section(page, 'summary').locator(`figure[data-mode="${mode}"] g.strip-row[data-key="${key}"]`);
+
+test('the summary is the landing section and follows its baseline switch, with deep links', async ({ page, browser }, testInfo) => {
+  const fx = await openFixtureDb();
+  await page.goto('./');
+  await waitForCharts(page);
+  const summary = section(page, 'summary');
+  await expect(summary).toBeInViewport();
+  await expect(summary.locator('figure[data-mode] g.strip-row')).toHaveCount(24);
+  // The default baseline is the plan's first configuration, gcc -O2: its own row is exactly 0.
+  await expect(stripRow(page, 'data', 'gcc|-O2')).toHaveAttribute('data-mean', '1');
+  const expected = await fx.runner.run(summaryQuery({ compiler: 'gcc', flag_set: '-O2' }));
+  const lto = expected.find((r) => r.mode === 'pipe' && r.version === null && r.compiler === 'clang' && r.flag_set === '-Ofast -flto');
+  await expect(stripRow(page, 'pipe', 'clang|-Ofast -flto')).toHaveAttribute('data-mean', String(lto?.ratio));
+  await expect(stripRow(page, 'pipe', 'clang|-Ofast -flto')).toHaveAttribute('data-verdict', 'faster');
+  await expect(stripRow(page, 'pipe', 'clang|-Ofast -flto')).toHaveAttribute('aria-label', new RegExp(`geometric mean ${formatChange(lto?.ratio ?? 1).replace('+', '\\+')}, faster beyond`));
+  await expect(stripRow(page, 'data', 'gcc|-Os').locator('circle.dot[data-verdict="slower"]')).toHaveCount(10);
+  await expect(summary.locator('.summary-table[data-mode="data"] tr[data-row="gcc|-Os"] td[data-column="7.4.1"]')).toContainText('▼');
+  await screenshot(page, testInfo, 'summary');
+
+  // Another baseline: every score is against it, and the link says so.
+  await page.locator('#summary-base').selectOption('clang|-O2 -flto');
+  await expect(page).toHaveURL(/base=clang%7C-O2\+-flto/);
+  await expect(stripRow(page, 'data', 'clang|-O2 -flto')).toHaveAttribute('data-mean', '1');
+  await expect(stripRow(page, 'data', 'clang|-O2 -flto').locator('text.row-label')).toHaveText('clang -O2 -flto (baseline)');
+  await expect(stripRow(page, 'data', 'gcc|-O2')).toHaveAttribute('data-verdict', 'slower');
+
+  // One version's per-test changes: a click in the per-version table.
+  await summary.locator('.summary-table[data-mode="data"] tr[data-row="gcc|-O2"] td[data-column="7.4.1"] button').click();
+  await expect(page).toHaveURL(/scope=7\.4\.1/);
+  await expect(page.locator('#summary-scope')).toHaveValue('7.4.1');
+  await expect(summary.locator('figure[data-mode="data"] figcaption')).toHaveText('data mode · Redis 7.4.1 · against clang -O2 -flto');
+  // 7.4.1 has no clang -Ofast build: nothing to compare, said as such.
+  await expect(stripRow(page, 'data', 'clang|-Ofast')).toHaveAttribute('data-mean', '');
+  await expect(stripRow(page, 'data', 'clang|-Ofast').locator('text.row-note')).toHaveText('not compared');
+
+  const fresh = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+  await fresh.goto(page.url());
+  await waitForCharts(fresh);
+  await expect(fresh.locator('#summary-base')).toHaveValue('clang|-O2 -flto');
+  await expect(fresh.locator('#summary-scope')).toHaveValue('7.4.1');
+  await expect(stripRow(fresh, 'data', 'gcc|-O2')).toHaveAttribute('data-mean', (await stripRow(page, 'data', 'gcc|-O2').getAttribute('data-mean')) ?? '');
+  await fresh.context().close();
+
+  await page.goBack();
+  await expect(page.locator('#summary-scope')).toHaveValue('');
+  await page.goBack();
+  await expect(page.locator('#summary-base')).toHaveValue('gcc|-O2');
+});
+
+test('build factors show each factor per version, tinted only beyond noise', async ({ page }, testInfo) => {
+  await page.goto('./?section=factors');
+  await waitForCharts(page);
+  const factors = section(page, 'factors');
+  await expect(factors).toBeInViewport();
+  const table = factors.locator('.factor-table[data-mode="pipe"]');
+  await expect(table.locator('tbody th')).toHaveText(['clang vs gcc', '-Os vs -O2', '-Ofast vs -O2', 'LTO (-flto) on vs off']);
+  // The planted effects: LTO about +4%, -Os about -5%, -Ofast about +1% (within noise).
+  const lto = table.locator('tr[data-row="lto:on"] td[data-column=""]');
+  await expect(lto).toHaveAttribute('data-verdict', 'faster');
+  expect(Number(await lto.getAttribute('data-ratio'))).toBeCloseTo(1.04, 2);
+  await expect(table.locator('tr[data-row="level:-Os"] td[data-column="7.4.1"]')).toHaveAttribute('data-verdict', 'slower');
+  await expect(table.locator('tr[data-row="level:-Ofast"] td[data-column=""]')).toHaveAttribute('data-verdict', 'tie');
+  expect(await table.locator('tr[data-row="level:-Ofast"] td[data-column=""]').evaluate((td) => getComputedStyle(td).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
+  expect(await lto.evaluate((td) => getComputedStyle(td).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+  // 5.0.14 has no data: no column.
+  expect(await table.locator('thead th').allTextContents()).not.toContain('5.0.14');
+  expect(await table.locator('thead th').allTextContents()).toContain('7.4.1');
+  await expect(factors.locator('.factor-headline')).toContainText('pipe mode, all versions: clang vs gcc ▲');
+  await screenshot(page, testInfo, 'factors');
+});
+
+test('charts show whiskers, mark releases beyond noise and call ties within noise', async ({ page }, testInfo) => {
+  const fx = await openFixtureDb();
+  const verdicts = await fx.runner.run(versionVerdictsQuery());
+  await page.goto('./?chart=data:GET');
+  await waitForCharts(page);
+  const get = chart(page, 'data:GET');
+  // The planted regression (7.2.6) and improvement (7.4.1), once the verdicts have arrived.
+  await expect(bar(get, '7.2.6')).toHaveAttribute('data-change', 'slower');
+  await expect(bar(get, '7.4.1')).toHaveAttribute('data-change', 'faster');
+  await expect(bar(get, '7.2.6').locator('text.winner-mark')).toHaveText('▼');
+  await expect(get.locator('figcaption')).toContainText('beyond noise against the release before:');
+  await expect(get.locator('figcaption')).toContainText('▼ 7.2.6');
+  const marked = verdicts.filter((v) => v.mode === 'data' && v.test === 'GET' && (v.change_verdict === 'faster' || v.change_verdict === 'slower'));
+  await expect(get.locator('g.bar[data-change]')).toHaveCount(marked.length);
+  await bar(get, '7.2.6').hover();
+  await expect(page.locator('#chart-tooltip')).toContainText('against 6.2.16, slower beyond the ±');
+  // Every measured bar has a whisker from its worst repeat up to its best.
+  const whiskers = await bars(get).evaluateAll((nodes) => nodes.filter((n) => n.getAttribute('data-low')).map((n) => {
+    const line = n.querySelector('line.whisker') as SVGLineElement;
+    return { shown: line.getAttribute('display') !== 'none', spans: Number(line.getAttribute('y1')) > Number(line.getAttribute('y2')) };
+  }));
+  expect(whiskers).toHaveLength(6);
+  expect(whiskers.every((w) => w.shown && w.spans)).toBe(true);
+  await screenshot(page, testInfo, 'regression-marks');
+
+  // A clear winner keeps its star.
+  const incr = chart(page, 'data:INCR');
+  await bar(incr, '6.2.16').click();
+  await expect(incr.locator('g.bar[data-winner="true"]')).toHaveAttribute('data-key', '6.2.16|clang|-O2 -flto');
+  await expect(incr.locator('g.bar[data-noise]')).toHaveCount(0);
+  await expect(incr.locator('figcaption')).toContainText('★ fastest: clang -O2 -flto');
+
+  // A tie within noise: the fastest and every configuration within its noise band marked ≈.
+  const tie = verdicts.find((v) => v.mode === 'pipe' && v.test === 'SET' && v.winner_call === 'tie');
+  expect(tie).toBeDefined();
+  const set = chart(page, 'pipe:SET');
+  await bar(set, tie?.version ?? '').click();
+  await expect(set.locator('g.bar[data-noise="tie"]')).toHaveCount((tie?.ties ?? 0) + 1);
+  await expect(set.locator('g.bar[data-winner="true"]')).toHaveAttribute('data-noise', 'tie');
+  await expect(set.locator('g.bar[data-winner="true"] text.winner-mark')).toHaveText('≈');
+  await expect(set.locator('figcaption')).toContainText('≈ tie within noise:');
+  await expect(set.locator('g.bar[data-winner="true"]')).toHaveAttribute('aria-label', /tie within noise/);
+  await screenshot(page, testInfo, 'tie-within-noise');
+});
+
+test('the status grid shows every cell, and a click shows its build log tail and flags', async ({ page, browser }, testInfo) => {
+  await page.goto('./?section=status');
+  await waitForCharts(page);
+  const status = section(page, 'status');
+  await expect(status).toBeInViewport();
+  const cells = status.locator('button[data-cell]');
+  await expect(cells).toHaveCount(84);
+  await expect(status.locator('button[data-status="build_failed"]')).toHaveCount(3);
+  await expect(status.locator('button[data-status="not_collected"]')).toHaveCount(13);
+  await expect(status.locator('button[data-cell="3.0.7|gcc|-Os"]')).toHaveAttribute('data-status', 'server_failed');
+  await expect(status.locator('button[data-cell="3.0.7|gcc|-Os"]')).toHaveText('⚠ 2/3');
+  await expect(status.locator('button[data-cell="7.4.1|gcc|-Os -flto"]')).toHaveText('◐ 1/3');
+  await expect(status.locator('button[data-cell="7.4.1|gcc|-O2"]')).toHaveText('✓ 3/3');
+
+  await status.locator('button[data-cell="7.4.1|clang|-Ofast"]').click();
+  await expect(page).toHaveURL(/cell=7\.4\.1%7Cclang%7C-Ofast/);
+  const detail = status.locator('article[data-cell="7.4.1|clang|-Ofast"]');
+  await expect(detail).toContainText('Redis 7.4.1 · clang -Ofast — build failed');
+  await expect(detail.locator('pre.build-log')).toHaveText('cd hiredis && make static\nhiredis.c:1:1: error: compilation failed\nmake[1]: *** [Makefile:112: hiredis.o] Error 1');
+  await expect(detail.locator('.build-flags')).toContainText('CFLAGS (OPTIMIZATION)-Ofast');
+  await expect(detail.locator('.build-flags')).toContainText('make -j2 CC=clang-19 OPTIMIZATION="-Ofast"');
+  await expect(detail.locator('.build-flags')).toContainText("failed: hiredis: error: argument '-Ofast' is deprecated");
+  await expect(detail).toContainText('No benchmark run recorded.');
+  await expect(status.locator('button[data-cell="7.4.1|clang|-Ofast"]')).toHaveAttribute('aria-pressed', 'true');
+  await screenshot(page, testInfo, 'status-grid');
+
+  // A fresh page from the link: the same cell open, the grid in view.
+  const fresh = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+  await fresh.goto('./?cell=3.0.7|gcc|-Os&section=status');
+  await waitForCharts(fresh);
+  const runs = section(fresh, 'status').locator('article[data-cell="3.0.7|gcc|-Os"] .runs-table tbody tr');
+  await expect(runs).toHaveCount(6);
+  await expect(runs.nth(4)).toContainText('server_failed');
+  await expect(section(fresh, 'status')).toBeInViewport();
+  await fresh.context().close();
+
+  await detail.getByRole('button', { name: 'Close' }).click();
+  await expect(detail).toHaveCount(0);
+  await expect(page).not.toHaveURL(/cell=/);
+});
+
+test('compare two versions, then two configurations, as ratio tables with the geometric mean', async ({ page, browser }, testInfo) => {
+  const fx = await openFixtureDb();
+  await page.goto('./?section=compare');
+  await waitForCharts(page);
+  const compare = section(page, 'compare');
+  // Default: the two newest versions at their fastest configurations.
+  await expect(page.locator('#compare-a-version')).toHaveValue('7.2.6');
+  await expect(page.locator('#compare-b-version')).toHaveValue('7.4.1');
+  const data = compare.locator('table.compare-table[data-mode="data"]');
+  await expect(data.locator('tbody tr')).toHaveCount(10);
+  await expect(data.locator('tr[data-test="LPUSH"] td[data-verdict]')).toHaveAttribute('data-verdict', 'faster');
+  const versions = await fx.runner.run(compareQuery({ version: '7.2.6', config: null }, { version: '7.4.1', config: null }));
+  const mean = versions.find((r) => r.mode === 'data' && r.test === null);
+  await expect(data.locator('tfoot td[data-verdict]')).toHaveText(`▲ ${formatChange(mean?.ratio ?? 1)}`);
+  await expect(data.locator('tfoot')).toContainText(`${mean?.tests} tests: ${mean?.faster} faster`);
+
+  // Two configurations of one version.
+  await page.locator('#compare-a-version').selectOption('7.4.1');
+  await page.locator('#compare-a-config').selectOption('gcc|-O2');
+  await page.locator('#compare-b-config').selectOption('clang|-O2 -flto');
+  await expect(page).toHaveURL(/a=7\.4\.1%7Cgcc%7C-O2&b=7\.4\.1%7Cclang%7C-O2\+-flto/);
+  const configs = await fx.runner.run(compareQuery(
+    { version: '7.4.1', config: { compiler: 'gcc', flag_set: '-O2' } }, { version: '7.4.1', config: { compiler: 'clang', flag_set: '-O2 -flto' } }));
+  const pipeMean = configs.find((r) => r.mode === 'pipe' && r.test === null);
+  const pipe = compare.locator('table.compare-table[data-mode="pipe"]');
+  await expect(pipe.locator('tfoot td[data-verdict]')).toHaveAttribute('data-ratio', String(pipeMean?.ratio));
+  await expect(pipe.locator('thead')).toContainText('A: Redis 7.4.1 gcc -O2');
+  await expect(pipe.locator('thead')).toContainText('B: Redis 7.4.1 clang -O2 -flto');
+  await screenshot(page, testInfo, 'compare');
+
+  // A side without figures is shown as such and left out of the mean.
+  await page.locator('#compare-b-config').selectOption('clang|-Ofast');
+  await expect(pipe.locator('tr[data-test="SET"]')).toContainText('the build failed');
+  await expect(pipe.locator('tfoot')).toContainText('no test measured on both sides');
+
+  await compare.getByRole('button', { name: 'Swap A and B' }).click();
+  await expect(page.locator('#compare-a-config')).toHaveValue('clang|-Ofast');
+  await expect(page.locator('#compare-b-config')).toHaveValue('gcc|-O2');
+
+  // The section's own copy-link gives a link that restores the comparison in a fresh page.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await compare.getByRole('link', { name: 'Copy link' }).click();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toContain('section=compare');
+  const fresh = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+  await fresh.goto(link);
+  await waitForCharts(fresh);
+  await expect(section(fresh, 'compare')).toBeInViewport();
+  await expect(fresh.locator('#compare-a-config')).toHaveValue('clang|-Ofast');
+  await expect(fresh.locator('#compare-b-version')).toHaveValue('7.4.1');
+  await expect(section(fresh, 'compare').locator('table.compare-table[data-mode="pipe"] tr[data-test="SET"]')).toContainText('the build failed');
+  await fresh.context().close();
+});
+
+test('a stale analysis link falls back to defaults with a notice', async ({ page }) => {
+  await page.goto('./?base=icc|-O3&scope=9.9&a=1.0.0&cell=7.4.1|gcc|-O9&section=nowhere');
+  await waitForCharts(page);
+  const notice = page.locator('[data-notice="link"]');
+  await expect(notice).toContainText('The configuration icc -O3 is not in the data');
+  await expect(notice).toContainText('Version 9.9 is not in the data');
+  await expect(notice).toContainText('section "nowhere"');
+  await expect(page.locator('#summary-base')).toHaveValue('gcc|-O2');
+  await expect(page.locator('#compare-a-version')).toHaveValue('7.2.6');
+  await expect(page).toHaveURL(/\/redis-compiler-benchmarks\/$/);
+});
