@@ -1,9 +1,9 @@
 /**
- * Follows which chart the reader has scrolled to, so the URL (replaced, not pushed) always links
- * to the chart in view.
+ * Follows which chart or section the reader has scrolled to, so the URL (replaced, not pushed)
+ * always links to what is in view.
  */
 
-/** A chart on the page. */
+/** A chart or section on the page, in page order. */
 export interface ScrollTarget {
   readonly key: string;
   readonly element: HTMLElement;
@@ -14,8 +14,8 @@ const SETTLE_MS = 250;
 const TOP_PX = 40;
 
 /**
- * Calls `onChart` with the key of the first chart whose lower half is in view once scrolling
- * settles, or null at the top of the page.
+ * Calls `onChart` with the key of the first target (chart or section) whose lower half is in
+ * view once scrolling settles, or null at the top of the page.
  */
 export function trackScrolledChart(targets: () => readonly ScrollTarget[], onChart: (key: string | null) => void): void {
   let timer: ReturnType<typeof setTimeout> | undefined;

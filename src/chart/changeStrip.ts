@@ -51,7 +51,7 @@ const MARGIN = { top: 6, right: 150, bottom: 28, left: 128 };
 const MIN_SPAN = 0.02;
 const DOT_CLASS: Readonly<Record<Verdict, string>> = {
   faster: 'fill-[#0072B2]',
-  slower: 'fill-[#E69F00]',
+  slower: 'fill-[#D55E00]',
   tie: 'fill-slate-400',
   unknown: 'fill-none stroke-slate-500',
 };

@@ -93,7 +93,7 @@ export function heatTable(el: HTMLElement, data: HeatTableData, options: HeatTab
     rows.selectAll<HTMLTableCellElement, HeatCell & { row: string; column: string }>('td')
       .data((r) => r.cells.map((cell, i) => ({ ...cell, row: r.key, column: d.columns[i]?.key ?? '' })))
       .join('td')
-      .attr('class', 'p-0 text-right')
+      .attr('class', 'whitespace-nowrap p-0 text-right')
       .attr('data-column', (c) => c.column)
       .attr('data-verdict', (c) => c.verdict ?? '')
       .attr('data-ratio', (c) => (c.ratio === null ? '' : String(c.ratio)))

@@ -5,6 +5,7 @@
 import { barChart, type Bar, type BarChart } from '../chart/barChart';
 import type { AxisView } from '../model/domain';
 import { formatAxisRange } from '../model/format';
+import { copyLink } from './copyLink';
 import { h } from './dom';
 
 /** What a card asks of the app. */
@@ -47,25 +48,7 @@ export function createChartCard(key: string, mode: string, test: string, actions
     attrs: { type: 'button', hidden: '', 'data-action': 'back' },
     on: { click: () => actions.close() },
   }, '← All versions');
-  const copied = h('span', { class: 'text-xs text-emerald-700', attrs: { role: 'status' } });
-  const copy = h('a', {
-    class: 'rounded-md border border-slate-300 px-2 py-0.5 text-xs text-slate-800 no-underline hover:bg-slate-100',
-    attrs: { href: '#', 'data-action': 'copy-link', title: 'Copy a link to this chart as it is shown now' },
-    on: {
-      click: (event) => {
-        event.preventDefault();
-        const url = actions.link();
-        copy.setAttribute('href', url);
-        navigator.clipboard?.writeText(url).then(
-          () => (copied.textContent = 'Link copied'),
-          () => (copied.textContent = 'Copy failed: use the link itself'),
-        );
-        setTimeout(() => (copied.textContent = ''), 2500);
-      },
-      focus: () => copy.setAttribute('href', actions.link()),
-      pointerenter: () => copy.setAttribute('href', actions.link()),
-    },
-  }, 'Copy link');
+  const copy = copyLink(() => actions.link(), 'Copy a link to this chart as it is shown now');
   const body = h('div', { class: 'mt-1' });
   const axisNote = h('p', { class: 'axis-note text-xs text-slate-600' });
   const element = h('figure', {
@@ -79,7 +62,7 @@ export function createChartCard(key: string, mode: string, test: string, actions
         h('span', { class: 'text-xs text-slate-600' }, `requests/second, ${MODE_TEXT[mode] ?? `${mode} mode`}`),
         subtitle,
       ),
-      h('div', { class: 'flex shrink-0 items-center gap-2' }, copied, back, copy),
+      h('div', { class: 'flex shrink-0 items-center gap-2' }, copy.status, back, copy.link),
     ),
     body,
     axisNote,

@@ -128,7 +128,7 @@ export function createCompare(ctx: AnalysisContext): SectionView {
     frame.status.textContent = `B: ${sideName(sides.b)} against A: ${sideName(sides.a)}`;
     frame.status.dataset.status = '';
     const modes = [...new Set(rows.map((r) => r.mode))];
-    tablesBox.replaceChildren(...modes.map((mode) => modeTable(mode, rows.filter((r) => r.mode === mode), sides.a, sides.b)));
+    tablesBox.replaceChildren(...modes.map((mode) => h('div', { class: 'overflow-x-auto' }, modeTable(mode, rows.filter((r) => r.mode === mode), sides.a, sides.b))));
   }
 
   return { frame, render, key: (s) => `${s.a}|${s.b}` };

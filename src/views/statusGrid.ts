@@ -140,7 +140,7 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
         h('h3', { class: 'text-base font-semibold' }, `Redis ${cell.version} · ${configName(cell.config)}`, row ? ` — ${GRID_STYLE[row.status].label}` : ''),
         close),
       buildDetails(builds[0], builds.length),
-      runsTable(runs),
+      h('div', { class: 'overflow-x-auto' }, runsTable(runs)),
     ));
   }
 

@@ -96,7 +96,8 @@ export function createSummary(ctx: AnalysisContext): SectionView {
       let strip = strips.get(mode);
       if (!strip) {
         const caption = h('figcaption', { class: 'text-sm font-semibold text-slate-800' });
-        const box = h('div');
+        // On a phone the chart scrolls sideways in its box rather than shrinking its text.
+        const box = h('div', { class: 'overflow-x-auto [&>svg]:min-w-[520px]' });
         stripsBox.append(h('figure', { class: 'summary-strip', attrs: { 'data-mode': mode } }, caption, box));
         strip = { chart: changeStrip(box, rows, label), caption };
         strips.set(mode, strip);
