@@ -59,8 +59,10 @@ export function dataTable(columns: readonly TableColumn[], rows: readonly (reado
         h('tr', { class: 'border-t border-slate-200 even:bg-slate-50' },
           ...columns.map((column, i) => {
             const value = row[i] ?? null;
-            return h('td', { class: `px-2 py-1 align-top ${column.numeric ? 'text-right tabular-nums' : ''} ${value === null ? 'text-slate-500 italic' : ''}` },
-              (column.format ?? cellText)(value));
+            const text = (column.format ?? cellText)(value);
+            // Short values stay on one line; long ones (logs, raw output) wrap in a wide column.
+            const fit = text.length <= 40 ? 'whitespace-nowrap' : 'min-w-64';
+            return h('td', { class: `px-2 py-1 align-top ${fit} ${column.numeric ? 'text-right tabular-nums' : ''} ${value === null ? 'text-slate-500 italic' : ''}` }, text);
           }),
         ),
       ),
