@@ -7,7 +7,7 @@ import { formatChange } from '../../src/model/changeText';
 import { compareQuery } from '../../src/sql/compare';
 import { summaryQuery } from '../../src/sql/summary';
 import { versionVerdictsQuery } from '../../src/sql/verdicts';
-import { openFixtureDb } from '../support/fixture-db';
+import { openFixtureDb, rewrittenFixture } from '../support/fixture-db';
 import { bar, bars, chart, screenshot, waitForCharts } from './helpers';
 
 const section = (page: Page, id: string) => page.locator(`#section-${id}`);
@@ -233,4 +233,20 @@ test('a stale analysis link falls back to defaults with a notice', async ({ page
   await expect(page.locator('#summary-base')).toHaveValue('gcc|-O2');
   await expect(page.locator('#compare-a-version')).toHaveValue('7.2.6');
   await expect(page).toHaveURL(/\/redis-compiler-benchmarks\/$/);
+});
+
+test('build errors and log tails from the data are shown as text in the status grid, never parsed as HTML', async ({ page }) => {
+  const html = '<img src=x onerror="document.body.dataset.pwned=1"><b id="injected">bold</b>';
+  const body = Buffer.from(await rewrittenFixture('builds', `SELECT * REPLACE (
+    CASE WHEN status = 'failed' THEN '${html.replace(/'/g, "''")}' END AS error,
+    CASE WHEN status = 'failed' THEN '${html.replace(/'/g, "''")}' ELSE log_tail END AS log_tail) FROM fixture`));
+  await page.route('**/data/builds.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
+  await page.goto('./?cell=7.4.1|clang|-Ofast&section=status');
+  await waitForCharts(page);
+  const detail = section(page, 'status').locator('article[data-cell="7.4.1|clang|-Ofast"]');
+  await expect(detail.locator('pre.build-log')).toHaveText(html);
+  await expect(detail.locator('.build-flags')).toContainText(html);
+  await expect(section(page, 'status').locator('button[data-cell="7.4.1|clang|-Ofast"]')).toHaveAttribute('title', new RegExp('<b id="injected">'));
+  await expect(page.locator('#injected')).toHaveCount(0);
+  expect(await page.evaluate(() => document.body.dataset.pwned)).toBeUndefined();
 });
