@@ -20,7 +20,7 @@ export const GRID_STYLE: Readonly<Record<GridStatus, { glyph: string; label: str
   partial: { glyph: '◐', label: 'repeats to come', tint: 'bg-sky-50 text-sky-900' },
   server_failed: { glyph: '⚠', label: 'server failed', tint: 'bg-amber-100 text-amber-900' },
   build_failed: { glyph: '✗', label: 'build failed', tint: 'bg-red-100 text-red-900' },
-  not_collected: { glyph: '·', label: 'not collected', tint: 'bg-slate-100 text-slate-600' },
+  not_collected: { glyph: '·', label: 'not collected', tint: 'border border-dashed border-slate-400 text-slate-600' },
 };
 
 /** The accessible name and tooltip of a grid cell. */
