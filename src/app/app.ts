@@ -158,6 +158,9 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   // What each card last drew, so a render only redraws cards whose inputs changed.
   const drawn = new Map<string, string>();
   let renderCount = 0;
+  // A keyboard focus asked for and not yet given: a render that supersedes the one that was to
+  // give it (the redraw when the noise verdicts arrive) gives it instead.
+  let pendingFocus: FocusRequest | undefined;
 
   async function render(focus?: FocusRequest): Promise<void> {
     const token = ++renderCount;
@@ -187,7 +190,10 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
         chart.card.showVersions(bars, s.view, focusHere?.kind === 'close' ? focusHere.version : undefined);
       }
       drawn.set(chart.key, signature);
-      if (focusHere) performance.mark('drilldown:drawn');
+      if (focusHere) {
+        performance.mark('drilldown:drawn');
+        if (pendingFocus === focusHere) pendingFocus = undefined;
+      }
       if (initial && visible === FIRST_CHUNK) {
         await nextFrame();
         performance.mark('charts:first-painted');
@@ -211,6 +217,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
     if (focus) performance.mark('drilldown:start');
     recordState(next, 'push', state);
     state = next;
+    pendingFocus = focus;
     void render(focus);
   }
 
@@ -248,7 +255,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   // The header grows above the charts; the browser's scroll anchoring keeps the chart in view.
   await header();
   analysis.start();
-  void data.verdicts().then(() => render());
+  void data.verdicts().then(() => render(pendingFocus));
   // Prefetch the first chart's drilldowns while the page is idle: a likely click, and it makes
   // DuckDB compile the drilldown query's code before the reader's first click needs it.
   const first = charts.find((c) => !c.card.element.hidden);
