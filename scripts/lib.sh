@@ -19,10 +19,14 @@ need_debs() {
   fi
 }
 
-# need_node_modules runs `npm ci` unless node_modules matches package-lock.json.
+# need_node_modules installs the locked packages unless node_modules matches
+# package-lock.json. It uses `npm install`, not `npm ci`: the registry mirror
+# these machines reach lacks tailwind's optional packages for other platforms,
+# which `npm ci` insists on seeing in the lock; `npm install` still installs
+# exactly the locked versions and leaves the lock unchanged.
 need_node_modules() {
   if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.rcb-lock; then
-    npm ci --no-audit --no-fund
+    npm install --no-audit --no-fund
     cp package-lock.json node_modules/.rcb-lock
   fi
 }
