@@ -93,7 +93,7 @@ func OtherCPU(before, after CPUSnapshot, excludeNames []string, excludePgrp int)
 // kernelThread reports names of kernel workers, whose time is mostly the
 // loopback traffic of the benchmark itself.
 func kernelThread(name string) bool {
-	for _, p := range []string{"kworker/", "ksoftirqd/", "rcu_", "migration/"} {
+	for _, p := range []string{"kworker/", "ksoftirqd/", "rcu_", "migration/", "kdamond"} {
 		if strings.HasPrefix(name, p) {
 			return true
 		}
@@ -130,4 +130,22 @@ func BusyPercent(ticks int64, d time.Duration) float64 {
 		return 0
 	}
 	return float64(ticks) / 100 / d.Seconds() * 100
+}
+
+// KernelTicks is the CPU time (clock ticks) kernel worker threads such as
+// ksoftirqd used between two snapshots: under a loopback benchmark that is
+// mostly the benchmark's own network processing.
+func KernelTicks(before, after CPUSnapshot) int64 {
+	var n int64
+	for pid, a := range after.ticks {
+		if !kernelThread(a.name) {
+			continue
+		}
+		if b, ok := before.ticks[pid]; ok && b.name == a.name {
+			n += a.ticks - b.ticks
+		} else {
+			n += a.ticks
+		}
+	}
+	return n
 }

@@ -40,3 +40,14 @@ func TestDescribeReadsThisMachine(t *testing.T) {
 		t.Errorf("incomplete machine description: %+v", in)
 	}
 }
+
+func TestKernelTicksCountsOnlyKernelWorkers(t *testing.T) {
+	t0 := time.Now()
+	before := CPUSnapshot{at: t0, ticks: map[int]proc{1: {name: "ksoftirqd/0", ticks: 10}, 2: {name: "node", ticks: 0}}}
+	after := CPUSnapshot{at: t0.Add(time.Second), ticks: map[int]proc{
+		1: {name: "ksoftirqd/0", ticks: 60}, 2: {name: "node", ticks: 90}, 3: {name: "kworker/1:2", ticks: 5},
+	}}
+	if got := KernelTicks(before, after); got != 55 {
+		t.Errorf("KernelTicks = %d, want 55 (50 ksoftirqd + 5 new kworker)", got)
+	}
+}
