@@ -63,7 +63,6 @@ func Run(ctx context.Context, s Spec) (Outcome, error) {
 	}
 	defer srv.stop()
 	out.ServerPID = srv.cmd.Process.Pid
-	defer func() { out.CPUSeconds += srv.cpuSeconds() }()
 	var raw strings.Builder
 	remaining := append([]Test(nil), DefaultTests...)
 	seen := map[string]bool{}
@@ -135,6 +134,7 @@ func Run(ctx context.Context, s Spec) (Outcome, error) {
 	if out.ServerFailed == "" && !srv.alive() {
 		out.ServerFailed = "server exited: " + srv.exitInfo()
 	}
+	out.CPUSeconds += srv.cpuSeconds()
 	out.Raw = raw.String()
 	return out, nil
 }
