@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,6 +62,12 @@ func Slug(id string) string {
 	return r.Replace(id)
 }
 
+// CellDir is the cell's directory under the work directory: its binary,
+// build log, build id and raw client output.
+func CellDir(workDir, cellID string) string {
+	return filepath.Join(workDir, "cells", Slug(cellID))
+}
+
 // Build runs the build of one cell. A build that fails returns a Result with
 // Status "failed" and the tail of its log; err is only for problems of the
 // collector itself (disk full, missing work directory).
@@ -72,7 +79,7 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 	}
 	r.CCPath = ccPath
 	r.CCVersion = ccVersion(ctx, ccPath)
-	cellDir := filepath.Join(s.WorkDir, "cells", Slug(s.Cell.ID()))
+	cellDir := CellDir(s.WorkDir, s.Cell.ID())
 	if err := os.MkdirAll(cellDir, 0o755); err != nil {
 		return r, err
 	}
@@ -216,7 +223,7 @@ func runMake(ctx context.Context, timeout time.Duration, dir string, args []stri
 	cmd := exec.CommandContext(ctx, "make", args...)
 	cmd.Dir = dir
 	cmd.Env = cleanEnv()
-	cmd.Stdout = ioMulti(&buf, logf)
+	cmd.Stdout = io.MultiWriter(&buf, logf)
 	cmd.Stderr = cmd.Stdout
 	err := cmd.Run()
 	if ctx.Err() == context.DeadlineExceeded {

@@ -2,7 +2,6 @@ package build
 
 import (
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -106,5 +105,3 @@ func shellJoin(args []string) string {
 
 // safeShellChars never need quoting in a word of sh.
 const safeShellChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%"
-
-func ioMulti(a, b io.Writer) io.Writer { return io.MultiWriter(a, b) }

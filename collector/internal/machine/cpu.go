@@ -19,7 +19,6 @@ type CPUSnapshot struct {
 type proc struct {
 	name  string
 	ticks int64
-	pgrp  int
 }
 
 // SnapshotCPU reads /proc/*/stat.
@@ -41,44 +40,44 @@ func SnapshotCPU() CPUSnapshot {
 			continue
 		}
 		pid, _ := strconv.Atoi(strings.TrimSpace(str[:open]))
-		pgrp, _ := strconv.Atoi(f[2])
 		ut, _ := strconv.ParseInt(f[11], 10, 64)
 		st, _ := strconv.ParseInt(f[12], 10, 64)
-		s.ticks[pid] = proc{name: str[open+1 : close], ticks: ut + st, pgrp: pgrp}
+		s.ticks[pid] = proc{name: str[open+1 : close], ticks: ut + st}
 	}
 	return s
 }
 
-// OtherCPU lists processes, other than those named in exclude or in the excluded
-// process group, that used at least 5% of one CPU between two snapshots,
-// as "name:percent" sorted by use. Clock ticks are assumed to be 100/s (Linux USER_HZ).
-func OtherCPU(before, after CPUSnapshot, excludeNames []string, excludePgrp int) string {
-	secs := after.at.Sub(before.at).Seconds()
-	if secs <= 0 {
-		return ""
+// used is the CPU time (clock ticks) process pid used between two snapshots;
+// a process new in after (or a reused pid) counts from its start.
+func used(before CPUSnapshot, pid int, a proc) int64 {
+	if b, ok := before.ticks[pid]; ok && b.name == a.name {
+		return a.ticks - b.ticks
 	}
+	return a.ticks
+}
+
+// OtherCPU lists processes, other than this one, kernel workers and those
+// named in exclude, that used at least 5% of one CPU between two snapshots, as
+// "name:percent" sorted by use. Clock ticks are assumed to be 100/s (Linux USER_HZ).
+func OtherCPU(before, after CPUSnapshot, excludeNames []string) string {
 	skip := map[string]bool{}
 	for _, n := range excludeNames {
 		skip[n] = true
 	}
-	use := map[string]float64{}
+	ticks := map[string]int64{}
 	for pid, a := range after.ticks {
-		if skip[a.name] || kernelThread(a.name) || (excludePgrp != 0 && a.pgrp == excludePgrp) || pid == os.Getpid() {
+		if skip[a.name] || kernelThread(a.name) || pid == os.Getpid() {
 			continue
 		}
-		d := a.ticks - before.ticks[pid].ticks
-		if b, ok := before.ticks[pid]; !ok || b.name != a.name {
-			d = a.ticks // started during the run
-		}
-		use[a.name] += float64(d) / 100 / secs * 100
+		ticks[a.name] += used(before, pid, a)
 	}
 	type kv struct {
 		n string
 		p float64
 	}
 	var list []kv
-	for n, p := range use {
-		if p >= 5 {
+	for n, t := range ticks {
+		if p := BusyPercent(t, after.at.Sub(before.at)); p >= 5 {
 			list = append(list, kv{n, p})
 		}
 	}
@@ -138,13 +137,8 @@ func BusyPercent(ticks int64, d time.Duration) float64 {
 func KernelTicks(before, after CPUSnapshot) int64 {
 	var n int64
 	for pid, a := range after.ticks {
-		if !kernelThread(a.name) {
-			continue
-		}
-		if b, ok := before.ticks[pid]; ok && b.name == a.name {
-			n += a.ticks - b.ticks
-		} else {
-			n += a.ticks
+		if kernelThread(a.name) {
+			n += used(before, pid, a)
 		}
 	}
 	return n

@@ -26,7 +26,7 @@ func TestOtherCPUListsBusyProcessesButNotExcludedOrKernelOnes(t *testing.T) {
 		12: {name: "kworker/0:1", ticks: 300}, 13: {name: "idle-ish", ticks: 2},
 		14: {name: "go", ticks: 100}, // started during the interval
 	}}
-	if got := OtherCPU(before, after, []string{"redis-server"}, 0); got != "node:50,go:10" {
+	if got := OtherCPU(before, after, []string{"redis-server"}); got != "node:50,go:10" {
 		t.Errorf("OtherCPU = %q, want node:50,go:10", got)
 	}
 }

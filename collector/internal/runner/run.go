@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -70,7 +71,7 @@ func Run(ctx context.Context, o Options) error {
 		if !usesCompiler(o.Cells, cc.Name) {
 			continue
 		}
-		if _, err := lookPath(cc.CC); err != nil {
+		if _, err := exec.LookPath(cc.CC); err != nil {
 			return fmt.Errorf("compiler %s: %q not found on PATH", cc.Name, cc.CC)
 		}
 	}
@@ -150,7 +151,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	}
 	spec := bench.Spec{
 		Server: bin, Client: c.client, Args: t.Mode.Args,
-		Dir:       filepath.Join(c.WorkDir, "cells", build.Slug(t.Cell.ID()), "run"),
+		Dir:       filepath.Join(build.CellDir(c.WorkDir, t.Cell.ID()), "run"),
 		ServerCPU: -1, ClientCPU: -1,
 		StartTimeout: c.Config.Bench.StartTimeout.Duration, RunTimeout: c.Config.Bench.RunTimeout.Duration,
 	}
@@ -169,7 +170,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	end := time.Now()
 	t0 := time.Now()
 	snap1 := machine.SnapshotCPU()
-	other := machine.OtherCPU(snap0, snap1, []string{"redis-server", "redis-benchmark", "taskset"}, 0)
+	other := machine.OtherCPU(snap0, snap1, []string{"redis-server", "redis-benchmark", "taskset"})
 	// Everything busy but our server, our client and the kernel's workers
 	// (ksoftirqd carries the benchmark's own loopback traffic).
 	others := machine.BusyPercent(machine.BusyTicks()-busy0-machine.KernelTicks(snap0, snap1), end.Sub(start)) -
@@ -214,7 +215,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 		}
 		c.data.Results = append(c.data.Results, res)
 	}
-	if err := os.WriteFile(filepath.Join(c.WorkDir, "cells", build.Slug(t.Cell.ID()), fmt.Sprintf("%s-%d.txt", t.Mode.Name, t.Repeat)), []byte(out.Raw), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(build.CellDir(c.WorkDir, t.Cell.ID()), fmt.Sprintf("%s-%d.txt", t.Mode.Name, t.Repeat)), []byte(out.Raw), 0o644); err != nil {
 		return summary, err
 	}
 	// The save is timed by the previous save's duration: the row must be
@@ -246,7 +247,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 // ensureBuild returns the build id and binary of the cell, building it if the
 // binary of a recorded successful build is not in the work directory.
 func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, string, string, error) {
-	dir := filepath.Join(c.WorkDir, "cells", build.Slug(cell.ID()))
+	dir := build.CellDir(c.WorkDir, cell.ID())
 	bin := filepath.Join(dir, "redis-server")
 	if id, err := os.ReadFile(filepath.Join(dir, "build-id")); err == nil {
 		for _, b := range c.data.Builds {

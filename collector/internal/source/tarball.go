@@ -89,13 +89,21 @@ type Tarballs struct {
 
 // Fetch verifies and extracts the tarball of version.
 func (t Tarballs) Fetch(ctx context.Context, version, dst string) (Tree, error) {
+	name, err := t.find(version)
+	if err != nil {
+		return Tree{}, err
+	}
+	return extractVerified(filepath.Join(t.Dir, name), "tarball", name, version, t.Hashes, dst)
+}
+
+// find returns the name of version's tarball in the directory.
+func (t Tarballs) find(version string) (string, error) {
 	for _, name := range []string{"redis-" + version + ".tar.gz", "redis_" + version + ".orig.tar.gz"} {
-		p := filepath.Join(t.Dir, name)
-		if _, err := os.Stat(p); err == nil {
-			return extractVerified(p, "tarball", name, version, t.Hashes, dst)
+		if _, err := os.Stat(filepath.Join(t.Dir, name)); err == nil {
+			return name, nil
 		}
 	}
-	return Tree{}, fmt.Errorf("%w: no redis-%s.tar.gz in %s", ErrUnknownVersion, version, t.Dir)
+	return "", fmt.Errorf("%w %q: no redis-%s.tar.gz in %s", ErrUnknownVersion, version, version, t.Dir)
 }
 
 // Download gets official tarballs from the Redis download site into Dir and verifies them.
@@ -204,12 +212,8 @@ func fileDigest(path string, h hash.Hash) (string, error) {
 
 // Has checks that the directory has a tarball of version.
 func (t Tarballs) Has(version string) error {
-	for _, name := range []string{"redis-" + version + ".tar.gz", "redis_" + version + ".orig.tar.gz"} {
-		if _, err := os.Stat(filepath.Join(t.Dir, name)); err == nil {
-			return nil
-		}
-	}
-	return fmt.Errorf("%w %q: no redis-%s.tar.gz in %s", ErrUnknownVersion, version, version, t.Dir)
+	_, err := t.find(version)
+	return err
 }
 
 // Has checks that the version is an official release listed in redis-hashes.

@@ -1,5 +1,0 @@
-package runner
-
-import "os/exec"
-
-var lookPath = exec.LookPath
