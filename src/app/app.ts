@@ -153,6 +153,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
     db, versions, configs,
     update: (patch) => setState({ ...state, ...patch }),
     link: (patch) => absoluteUrlFor({ ...state, chart: null, ...patch }),
+    tools: results.sectionTools,
   });
 
   // What each card last drew, so a render only redraws cards whose inputs changed.

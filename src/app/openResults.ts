@@ -15,6 +15,7 @@ import type { SqlConsole } from '../console/console';
 import { chartElementId } from '../ui/chartCard';
 import { byId, h } from '../ui/dom';
 import { type ChartFile, chartTools, type ChartTools } from '../views/chartTools';
+import type { SectionTools } from '../views/section';
 import type { ChartData } from './chartData';
 
 /** What the wiring needs from the app. */
@@ -45,6 +46,8 @@ export interface OpenResults {
   attach(chart: ToolTarget): void;
   /** Brings tables and console in line with `state`, after the charts are drawn for it. */
   sync(state: AppState): void;
+  /** The console and downloads for the analysis sections' queries. */
+  readonly sectionTools: SectionTools;
 }
 
 interface Attached extends ToolTarget {
@@ -146,6 +149,16 @@ export function createOpenResults(ctx: OpenResultsContext): OpenResults {
   );
 
   return {
+    sectionTools: {
+      showSql(sql) {
+        revealConsole = true;
+        ctx.setState({ ...ctx.state(), sql, chart: null });
+      },
+      async save(sql, format, file) {
+        const [{ saveRows }, db] = await Promise.all([import('../export/resultFiles'), startDatabase()]);
+        await saveRows(db, [{ sql, offset: 0 }], format, file);
+      },
+    },
     attach(target) {
       const key = chartKey(target.mode, target.test);
       const chart: Attached = {

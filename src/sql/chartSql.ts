@@ -1,5 +1,5 @@
 /**
- * The SQL behind one chart as drawn, as text that runs on its own in the console: the query the
+ * The SQL behind one chart or section as drawn, as text that runs on its own in the console: the query the
  * site runs (for all charts at once) with its parameters inlined, filtered to this chart's rows.
  */
 import type { Query } from './query';
@@ -21,5 +21,15 @@ export function chartSql(q: Query<unknown>, title: string, filter: Readonly<Reco
     'SELECT * FROM (',
     inlineParams(q.sql, q.params).replace(/^\s*\n|\s+$/g, ''),
     `) AS chart${where ? `\nWHERE ${where}` : ''}`,
+  ].join('\n');
+}
+
+/** The query behind a section (all its rows), as text that runs on its own: `title` becomes a comment line. */
+export function sectionSql(q: Query<unknown>, title: string): string {
+  return [
+    `-- ${commentText(title)}`,
+    '-- The query the site runs for this section, parameters inlined.',
+    '-- It reads cell_status and versions, which the page builds from the published tables at load.',
+    inlineParams(q.sql, q.params).replace(/^\s*\n|\s+$/g, ''),
   ].join('\n');
 }

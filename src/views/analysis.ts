@@ -11,6 +11,7 @@ import { createCompare } from './compare';
 import { cachedRunner, type SectionView } from './context';
 import { createFactors } from './factors';
 import { createStatusGrid } from './statusGrid';
+import type { SectionTools } from './section';
 import { createSummary } from './summary';
 
 /** What the sections need from the app. */
@@ -22,6 +23,8 @@ export interface AnalysisOptions {
   update(patch: Partial<AnalysisState>): void;
   /** The absolute deep link to the current state with `patch` applied. */
   link(patch: Partial<AppState>): string;
+  /** The console and downloads, for the queries behind each section. */
+  readonly tools: SectionTools;
 }
 
 /** The sections, driven by the app. */

@@ -10,6 +10,7 @@ import { formatRps } from '../model/format';
 import type { AppState } from '../model/state';
 import { statusText } from '../model/bars';
 import { compareQuery, type CompareRow } from '../sql/compare';
+import { fileSlug } from '../export/download';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 import { labelledSelect, sectionFrame } from './section';
@@ -82,7 +83,7 @@ export function createCompare(ctx: AnalysisContext): SectionView {
     'Any two versions, or any two configurations, test by test: the change is B over A (best repeat against best repeat), ',
     '▲/▼ when beyond the noise band (the larger run-to-run spread of the two), ≈ within it; the last row of each mode is the geometric mean. ',
     'A side can be a version at its fastest configuration for each test.',
-  ], () => ctx.link({ section: 'compare' }));
+  ], () => ctx.link({ section: 'compare' }), ctx.tools);
   const configOptions = (): (readonly [string, string])[] => [[BEST, 'fastest per test'], ...ctx.configs.map((c) => [configKey(c), configName(c)] as const)];
   const versionOptions = () => ctx.versions.map((v) => [v, v] as const);
   let current: { a: SideRef; b: SideRef } | null = null;
@@ -127,6 +128,10 @@ export function createCompare(ctx: AnalysisContext): SectionView {
     if (current !== sides) return;
     frame.status.textContent = `B: ${sideName(sides.b)} against A: ${sideName(sides.a)}`;
     frame.status.dataset.status = '';
+    frame.setQueries([{
+      label: 'ratios', title: `Compare: B ${sideName(sides.b)} against A ${sideName(sides.a)}, per mode and test (test NULL: geometric mean)`,
+      query: compareQuery(sides.a, sides.b), file: `redis-benchmarks-compare-${fileSlug(sideKey(sides.b))}-vs-${fileSlug(sideKey(sides.a))}`,
+    }]);
     const modes = [...new Set(rows.map((r) => r.mode))];
     tablesBox.replaceChildren(...modes.map((mode) => h('div', { class: 'overflow-x-auto' }, modeTable(mode, rows.filter((r) => r.mode === mode), sides.a, sides.b))));
   }

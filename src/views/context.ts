@@ -2,7 +2,7 @@
 import type { AnalysisState, ConfigRef } from '../model/analysisState';
 import type { AppState } from '../model/state';
 import type { Query, QueryRunner } from '../sql/query';
-import type { SectionFrame } from './section';
+import type { SectionFrame, SectionTools } from './section';
 
 /** The app's side of the analysis sections. */
 export interface AnalysisContext {
@@ -15,6 +15,8 @@ export interface AnalysisContext {
   update(patch: Partial<AnalysisState>): void;
   /** The absolute deep link to the current state with `patch` applied. */
   link(patch: Partial<AppState>): string;
+  /** The console and downloads, for the queries behind each section. */
+  readonly tools: SectionTools;
 }
 
 /** One section: its frame on the page, and how it shows a state. */

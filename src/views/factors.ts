@@ -29,7 +29,7 @@ export function createFactors(ctx: AnalysisContext): SectionView {
     'Each factor as the geometric mean of the ratios between builds that differ in that factor only ',
     '(e.g. LTO: "-O2 -flto" against "-O2", "-Os -flto" against "-Os", with the same compiler, version, mode and test). ',
     'A cell is tinted only when the mean is beyond its noise band (the geometric mean of the pairs\' bands).',
-  ], () => ctx.link({ section: 'factors' }));
+  ], () => ctx.link({ section: 'factors' }), ctx.tools);
   const headline = h('ul', { class: 'factor-headline mb-3 space-y-1 text-sm text-slate-800' });
   const tablesBox = h('div', { class: 'grid grid-cols-1 gap-4 overflow-x-auto' });
   frame.body.append(headline, tablesBox);
@@ -47,6 +47,7 @@ export function createFactors(ctx: AnalysisContext): SectionView {
       return;
     }
     drawn = true;
+    frame.setQueries([{ label: 'effects', title: 'Build factors: effect of compiler, level and LTO per mode and version (version NULL: all versions)', query: effectsQuery(), file: 'redis-benchmarks-build-factors' }]);
     const modes = [...new Set(rows.map((r) => r.mode))];
     frame.status.textContent = modes.length ? '' : 'Nothing to compare yet: no two builds that differ in one factor were both measured.';
     headline.replaceChildren(...modes.map((mode) => {

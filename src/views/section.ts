@@ -1,7 +1,37 @@
-/** The frame of an analysis section: heading, explanation, copy-link, a control row and a body. */
+/**
+ * The frame of an analysis section: heading, explanation, copy-link, a control row, a body, and
+ * under it the tools for the queries behind what the body shows (their SQL in the console, their
+ * rows as CSV or Parquet).
+ */
 import type { SectionId } from '../model/analysisState';
+import { sectionSql } from '../sql/chartSql';
+import type { Query } from '../sql/query';
 import { copyLink } from '../ui/copyLink';
 import { h } from '../ui/dom';
+
+/** A query behind what a section shows. */
+export interface SectionQuery {
+  /** What its rows are, for the buttons: "geometric means". */
+  readonly label: string;
+  /** A title for the SQL's first comment line: what is shown, with its choices. */
+  readonly title: string;
+  readonly query: Query<unknown>;
+  /** The downloaded file's name without extension. */
+  readonly file: string;
+}
+
+/** What the section tools ask of the app. */
+export interface SectionTools {
+  /** Opens the SQL console with `sql`. */
+  showSql(sql: string): void;
+  /** Saves every row of `sql` as `<file>.csv` or `<file>.parquet`. */
+  save(sql: string, format: 'csv' | 'parquet', file: string): Promise<void>;
+}
+
+/** Each section in words, for the tools' accessible names. */
+const SECTION_NAMES: Readonly<Record<SectionId, string>> = { summary: 'summary', factors: 'build factors', compare: 'comparison', status: 'status grid' };
+
+const BUTTON = 'rounded-md border border-slate-300 px-2 py-1 text-xs text-slate-800 hover:bg-slate-100';
 
 /** A section's parts, filled by its view. */
 export interface SectionFrame {
@@ -12,14 +42,48 @@ export interface SectionFrame {
   readonly body: HTMLElement;
   /** A one-line status under the controls ("Computing…", errors). */
   readonly status: HTMLElement;
+  /** Sets the queries behind what the body shows now (none: no tools). */
+  setQueries(queries: readonly SectionQuery[]): void;
 }
 
-/** A section `id` titled `title`, with `intro` nodes under the heading; `link` gives its deep link. */
-export function sectionFrame(id: SectionId, title: string, intro: (Node | string)[], link: () => string): SectionFrame {
+/**
+ * A section `id` titled `title`, with `intro` nodes under the heading; `link` gives its deep link,
+ * `tools` carries out its query buttons.
+ */
+export function sectionFrame(id: SectionId, title: string, intro: (Node | string)[], link: () => string, tools: SectionTools): SectionFrame {
   const copy = copyLink(link, 'Copy a link to this section as it is shown now');
   const controls = h('div', { class: 'mt-2 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm' });
   const status = h('p', { class: 'mt-1 text-xs text-slate-600', attrs: { role: 'status', 'data-status': '' } });
   const body = h('div', { class: 'mt-2' });
+  const note = h('span', { class: 'text-xs text-slate-600', attrs: { role: 'status' } });
+  const toolRow = h('div', { class: 'section-tools mt-3 flex flex-wrap items-center gap-1.5', attrs: { hidden: '' } });
+  const group = (q: SectionQuery) => {
+    const what = `the ${q.label} of the ${SECTION_NAMES[id]}`;
+    const save = (format: 'csv' | 'parquet', name: string) => h('button', {
+      class: BUTTON,
+      attrs: { type: 'button', 'data-action': `save-${format}`, 'aria-label': `Download ${what} as ${name}` },
+      on: {
+        click: () => {
+          note.textContent = `Writing ${name}…`;
+          tools.save(sectionSql(q.query, q.title), format, q.file).then(
+            () => (note.textContent = ''),
+            (err: unknown) => (note.textContent = `Could not write the ${name} file: ${err instanceof Error ? err.message : String(err)}`),
+          );
+        },
+      },
+    }, name);
+    return h('span', { class: 'inline-flex flex-wrap items-center gap-1.5', attrs: { 'data-query': q.label } },
+      h('span', { class: 'text-xs text-slate-600', attrs: { 'aria-hidden': 'true' } }, `${q.label.charAt(0).toUpperCase()}${q.label.slice(1)}:`),
+      h('button', {
+        class: BUTTON,
+        attrs: { type: 'button', 'data-action': 'sql', 'aria-label': `Open the SQL of ${what} in the console` },
+        on: { click: () => tools.showSql(sectionSql(q.query, q.title)) },
+      }, 'SQL'),
+      save('csv', 'CSV'),
+      save('parquet', 'Parquet'),
+    );
+  };
+  let signature = '';
   const element = h('section', {
     class: 'analysis-section mt-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm',
     attrs: { id: `section-${id}`, 'data-section': id, 'aria-labelledby': `section-${id}-title`, tabindex: '-1' },
@@ -32,8 +96,19 @@ export function sectionFrame(id: SectionId, title: string, intro: (Node | string
     controls,
     status,
     body,
+    toolRow,
   );
-  return { element, controls, body, status };
+  return {
+    element, controls, body, status,
+    setQueries(queries) {
+      const next = JSON.stringify(queries);
+      if (next === signature) return;
+      signature = next;
+      note.textContent = '';
+      toolRow.hidden = queries.length === 0;
+      toolRow.replaceChildren(...queries.map(group), note);
+    },
+  };
 }
 
 /** A labelled select whose options are [value, text] pairs; `onPick` gets the chosen value. */

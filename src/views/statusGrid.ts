@@ -116,7 +116,7 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('status', 'Status grid: what has been collected', [
     'Every planned build, and how far its collection got. Failures are data: a build that failed or a server that would not run ',
     'is shown with its reason, never left out. Click a cell for its compiler, flags, build log and runs.',
-  ], () => ctx.link({ section: 'status' }));
+  ], () => ctx.link({ section: 'status' }), ctx.tools);
   const gridBox = h('div', { class: 'overflow-x-auto' });
   const detail = h('div', { class: 'cell-detail mt-4', attrs: { 'aria-live': 'polite' } });
   frame.body.append(legend(), gridBox, detail);
@@ -154,6 +154,7 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
         return;
       }
       frame.status.textContent = '';
+      frame.setQueries([{ label: 'cells', title: 'Status grid: every planned cell and how far its collection got', query: statusGridQuery(), file: 'redis-benchmarks-status' }]);
     }
     gridBox.replaceChildren(grid(rows, ctx.versions, ctx.configs, state.cell, (id) =>
       ctx.update({ cell: state.cell === id ? null : id, section: 'status' })));

@@ -9,6 +9,7 @@ import { type ConfigRef, configKey, parseConfigKey } from '../model/analysisStat
 import { changeText, configName, countsNote, countsText, formatChange, verdictText } from '../model/changeText';
 import type { AppState } from '../model/state';
 import { summaryItemsQuery, type SummaryItemRow, summaryQuery, type SummaryRow } from '../sql/summary';
+import { fileSlug } from '../export/download';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 import { labelledSelect, sectionFrame } from './section';
@@ -56,7 +57,7 @@ export function createSummary(ctx: AnalysisContext): SectionView {
     "Each configuration's speed relative to a baseline, as the geometric mean of its per-test ratios (best repeat against best repeat), ",
     'with one dot per test. ▲ and ▼ mark changes beyond the noise band (the larger run-to-run spread of the two builds), ≈ changes within it; ',
     'the shaded band around 0 is the noise band of the mean. Over all versions, each test is first averaged over the versions both builds measured.',
-  ], () => ctx.link({ section: 'summary' }));
+  ], () => ctx.link({ section: 'summary' }), ctx.tools);
   const baseSelect = labelledSelect('summary-base', 'Baseline', (value) => ctx.update({ base: value === configKey(ctx.configs[0] ?? { compiler: '', flag_set: '' }) ? null : value }));
   const scopeSelect = labelledSelect('summary-scope', 'Per-test changes on', (value) => ctx.update({ scope: value === ALL ? null : value }));
   frame.controls.append(baseSelect.wrap, scopeSelect.wrap);
@@ -84,6 +85,13 @@ export function createSummary(ctx: AnalysisContext): SectionView {
     frame.status.textContent = modes.length ? '' : `Nothing to compare yet: ${configName(base)} has no measured test.`;
     frame.status.dataset.status = '';
     const scopeText = state.scope === null ? 'all versions' : `Redis ${state.scope}`;
+    const against = `against ${configName(base)}`;
+    frame.setQueries([
+      { label: 'geometric means', title: `Summary: geometric mean of every configuration ${against}, per mode and version (version NULL: all versions)`,
+        query: summaryQuery(base), file: `redis-benchmarks-summary-vs-${fileSlug(configName(base))}` },
+      { label: 'per-test changes', title: `Summary: per-test changes of every configuration ${against}, ${scopeText}`,
+        query: summaryItemsQuery(base, state.scope), file: `redis-benchmarks-summary-tests-vs-${fileSlug(configName(base))}-${fileSlug(state.scope ?? 'all-versions')}` },
+    ]);
 
     for (const mode of modes) {
       const rows = ctx.configs.map((config) => stripRow(

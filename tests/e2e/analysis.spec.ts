@@ -2,10 +2,13 @@
  * The sections above the charts (summary, build factors, compare, status grid) and the noise
  * marks on the charts, against the fixture, checked against the same queries run in Node.
  */
+import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { formatChange } from '../../src/model/changeText';
 import { compareQuery } from '../../src/sql/compare';
-import { summaryQuery } from '../../src/sql/summary';
+import { effectsQuery } from '../../src/sql/effects';
+import { summaryItemsQuery, summaryQuery } from '../../src/sql/summary';
+import { statusGridQuery } from '../../src/sql/status';
 import { versionVerdictsQuery } from '../../src/sql/verdicts';
 import { openFixtureDb, rewrittenFixture } from '../support/fixture-db';
 import { bar, bars, chart, screenshot, waitForCharts } from './helpers';
@@ -221,6 +224,52 @@ test('compare two versions, then two configurations, as ratio tables with the ge
   await expect(fresh.locator('#compare-b-version')).toHaveValue('7.4.1');
   await expect(section(fresh, 'compare').locator('table.compare-table[data-mode="pipe"] tr[data-test="SET"]')).toContainText('the build failed');
   await fresh.context().close();
+});
+
+test("each section's SQL opens in the console as its own query, and its CSV and Parquet hold the section's rows", async ({ page }) => {
+  const fx = await openFixtureDb();
+  await page.goto('./?base=clang%7C-O2+-flto&scope=7.4.1');
+  await waitForCharts(page);
+  const summary = section(page, 'summary');
+  await expect(stripRow(page, 'data', 'clang|-O2 -flto')).toHaveAttribute('data-mean', '1');
+  const base = { compiler: 'clang', flag_set: '-O2 -flto' };
+
+  // The summary has two queries: the geometric means, and the per-test changes of the scope shown.
+  const items = summary.locator('[data-query="per-test changes"]');
+  await items.getByRole('button', { name: 'Open the SQL of the per-test changes of the summary in the console' }).click();
+  const expectedItems = await fx.runner.run(summaryItemsQuery(base, '7.4.1'));
+  await expect(page.locator('#sql-status')).toHaveText(new RegExp(`^${expectedItems.length} rows in \\d+ ms`));
+  await expect(page.locator('#sql-editor')).toHaveValue(/^-- Summary: per-test changes of every configuration against clang -O2 -flto, Redis 7\.4\.1\n/);
+  await expect(page).toHaveURL(/sql=--\+Summary/);
+
+  const [file] = await Promise.all([page.waitForEvent('download'),
+    summary.getByRole('button', { name: 'Download the geometric means of the summary as CSV' }).click()]);
+  expect(file.suggestedFilename()).toBe('redis-benchmarks-summary-vs-clang-o2-flto.csv');
+  const [header, ...lines] = fs.readFileSync(await file.path(), 'utf8').split('\r\n');
+  expect(lines.pop()).toBe('');
+  const means = await fx.runner.run(summaryQuery(base));
+  expect(header?.split(',').slice(0, 7)).toEqual(['compiler', 'flag_set', 'compiler_index', 'flag_index', 'mode', 'version', 'ratio']);
+  expect(lines).toHaveLength(means.length);
+  expect(lines.map((l) => l.split(',').slice(0, 2).join(' '))).toEqual(means.map((m) => `${m.compiler} ${m.flag_set}`));
+
+  // Build factors and the status grid: one query each, the whole table.
+  const factors = section(page, 'factors');
+  await factors.scrollIntoViewIfNeeded();
+  const [parquet] = await Promise.all([page.waitForEvent('download'),
+    factors.getByRole('button', { name: 'Download the effects of the build factors as Parquet' }).click()]);
+  expect(parquet.suggestedFilename()).toBe('redis-benchmarks-build-factors.parquet');
+  const bytes = fs.readFileSync(await parquet.path());
+  expect([bytes.subarray(0, 4).toString(), bytes.subarray(-4).toString()]).toEqual(['PAR1', 'PAR1']);
+  const effects = await fx.runner.run(effectsQuery());
+  const { openNodeDuckDB } = await import('../support/node-duckdb.mjs');
+  const { db, run } = await openNodeDuckDB();
+  db.registerFileBuffer('factors.parquet', new Uint8Array(bytes));
+  expect(run("SELECT count(*)::INTEGER AS n FROM read_parquet('factors.parquet')")).toEqual([{ n: effects.length }]);
+
+  const status = section(page, 'status');
+  await status.scrollIntoViewIfNeeded();
+  await status.getByRole('button', { name: 'Open the SQL of the cells of the status grid in the console' }).click();
+  await expect(page.locator('#sql-status')).toHaveText(new RegExp(`^${(await fx.runner.run(statusGridQuery())).length} rows in \\d+ ms`));
 });
 
 test('a stale analysis link falls back to defaults with a notice', async ({ page }) => {

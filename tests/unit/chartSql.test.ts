@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { configBarsQuery, versionBarsQuery } from '../../src/sql/charts';
-import { chartSql } from '../../src/sql/chartSql';
+import { chartSql, sectionSql } from '../../src/sql/chartSql';
+import { compareQuery } from '../../src/sql/compare';
+import { summaryItemsQuery } from '../../src/sql/summary';
 import { query } from '../../src/sql/query';
 import { splitStatements } from '../../src/sql/scan';
 import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
@@ -29,6 +31,28 @@ describe('chartSql', () => {
 
   it('keeps text from the data inside its comment and its literal: one statement that runs', async () => {
     const sql = chartSql(versionBarsQuery(null), "evil\nDROP VIEW results; --", { test: "x'; DROP VIEW results; --" });
+    expect(splitStatements(sql)).toHaveLength(1);
+    expect(await fx.runner.run(query(sql))).toEqual([]);
+  });
+});
+
+describe('sectionSql', () => {
+  it("runs on its own and returns exactly the section query's rows, parameters inlined", async () => {
+    const base = { compiler: 'clang', flag_set: "-O2 -flto" };
+    for (const q of [summaryItemsQuery(base, '7.4.1'), compareQuery({ version: '7.2.6', config: null }, { version: '7.4.1', config: base })]) {
+      const expected = await fx.runner.run(q);
+      expect(q.params.length).toBeGreaterThan(0);
+      expect(expected.length).toBeGreaterThan(10);
+      const sql = sectionSql(q, 'Summary: per-test changes');
+      expect(sql.startsWith('-- Summary: per-test changes\n')).toBe(true);
+      expect(splitStatements(sql)).toHaveLength(1);
+      expect(await fx.runner.run(query(sql))).toEqual(expected);
+    }
+  });
+
+  it('keeps a title from the data inside its comment line', async () => {
+    const sql = sectionSql(summaryItemsQuery({ compiler: "x'", flag_set: 'y' }, null), "evil\nDROP VIEW results; --");
+    expect(sql.split('\n')[0]).toBe('-- evil DROP VIEW results; --');
     expect(splitStatements(sql)).toHaveLength(1);
     expect(await fx.runner.run(query(sql))).toEqual([]);
   });
