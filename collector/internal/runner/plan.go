@@ -62,42 +62,33 @@ func OthersPercent(otherCPU string) float64 {
 }
 
 // Pending lists the runs still missing, coverage first: every cell's first
-// repeat (all modes) before any cell's second, and so on. Within a repeat,
-// runs never done come before noisy runs to redo, so a noisy run still counts
-// as coverage until every cell has one. Cells whose latest build failed are
-// skipped, and runs whose server failed count as done, unless redo.Failed.
+// repeat (all modes) before any cell's second, and so on. Cells whose latest
+// build failed are skipped, and runs whose server failed count as done, unless retryFailed.
 func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data, redo Redo) []Task {
-	// state: 0 missing, 1 noisy or server failed (to redo), 2 done.
-	state := map[string]int{}
+	retryFailed := redo.Failed
+	done := map[string]bool{}
 	for _, r := range d.Runs {
-		k := store.RunKey(r.CellID, r.Mode, int(r.Repeat))
-		s := 2
-		if (redo.Failed && r.Status == "server_failed") ||
-			(redo.NoisyPercent > 0 && OthersPercent(r.OtherCPU) > redo.NoisyPercent) {
-			s = 1
+		if retryFailed && r.Status == "server_failed" {
+			continue
 		}
-		if s > state[k] {
-			state[k] = s
+		if redo.NoisyPercent > 0 && OthersPercent(r.OtherCPU) > redo.NoisyPercent {
+			continue
 		}
+		done[store.RunKey(r.CellID, r.Mode, int(r.Repeat))] = true
 	}
 	builds := LatestBuilds(d)
 	var tasks []Task
 	for rep := 1; rep <= repeats; rep++ {
-		var redos []Task
 		for _, c := range cells {
-			if b, ok := builds[c.ID()]; ok && b.Status != "ok" && !redo.Failed {
+			if b, ok := builds[c.ID()]; ok && b.Status != "ok" && !retryFailed {
 				continue
 			}
 			for _, m := range modes {
-				switch state[store.RunKey(c.ID(), m.Name, rep)] {
-				case 0:
+				if !done[store.RunKey(c.ID(), m.Name, rep)] {
 					tasks = append(tasks, Task{c, m, rep})
-				case 1:
-					redos = append(redos, Task{c, m, rep})
 				}
 			}
 		}
-		tasks = append(tasks, redos...)
 	}
 	return tasks
 }
