@@ -240,6 +240,22 @@ func TestPendingRedoesNoisyRunsAboveTheThreshold(t *testing.T) {
 	}
 }
 
+func TestPendingRedoesANoisyRunInItsPlace(t *testing.T) {
+	// A run measured under load is not coverage: it is redone where it stands in the order,
+	// before later cells get their first repeat.
+	c := testConfig(t)
+	cells := c.Cells()
+	d := &store.Data{Runs: []store.Run{
+		{CellID: cells[0].ID(), Mode: "data", Repeat: 1, Status: "ok", OtherCPU: "others:80"},
+		{CellID: cells[0].ID(), Mode: "pipe", Repeat: 1, Status: "ok", OtherCPU: "others:10"},
+	}}
+	got := tasks(Pending(cells[:2], c.Bench.Modes, 1, d, Redo{NoisyPercent: 50}))
+	want := []string{cells[0].ID() + " data 1", cells[1].ID() + " data 1", cells[1].ID() + " pipe 1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Pending =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestOthersPercentReadsTheFirstEntry(t *testing.T) {
 	for in, want := range map[string]float64{"others:80,node:40": 80, "others:0": 0, "": 0, "node:40": 0} {
 		if got := OthersPercent(in); got != want {
