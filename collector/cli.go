@@ -150,6 +150,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	baseURL := fs.String("download-url", "https://download.redis.io/releases/", "release download site")
 	retry := fs.Bool("retry-failed", false, "rebuild cells whose last build failed and redo runs whose server failed")
 	redoNoisy := fs.Float64("redo-noisy", 0, "redo runs during which other processes used more than this percent of a CPU (0: never)")
+	var redoBefore timeFlag
+	fs.Var(&redoBefore, "redo-before", "redo runs started before this UTC time (2006-01-02T15:04:05Z), e.g. after fixing how a run is measured")
 	noBar := fs.Bool("no-progress", false, "plain log lines even on a terminal")
 	quietWait := fs.Duration("quiet-wait", 10*time.Minute, "before each run, wait up to this long for other processes to go quiet (0: don't)")
 	quietPct := fs.Float64("quiet-percent", 20, "other processes' CPU use (percent of one CPU) below which the machine counts as quiet")
@@ -185,7 +187,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opts := runner.Options{
 		Config: cfg, Cells: cells, DataDir: m.data, WorkDir: *work,
 		Sources:     &source.Cache{Dir: filepath.Join(*work, "src"), Getter: getter},
-		RetryFailed: *retry, RedoNoisy: *redoNoisy, QuietWait: *quietWait, QuietPercent: *quietPct, Log: stderr, Version: collectorVersion(),
+		RetryFailed: *retry, RedoNoisy: *redoNoisy, RedoBefore: redoBefore.t, QuietWait: *quietWait, QuietPercent: *quietPct, Log: stderr, Version: collectorVersion(),
 	}
 	if !*noBar && isTerminal(stderr) {
 		opts.Progress = newBar(stderr)
@@ -329,5 +331,24 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout)
 		report.Noise(stdout, d, other)
 	}
+	return nil
+}
+
+// timeFlag is a flag holding an RFC 3339 time.
+type timeFlag struct{ t time.Time }
+
+func (f *timeFlag) String() string {
+	if f.t.IsZero() {
+		return ""
+	}
+	return f.t.Format(time.RFC3339)
+}
+
+func (f *timeFlag) Set(s string) error {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return fmt.Errorf("want a time like 2026-11-22T04:55:00Z, got %q", s)
+	}
+	f.t = t
 	return nil
 }

@@ -117,6 +117,7 @@ args = ["--csv"]
 			`unknown version "2.6.17": no redis-2.6.17.tar.gz in ` + tarballs},
 		{"download without hashes", append([]string{"run", "-config", "matrix.toml"}, dirs...), "-source download needs -hashes"},
 		{"unreadable hashes", append([]string{"run", "-config", "matrix.toml", "-hashes", filepath.Join(work, "none")}, dirs...), "hashes: open "},
+		{"bad redo time", append([]string{"run", "-config", "matrix.toml", "-redo-before", "yesterday"}, dirs...), `want a time like 2026-11-22T04:55:00Z, got "yesterday"`},
 		{"unknown source", append([]string{"run", "-config", "matrix.toml", "-source", "ftp"}, dirs...), `unknown -source "ftp" (want download, tarballs or git)`},
 		{"missing compiler", append([]string{"run", "-config", noCC, "-source", "tarballs", "-tarballs", tarballs}, dirs...), `compiler gcc: "no-such-gcc-99" not found on PATH`},
 		{"merge without -out", []string{"merge", data}, "usage: collector merge -out DIR IN_DIR..."},

@@ -6,6 +6,7 @@ package runner
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
@@ -48,6 +49,8 @@ type Redo struct {
 	// more than this percent of a CPU (runs.other_cpu "others:N"); the new run
 	// replaces the noisy one.
 	NoisyPercent float64
+	// Before, when set, redoes runs started before it (e.g. measured before a fix).
+	Before time.Time
 }
 
 // OthersPercent reads N from a runs.other_cpu value "others:N,..." (0 if absent).
@@ -72,6 +75,9 @@ func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Dat
 			continue
 		}
 		if redo.NoisyPercent > 0 && OthersPercent(r.OtherCPU) > redo.NoisyPercent {
+			continue
+		}
+		if !redo.Before.IsZero() && r.StartedAt.Before(redo.Before) {
 			continue
 		}
 		done[store.RunKey(r.CellID, r.Mode, int(r.Repeat))] = true

@@ -256,6 +256,19 @@ func TestPendingRedoesANoisyRunInItsPlace(t *testing.T) {
 	}
 }
 
+func TestPendingRedoesRunsStartedBeforeATime(t *testing.T) {
+	c := testConfig(t)
+	cell := c.Cells()[0]
+	d := &store.Data{Runs: []store.Run{
+		{CellID: cell.ID(), Mode: "data", Repeat: 1, Status: "ok", StartedAt: t0},
+		{CellID: cell.ID(), Mode: "pipe", Repeat: 1, Status: "ok", StartedAt: t0.Add(time.Hour)},
+	}}
+	got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 1, d, Redo{Before: t0.Add(time.Minute)}))
+	if !reflect.DeepEqual(got, []string{cell.ID() + " data 1"}) {
+		t.Fatalf("only the run started before the time is redone, got %v", got)
+	}
+}
+
 func TestOthersPercentReadsTheFirstEntry(t *testing.T) {
 	for in, want := range map[string]float64{"others:80,node:40": 80, "others:0": 0, "": 0, "node:40": 0} {
 		if got := OthersPercent(in); got != want {

@@ -34,7 +34,9 @@ type Options struct {
 	// anyway and records what else was running. 0 disables the wait.
 	// RedoNoisy, when > 0, redoes runs during which other processes used more
 	// than this percent of a CPU.
-	RedoNoisy    float64
+	RedoNoisy float64
+	// RedoBefore, when set, redoes runs started before it.
+	RedoBefore   time.Time
 	QuietWait    time.Duration
 	QuietPercent float64
 	// Log receives one line per event; Progress, when set, is shown instead of
@@ -96,7 +98,7 @@ func Run(ctx context.Context, o Options) error {
 	fmt.Fprintf(o.Log, "machine %s: %s, %d cores, %.1f GiB, memory write %.1f GB/s\n", c.machine.ID,
 		c.machine.CPUModel, c.machine.Cores, float64(c.machine.MemoryBytes)/(1<<30), c.machine.MemWriteBPS/1e9)
 
-	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, Redo{Failed: o.RetryFailed, NoisyPercent: o.RedoNoisy})
+	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, Redo{Failed: o.RetryFailed, NoisyPercent: o.RedoNoisy, Before: o.RedoBefore})
 	fmt.Fprintf(o.Log, "%d cells, %d runs to do\n", len(o.Cells), len(tasks))
 	if len(tasks) == 0 {
 		return nil
