@@ -37,6 +37,8 @@ export interface Bar {
   readonly low?: number | null;
   /** A change beyond noise against the bar before it (the previous release): ▲ faster, ▼ slower. */
   readonly change?: 'faster' | 'slower' | null;
+  /** Measured while other processes kept the machine busy: labelled "⚠ busy" inside the bar. */
+  readonly busy?: boolean;
   /** The bar's accessible name. */
   readonly ariaLabel: string;
   /** Lines shown on hover and focus. */
@@ -180,6 +182,7 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
       .attr('data-winner', (b) => (b.winner ? 'true' : null))
       .attr('data-noise', (b) => b.noise ?? null)
       .attr('data-change', (b) => b.change ?? null)
+      .attr('data-busy', (b) => (b.busy ? 'true' : null))
       .attr('data-low', (b) => (b.low === undefined || b.low === null ? null : String(b.low)))
       .each(function (b) {
         const g = select(this);
@@ -205,10 +208,10 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
           .attr('x', x).attr('width', bandwidth)
           .attr('y', shape.attr('y')).attr('height', shape.attr('height'));
         g.select('text.status-label')
-          .text(missing ? missing.label : '')
+          .text(missing ? missing.label : b.busy ? '⚠ busy' : '')
           .attr('transform', `translate(${x + bandwidth / 2},${base - 6}) rotate(-90)`)
           .attr('dy', '0.35em')
-          .attr('class', 'status-label fill-slate-600 text-[11px]');
+          .attr('class', `status-label ${missing ? 'fill-slate-600' : 'fill-white font-semibold'} text-[11px]`);
         // The spread of the repeats: a whisker from the worst repeat up to the bar's top (the best).
         const whisker = b.value !== null && b.low !== undefined && b.low !== null && b.low < b.value;
         g.select('line.whisker')

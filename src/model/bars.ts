@@ -25,6 +25,22 @@ export function statusText(status: Exclude<CellStatus, 'ok'>, reason: string | n
   }
 }
 
+/**
+ * Other processes' CPU use (percent of one CPU) above which the machine counts as busy while it
+ * measured: the collector's own threshold for a quiet machine (-quiet-percent).
+ */
+export const BUSY_PERCENT = 20;
+
+/** Whether a figure was measured on a busy machine. */
+export const isBusy = (busyPct: number | null): boolean => busyPct !== null && busyPct > BUSY_PERCENT;
+
+/** How busy the machine was during a cell's runs, in words. */
+export function busyText(busyPct: number | null): string {
+  if (busyPct === null) return 'Machine load during the runs: not recorded';
+  const used = `other processes used up to ${Math.round(busyPct)}% of a CPU during the runs`;
+  return isBusy(busyPct) ? `⚠ Busy machine: ${used}; the figure may be low` : `Quiet machine: ${used}`;
+}
+
 /** "best of 3 of 3 repeats, spread 119,000 – 123,456 req/s (3.6%)" for a measured figure. */
 function repeatsText(best: number, worst: number | null, okRepeats: number | null, planned: number | null): string {
   const counted = `best of ${okRepeats ?? '?'} of ${planned ?? '?'} repeats`;
@@ -72,14 +88,16 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
     color: colorOf(row.compiler ?? ''),
     winner: false,
     low: lowOf(row),
+    busy: isBusy(row.busy_pct),
     change: verdict?.change_verdict === 'faster' || verdict?.change_verdict === 'slower' ? verdict.change_verdict : null,
-    ariaLabel: `Redis ${row.version}: ${rps} requests per second, best configuration ${config}${verdict ? `, ${winnerCallText(verdict, row.best_rps)}` : ''}${verdict ? previousReleaseText(verdict, ', ') : ''}. Show its configurations.`,
+    ariaLabel: `Redis ${row.version}: ${rps} requests per second, best configuration ${config}${verdict ? `, ${winnerCallText(verdict, row.best_rps)}` : ''}${verdict ? previousReleaseText(verdict, ', ') : ''}${isBusy(row.busy_pct) ? ', measured on a busy machine' : ''}. Show its configurations.`,
     tooltip: [
       `Redis ${row.version} — ${rps} req/s`,
       `Best configuration: ${config}${row.cc_version ? ` (${row.cc_version})` : ''}`,
       ...(verdict ? [capitalize(winnerCallText(verdict, row.best_rps)), previousReleaseText(verdict, '')].filter(Boolean) : []),
       row.p50_ms === null ? 'p50 latency: not printed by this client' : `p50 latency ${formatMs(row.p50_ms)}`,
       capitalize(repeatsText(row.best_rps, row.min_rps, row.ok_repeats, row.planned_repeats)),
+      busyText(row.busy_pct),
       configurationsText(row),
       'Click for all configurations',
     ],
@@ -124,7 +142,8 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
     winner: row.winner,
     noise,
     low: lowOf(row),
-    ariaLabel: `Redis ${version} ${name}: ${rps} requests per second${called || (row.winner && call === undefined) ? ', winner' : tie ? ', tie within noise' : row.winner ? ', fastest' : ''}. Back to all versions.`,
+    busy: isBusy(row.busy_pct),
+    ariaLabel: `Redis ${version} ${name}: ${rps} requests per second${called || (row.winner && call === undefined) ? ', winner' : tie ? ', tie within noise' : row.winner ? ', fastest' : ''}${isBusy(row.busy_pct) ? ', measured on a busy machine' : ''}. Back to all versions.`,
     tooltip: [
       `${name} — ${rps} req/s`,
       `Redis ${version}, ${standing}`,
@@ -132,6 +151,7 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
       ...flags,
       row.p50_ms === null ? 'p50 latency: not printed by this client' : `p50 latency ${formatMs(row.p50_ms)}`,
       capitalize(repeatsText(row.best_rps, row.min_rps, row.ok_repeats, row.planned_repeats)),
+      busyText(row.busy_pct),
       'Click to return to all versions',
     ],
   };

@@ -71,6 +71,7 @@ const pickBuild = (column: string): string =>
  *   build_failed  the cell did not build (reason = the build's error)
  *   server_failed the server did not start, crashed or hung in this mode
  *   not_collected nothing measured yet for this cell and mode
+ * busy_pct is how busy the machine was while the cell was measured in the mode (see run_counts).
  * `score` ranks the configurations of a version for picking its winner: the best repeat to the
  * cent (as redis-benchmark prints it), ties broken by compiler then flag-set order. It is an
  * exact integer in a DOUBLE (below 2^53 up to 90 million requests/s), so max() and arg_max()
@@ -96,7 +97,10 @@ build AS (
   FROM builds GROUP BY cell_id
 ),
 run_counts AS (
-  SELECT cell_id, mode, count(*) FILTER (WHERE status = 'server_failed')::INTEGER AS server_failed_runs
+  -- busy_pct: the most CPU (percent of one CPU) other processes used during any run of the cell
+  -- in this mode, from other_cpu's leading "others:N" (NULL when not recorded).
+  SELECT cell_id, mode, count(*) FILTER (WHERE status = 'server_failed')::INTEGER AS server_failed_runs,
+         max(TRY_CAST(regexp_extract(other_cpu, '^others:([0-9.]+)', 1) AS DOUBLE)) AS busy_pct
   FROM runs GROUP BY cell_id, mode
 ),
 test_stats AS (
@@ -121,7 +125,7 @@ SELECT cm.cell_id, cm.version, cm.compiler, cm.flag_set, cm.compiler_index, cm.f
        END AS status,
        ts.best_rps, ts.min_rps, coalesce(ts.ok_repeats, 0) AS ok_repeats, ts.p50_ms,
        coalesce(ts.test_error, b.build_error) AS reason,
-       b.cc_version, b.cflags, b.ldflags, b.compat_flags,
+       b.cc_version, b.cflags, b.ldflags, b.compat_flags, rc.busy_pct,
        round(ts.best_rps * 100) * 10000 - (cm.compiler_index * 100 + cm.flag_index) AS score
 FROM cell_modes cm
 CROSS JOIN tests t

@@ -90,8 +90,10 @@ export function createChartCard(key: string, mode: string, test: string, actions
       const measured = bars.filter((b) => b.value !== null).length;
       // Releases faster (▲) or slower (▼) than the one before, beyond the noise band.
       const changes = bars.filter((b) => b.change).map((b) => `${b.change === 'faster' ? '▲' : '▼'} ${b.label}`);
+      const busy = bars.filter((b) => b.busy).map((b) => b.label);
       subtitle.textContent = `Best configuration per version · ${measured} of ${bars.length} versions measured · click a bar for its configurations`
-        + (changes.length ? ` · beyond noise against the release before: ${changes.join(', ')}` : '');
+        + (changes.length ? ` · beyond noise against the release before: ${changes.join(', ')}` : '')
+        + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '');
       draw(bars, view, `${test}, ${mode} mode: one bar per Redis version`, (bar) => actions.open(bar.key));
       if (focus !== undefined) chart?.focusBar(focus);
     },
@@ -104,7 +106,9 @@ export function createChartCard(key: string, mode: string, test: string, actions
         : tied.length ? `≈ tie within noise: ${tied.join(', ')}`
         : winner.noise === 'unknown' ? `? fastest: ${winner.group} ${winner.label}, no winner called (too few repeats to judge the noise)`
         : `★ fastest: ${winner.group} ${winner.label}`;
-      subtitle.textContent = `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${standing}`;
+      const busy = bars.filter((b) => b.busy).map((b) => `${b.group} ${b.label}`);
+      subtitle.textContent = `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${standing}`
+        + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '');
       draw(bars, view, `${test}, ${mode} mode: configurations of Redis ${version}`, () => actions.close());
       if (focus) chart?.focusBar(winner?.key);
     },

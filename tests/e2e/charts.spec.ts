@@ -107,6 +107,24 @@ test('every bar is a keyboard button: arrows move, Enter opens, Escape closes', 
   await expect(set).toHaveAttribute('data-drill', '7.2.6');
 });
 
+test('a figure measured on a busy machine is marked as such, with how busy it was', async ({ page }) => {
+  // The fixture's 6.2.16 data runs shared the machine with a process using 85% of a CPU.
+  const set = chart(page, 'data:SET');
+  await expect(bar(set, '6.2.16')).toHaveAttribute('data-busy', 'true');
+  await expect(bar(set, '6.2.16').locator('text.status-label')).toHaveText('⚠ busy');
+  await expect(bar(set, '7.4.1')).not.toHaveAttribute('data-busy', /.*/);
+  await expect(bar(set, '7.4.1').locator('text.status-label')).toHaveText('');
+  await expect(set.locator('p').filter({ hasText: 'Best configuration per version' })).toContainText('⚠ measured on a busy machine (may be low): 6.2.16');
+  await bar(set, '6.2.16').hover();
+  await expect(page.locator('#chart-tooltip')).toContainText('⚠ Busy machine: other processes used up to 85% of a CPU during the runs; the figure may be low');
+  await bar(set, '7.4.1').hover();
+  await expect(page.locator('#chart-tooltip')).toContainText('Quiet machine: other processes used up to 3% of a CPU during the runs');
+  // In pipe mode the same builds ran on a quiet machine.
+  await expect(bar(chart(page, 'pipe:SET'), '6.2.16')).not.toHaveAttribute('data-busy', /.*/);
+  await bar(set, '6.2.16').click();
+  await expect(set.getByRole('button', { name: /^Redis 6\.2\.16 clang -O2 -flto: [\d,]+ requests per second.*, measured on a busy machine\./ })).toHaveCount(1);
+});
+
 test('bars have accessible names with version, configuration and requests per second', async ({ page }) => {
   const set = chart(page, 'data:SET');
   await expect(set.getByRole('button', { name: /^Redis 7\.4\.1: [\d,]+ requests per second, best configuration (gcc|clang) -O/ })).toHaveCount(1);

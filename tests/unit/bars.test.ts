@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configBar, versionBar } from '../../src/model/bars';
+import { busyText, configBar, versionBar } from '../../src/model/bars';
 import type { ConfigRow, VersionRow } from '../../src/sql/charts';
 
 const colorOf = (compiler: string) => (compiler === 'gcc' ? 'blue' : 'orange');
@@ -7,7 +7,7 @@ const colorOf = (compiler: string) => (compiler === 'gcc' ? 'blue' : 'orange');
 const measured: VersionRow = {
   mode: 'data', test: 'SET', test_index: 2, version: '7.4.1', ord: 6, status: 'ok',
   best_rps: 123456.7, min_rps: 120000, ok_repeats: 3, planned_repeats: 3, p50_ms: 0.311,
-  compiler: 'clang', flag_set: '-O2 -flto', cc_version: 'clang 19', reason: null,
+  compiler: 'clang', flag_set: '-O2 -flto', cc_version: 'clang 19', busy_pct: 4, reason: null,
   planned_cells: 12, ok_cells: 10, unsupported_cells: 0, failed_cells: 0,
   build_failed_cells: 2, server_failed_cells: 0, not_collected_cells: 0,
 };
@@ -22,6 +22,22 @@ describe('versionBar', () => {
     expect(bar.tooltip).toContain('10 of 12 configurations measured · 2 build failed');
   });
 
+  it('says how busy the machine was, and marks a figure measured on a busy machine', () => {
+    const quiet = versionBar(measured, colorOf);
+    expect(quiet.busy).toBe(false);
+    expect(quiet.tooltip).toContain('Quiet machine: other processes used up to 4% of a CPU during the runs');
+    const busy = versionBar({ ...measured, busy_pct: 85.4 }, colorOf);
+    expect(busy.busy).toBe(true);
+    expect(busy.tooltip).toContain('⚠ Busy machine: other processes used up to 85% of a CPU during the runs; the figure may be low');
+    expect(busy.ariaLabel).toBe('Redis 7.4.1: 123,457 requests per second, best configuration clang -O2 -flto, measured on a busy machine. Show its configurations.');
+    // The threshold is the collector's own for a quiet machine: 20% of a CPU.
+    expect([busyText(20), busyText(20.5), busyText(null)]).toEqual([
+      'Quiet machine: other processes used up to 20% of a CPU during the runs',
+      '⚠ Busy machine: other processes used up to 21% of a CPU during the runs; the figure may be low',
+      'Machine load during the runs: not recorded',
+    ]);
+  });
+
   it('gives a version without a figure no value and says why', () => {
     const bar = versionBar({ ...measured, status: 'unsupported', best_rps: null, compiler: null, reason: "ERR unknown command 'XADD'" }, colorOf);
     expect(bar.value).toBeNull();
@@ -33,7 +49,7 @@ describe('versionBar', () => {
 const config: ConfigRow = {
   version: '7.4.1', cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_rps: 100000, min_rps: 99000,
   ok_repeats: 1, planned_repeats: 3, p50_ms: null, reason: null, cc_version: 'gcc-12', cflags: '-Os',
-  ldflags: '-Os', compat_flags: '', winner: false, vs_winner: -0.05, spread: null, vs_winner_verdict: null,
+  ldflags: '-Os', compat_flags: '', busy_pct: null, winner: false, vs_winner: -0.05, spread: null, vs_winner_verdict: null,
 };
 
 describe('configBar', () => {

@@ -130,6 +130,19 @@ describe('configBarsQuery', () => {
     expect(serverFailed.find((r) => r.cell_id === '3.0.7|gcc|-Os')).toMatchObject({ status: 'ok', ok_repeats: 2 });
   });
 
+  it("gives each cell the most CPU other processes used during its runs in the mode, NULL when not recorded", async () => {
+    // The fixture's 6.2.16 first data runs shared the machine ("others:85,node:60"); every other run "others:3".
+    const data = await configs('data', 'SET', '6.2.16');
+    expect(new Set(data.filter((r) => r.status === 'ok').map((r) => r.busy_pct))).toEqual(new Set([85]));
+    expect(new Set((await configs('pipe', 'SET', '6.2.16')).filter((r) => r.status === 'ok').map((r) => r.busy_pct))).toEqual(new Set([3]));
+    expect(bar('data', 'SET', '6.2.16')?.busy_pct).toBe(85);
+    expect(bar('data', 'SET', '7.4.1')?.busy_pct).toBe(3);
+    const unrecorded = await openFixtureDb(undefined, { runs: await rewrittenFixture('runs', "SELECT * REPLACE ('' AS other_cpu) FROM fixture") });
+    const rows = (await unrecorded.runner.run(configBarsQuery('data', 'SET'))).filter((r) => r.status === 'ok');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.busy_pct === null)).toBe(true);
+  });
+
   it('counts only the repeats collected so far', async () => {
     const rows = await configs('data', 'SET', '7.4.1');
     expect(rows.find((r) => r.cell_id === '7.4.1|gcc|-Os -flto')).toMatchObject({ ok_repeats: 1, planned_repeats: 3 });
