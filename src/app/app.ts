@@ -150,7 +150,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   });
   for (const chart of charts) results.attach({ mode: chart.mode, test: chart.test, element: chart.card.element });
   const analysis = createAnalysis(byId('analysis'), {
-    db, versions, configs,
+    db, versions, configs, compilers: colors.domain(), colorOf, charts: chartRows,
     update: (patch) => setState({ ...state, ...patch }),
     link: (patch) => absoluteUrlFor({ ...state, chart: null, ...patch }),
     tools: results.sectionTools,

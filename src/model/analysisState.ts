@@ -5,6 +5,8 @@
  *
  *   base=clang|-O2            summary baseline configuration ("compiler|flag set")
  *   scope=7.4.1               version of the summary's per-test distribution (absent: all versions)
+ *   trend=pipe:GET            the chart ("mode:test") whose configurations the trends section
+ *                             follows across releases (absent: the first chart)
  *   a=7.2.6  b=7.4.1          compare sides: a version at its fastest configuration per test,
  *   a=7.4.1|gcc|-O2              or one cell ("version|compiler|flag set")
  *   cell=7.4.1|clang|-Ofast   status grid: the cell whose build and runs are shown
@@ -12,7 +14,7 @@
  */
 
 /** The sections above the charts, in page order. */
-export const SECTIONS = ['summary', 'factors', 'compare', 'status'] as const;
+export const SECTIONS = ['summary', 'factors', 'trends', 'compare', 'status'] as const;
 
 /** One of the sections above the charts. */
 export type SectionId = (typeof SECTIONS)[number];
@@ -23,6 +25,8 @@ export interface AnalysisState {
   readonly base: string | null;
   /** Version the summary's per-test distribution is for, or null for all versions. */
   readonly scope: string | null;
+  /** The chart key ("mode:test") the trends section shows, or null for the first chart. */
+  readonly trend: string | null;
   /** Compare side A: "version" (fastest configuration per test) or a cell id; null = second-newest version. */
   readonly a: string | null;
   /** Compare side B, as A; null = the newest version. */
@@ -35,11 +39,11 @@ export interface AnalysisState {
 
 /** No parameter: every field at its default. */
 export const ANALYSIS_DEFAULTS: AnalysisState = Object.freeze({
-  base: null, scope: null, a: null, b: null, cell: null, section: null,
+  base: null, scope: null, trend: null, a: null, b: null, cell: null, section: null,
 });
 
 /** The URL parameters of this state, in the order they are written. */
-export const ANALYSIS_PARAMS = ['base', 'scope', 'a', 'b', 'cell', 'section'] as const;
+export const ANALYSIS_PARAMS = ['base', 'scope', 'trend', 'a', 'b', 'cell', 'section'] as const;
 
 /** A configuration: compiler and flag set. */
 export interface ConfigRef {
@@ -107,6 +111,7 @@ export function decodeAnalysis(text: (name: string) => string | null, problems: 
   return {
     base: checked('base', 'baseline configuration', (v) => parseConfigKey(v) !== null),
     scope: text('scope'),
+    trend: checked('trend', 'trend chart', (v) => /^[^:]+:./.test(v)),
     a: side('a'),
     b: side('b'),
     cell: checked('cell', 'status grid cell', (v) => parseCellId(v) !== null),
@@ -120,6 +125,8 @@ export interface AnalysisCatalog {
   readonly versions: readonly string[];
   /** Keys ("compiler|flag set") of the planned configurations. */
   readonly configs: ReadonlySet<string>;
+  /** Keys ("mode:test") of the charts. */
+  readonly charts: ReadonlySet<string>;
 }
 
 /** Drops what the data does not hold (a stale link), with a sentence for each. */
@@ -140,6 +147,7 @@ export function reconcileAnalysis(state: AnalysisState, catalog: AnalysisCatalog
     ...state,
     base: keep(state.base, (v) => catalog.configs.has(v), (v) => `The configuration ${v.replace('|', ' ')} is not in the data; the baseline is the default.`),
     scope: keep(state.scope, hasVersion, (v) => `Version ${v} is not in the data; the summary covers all versions.`),
+    trend: keep(state.trend, (v) => catalog.charts.has(v), (v) => `The chart ${v} is not in the data; the trends show the first chart.`),
     a: side(state.a),
     b: side(state.b),
     cell: keep(state.cell, (v) => {

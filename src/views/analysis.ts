@@ -1,5 +1,5 @@
 /**
- * The sections above the charts (summary, build factors, compare, status grid) and the page's
+ * The sections above the charts (summary, build factors, trends, compare, status grid) and the page's
  * table of contents. Each section queries and draws when it first comes near the screen, then
  * follows the state; the app only calls render() and start().
  */
@@ -13,12 +13,18 @@ import { createFactors } from './factors';
 import { createStatusGrid } from './statusGrid';
 import type { SectionTools } from './section';
 import { createSummary } from './summary';
+import { createTrends } from './trends';
 
 /** What the sections need from the app. */
 export interface AnalysisOptions {
   readonly db: QueryRunner;
   readonly versions: readonly string[];
   readonly configs: readonly ConfigRef[];
+  /** Compilers in plan order, and the colour of each (as in the charts). */
+  readonly compilers: readonly string[];
+  colorOf(compiler: string): string;
+  /** The charts (test and mode), in page order. */
+  readonly charts: readonly { readonly mode: string; readonly test: string }[];
   /** Applies a user's change to the state (pushed to history). */
   update(patch: Partial<AnalysisState>): void;
   /** The absolute deep link to the current state with `patch` applied. */
@@ -50,6 +56,7 @@ export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Ana
   const views: Record<SectionId, SectionView> = {
     summary: createSummary(ctx),
     factors: createFactors(ctx),
+    trends: createTrends(ctx),
     compare: createCompare(ctx),
     status: createStatusGrid(ctx),
   };
@@ -70,7 +77,7 @@ export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Ana
         },
       },
     }, label);
-  const titles: Record<SectionId, string> = { summary: 'Summary', factors: 'Build factors', compare: 'Compare', status: 'Status grid' };
+  const titles: Record<SectionId, string> = { summary: 'Summary', factors: 'Build factors', trends: 'Trends', compare: 'Compare', status: 'Status grid' };
   root.replaceChildren(
     h('nav', { class: 'mt-3 text-sm text-slate-700', attrs: { 'aria-label': 'On this page' } },
       h('span', { class: 'font-semibold' }, 'On this page: '),

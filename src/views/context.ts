@@ -11,6 +11,11 @@ export interface AnalysisContext {
   /** Planned versions in release order, and configurations in plan order. */
   readonly versions: readonly string[];
   readonly configs: readonly ConfigRef[];
+  /** Compilers in plan order, and the colour of each (as in the charts). */
+  readonly compilers: readonly string[];
+  colorOf(compiler: string): string;
+  /** The charts (test and mode), in page order. */
+  readonly charts: readonly { readonly mode: string; readonly test: string }[];
   /** A user action: the current state with `patch` applied, pushed to history. */
   update(patch: Partial<AnalysisState>): void;
   /** The absolute deep link to the current state with `patch` applied. */

@@ -29,7 +29,7 @@ export interface SectionTools {
 }
 
 /** Each section in words, for the tools' accessible names. */
-const SECTION_NAMES: Readonly<Record<SectionId, string>> = { summary: 'summary', factors: 'build factors', compare: 'comparison', status: 'status grid' };
+const SECTION_NAMES: Readonly<Record<SectionId, string>> = { summary: 'summary', factors: 'build factors', trends: 'trends', compare: 'comparison', status: 'status grid' };
 
 const BUTTON = 'rounded-md border border-slate-300 px-2 py-1 text-xs text-slate-800 hover:bg-slate-100';
 

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { formatChange } from '../../src/model/changeText';
+import { configBarsQuery } from '../../src/sql/charts';
 import { compareQuery } from '../../src/sql/compare';
 import { effectsQuery } from '../../src/sql/effects';
 import { summaryItemsQuery, summaryQuery } from '../../src/sql/summary';
@@ -270,6 +271,51 @@ test("each section's SQL opens in the console as its own query, and its CSV and 
   await status.scrollIntoViewIfNeeded();
   await status.getByRole('button', { name: 'Open the SQL of the cells of the status grid in the console' }).click();
   await expect(page.locator('#sql-status')).toHaveText(new RegExp(`^${(await fx.runner.run(statusGridQuery())).length} rows in \\d+ ms`));
+});
+
+test('trends show every configuration of one test across releases, with gaps where a release has no figure', async ({ page, browser }, testInfo) => {
+  const fx = await openFixtureDb();
+  await page.goto('./?section=trends');
+  await waitForCharts(page);
+  const trends = section(page, 'trends');
+  await expect(trends).toBeInViewport();
+  await expect(trends.locator('figure.trend-panel')).toHaveCount(6);
+  await expect(trends.locator('g.trend-series')).toHaveCount(12);
+  // The first chart by default: PING_INLINE in data mode.
+  await expect(page.locator('#trend-chart')).toHaveValue('data:PING_INLINE');
+
+  await page.locator('#trend-chart').selectOption('pipe:GET');
+  await expect(page).toHaveURL(/trend=pipe%3AGET/);
+  const expected = await fx.runner.run(configBarsQuery('pipe', 'GET'));
+  const gcc = trends.locator('figure.trend-panel[data-flag-set="-O2"] g.trend-series[data-key="gcc|-O2"]');
+  const points = await gcc.locator('g.point').evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-version'), n.getAttribute('data-status'), n.getAttribute('data-value')]));
+  expect(points).toEqual(fx.versions.map((v) => {
+    const row = expected.find((r) => r.cell_id === `${v}|gcc|-O2`);
+    return [v, row?.status, row?.status === 'ok' ? String(row.best_rps) : ''];
+  }));
+  // 5.0.14 is not collected: the line breaks there (two segments), and its mark says why.
+  expect(((await gcc.locator('path.trend-line').getAttribute('d')) ?? '').match(/M/g)).toHaveLength(2);
+  await gcc.locator('g.point[data-version="5.0.14"] circle').hover({ force: true });
+  await expect(page.locator('#chart-tooltip')).toContainText('gcc -O2, Redis 5.0.14: no figure');
+  await expect(page.locator('#chart-tooltip')).toContainText('Not collected yet');
+  // A build that failed is named in the table, not drawn as a value.
+  const table = trends.getByRole('table', { name: /GET, pipe mode: requests\/second/ });
+  await expect(table.locator('tbody tr', { hasText: 'clang -Ofast' }).locator('td').last()).toHaveText('build failed');
+  await expect(table.locator('tbody tr')).toHaveCount(12);
+  await screenshot(page, testInfo, 'trends');
+
+  // The page's view sets the shared axis.
+  const real = await trends.locator('figure.trend-panel svg').first().getAttribute('data-domain');
+  await page.getByText('Max Change View', { exact: true }).click();
+  await expect(trends.locator('.axis-note')).toContainText('Max Change View, shared by all panels');
+  expect(await trends.locator('figure.trend-panel svg').first().getAttribute('data-domain')).not.toBe(real);
+
+  const fresh = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+  await fresh.goto(page.url());
+  await waitForCharts(fresh);
+  await expect(fresh.locator('#trend-chart')).toHaveValue('pipe:GET');
+  await expect(section(fresh, 'trends').locator('.axis-note')).toContainText('Max Change View');
+  await fresh.context().close();
 });
 
 test('a stale analysis link falls back to defaults with a notice', async ({ page }) => {

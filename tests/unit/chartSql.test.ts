@@ -3,7 +3,7 @@ import { configBarsQuery, versionBarsQuery } from '../../src/sql/charts';
 import { chartSql, sectionSql } from '../../src/sql/chartSql';
 import { compareQuery } from '../../src/sql/compare';
 import { summaryItemsQuery } from '../../src/sql/summary';
-import { query } from '../../src/sql/query';
+import { type Query, query } from '../../src/sql/query';
 import { splitStatements } from '../../src/sql/scan';
 import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
 
@@ -39,7 +39,8 @@ describe('chartSql', () => {
 describe('sectionSql', () => {
   it("runs on its own and returns exactly the section query's rows, parameters inlined", async () => {
     const base = { compiler: 'clang', flag_set: "-O2 -flto" };
-    for (const q of [summaryItemsQuery(base, '7.4.1'), compareQuery({ version: '7.2.6', config: null }, { version: '7.4.1', config: base })]) {
+    const queries: Query<unknown>[] = [summaryItemsQuery(base, '7.4.1'), compareQuery({ version: '7.2.6', config: null }, { version: '7.4.1', config: base })];
+    for (const q of queries) {
       const expected = await fx.runner.run(q);
       expect(q.params.length).toBeGreaterThan(0);
       expect(expected.length).toBeGreaterThan(10);

@@ -16,6 +16,7 @@ const full: AppState = {
   limit: 250,
   base: 'clang|-O2 -flto',
   scope: '3.0.7',
+  trend: 'data:SET',
   a: '2.8.24',
   b: '7.4.1|gcc|-O2',
   cell: '7.4.1|clang|-O2 -flto',

@@ -1,0 +1,135 @@
+/**
+ * One small-multiple panel of the trends section: a flag set's configurations across releases,
+ * a line per compiler (coloured as in the bar charts; later compilers dashed) with a dot per
+ * measured release. A release without a figure breaks the line and gets a hollow mark on the
+ * panel's floor, never a point at zero. Panels share the value axis range they are given. It
+ * only draws.
+ */
+import { axisBottom, axisLeft } from 'd3-axis';
+import { scaleLinear, scalePoint } from 'd3-scale';
+import { select } from 'd3-selection';
+import { line } from 'd3-shape';
+import type { Domain } from '../model/domain';
+import type { TrendPanel, TrendPoint, TrendSeries } from '../model/trends';
+import { svgElement } from './svg';
+import { hideTooltip, showTooltip } from './tooltip';
+
+/** What a panel is drawn against. */
+export interface TrendChartOptions {
+  /** Every planned version, in release order (the x axis). */
+  readonly versions: readonly string[];
+  /** The value axis range shared by the panels, or null when nothing is measured. */
+  readonly domain: Domain | null;
+  /** Accessible name of the panel. */
+  readonly label: string;
+}
+
+/** A drawn panel. */
+export interface TrendChart {
+  update(panel: TrendPanel, options: TrendChartOptions): void;
+  destroy(): void;
+}
+
+const WIDTH = 380;
+const HEIGHT = 230;
+const MARGIN = { top: 22, right: 10, bottom: 40, left: 46 };
+const TICKS = 4;
+/** Height of the floor strip holding the marks of releases without a figure. */
+const FLOOR = 10;
+
+/** Draws `panel` into `el` (emptied first). */
+export function trendChart(el: HTMLElement, panel: TrendPanel, options: TrendChartOptions): TrendChart {
+  const svg = select(svgElement(el.ownerDocument, 'svg'))
+    .attr('class', 'block h-auto w-full select-none overflow-visible')
+    .attr('role', 'group')
+    .attr('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
+  el.replaceChildren(svg.node() as SVGSVGElement);
+  const title = svg.append('text').attr('class', 'panel-title fill-slate-900 text-[13px] font-semibold').attr('x', MARGIN.left).attr('y', 13);
+  const yAxis = svg.append('g').attr('class', 'y-axis text-slate-600');
+  const xAxis = svg.append('g').attr('class', 'x-axis text-slate-700');
+  const plot = svg.append('g').attr('class', 'series');
+  const floorY = HEIGHT - MARGIN.bottom;
+
+  function draw(data: TrendPanel, opts: TrendChartOptions): void {
+    svg.attr('aria-label', opts.label).attr('data-domain', opts.domain ? opts.domain.join(',') : '');
+    title.text(data.key);
+    const x = scalePoint<string>().domain(opts.versions).range([MARGIN.left, WIDTH - MARGIN.right]).padding(0.4);
+    const y = scaleLinear().domain(opts.domain ?? [0, 1]).range([floorY - FLOOR, MARGIN.top]).clamp(true);
+    yAxis
+      .attr('transform', `translate(${MARGIN.left},0)`)
+      .call(axisLeft(y).ticks(TICKS).tickFormat(y.tickFormat(TICKS, '~s')).tickSizeOuter(0))
+      .call((g) => g.selectAll('.gridline').remove())
+      .call((g) => g.selectAll('.tick line').clone().attr('x2', WIDTH - MARGIN.left - MARGIN.right).attr('class', 'gridline').attr('stroke-opacity', 0.12))
+      .attr('visibility', opts.domain ? 'visible' : 'hidden');
+    xAxis
+      .attr('transform', `translate(0,${floorY})`)
+      .call(axisBottom(x).tickSizeOuter(0))
+      .call((g) => g.selectAll('.tick text').attr('transform', 'rotate(-40)').attr('text-anchor', 'end').attr('dx', '-0.3em').attr('dy', '0.6em'));
+
+    const path = line<TrendPoint>()
+      .defined((p) => p.value !== null)
+      .x((p) => x(p.version) ?? 0)
+      .y((p) => y(p.value ?? 0));
+    // Floor marks of different series side by side, so none hides another.
+    const spread = (i: number) => (i - (data.series.length - 1) / 2) * 7;
+
+    plot.selectAll<SVGGElement, TrendSeries>('g.trend-series')
+      .data(data.series, (s) => s.key)
+      .join((enter) => {
+        const g = enter.append('g').attr('class', 'trend-series outline-none focus-visible:outline-2 focus-visible:outline-blue-700').attr('role', 'img').attr('tabindex', 0);
+        g.append('path').attr('class', 'trend-line').attr('fill', 'none').attr('stroke-width', 2);
+        g.append('g').attr('class', 'points');
+        return g;
+      })
+      .attr('aria-label', (s) => s.ariaLabel)
+      .attr('data-key', (s) => s.key)
+      .each(function (s, i) {
+        const g = select(this);
+        g.select('path.trend-line').attr('d', path([...s.points])).attr('stroke', s.color).attr('stroke-dasharray', s.dashed ? '6 3' : null);
+        g.select('g.points').selectAll<SVGGElement, TrendPoint>('g.point')
+          .data(s.points, (p) => p.version)
+          .join((enter) => {
+            const p = enter.append('g').attr('class', 'point');
+            p.append('circle');
+            return p;
+          })
+          .attr('data-version', (p) => p.version)
+          .attr('data-status', (p) => p.status)
+          .attr('data-value', (p) => (p.value === null ? '' : String(p.value)))
+          .attr('data-busy', (p) => (p.busy ? 'true' : null))
+          .each(function (p) {
+            const measured = p.value !== null;
+            select(this).select('circle')
+              .attr('cx', (x(p.version) ?? 0) + (measured ? 0 : spread(i)))
+              .attr('cy', measured ? y(p.value ?? 0) : floorY - FLOOR / 2)
+              .attr('r', measured ? 3.5 : 3)
+              // A hollow mark answers the pointer over its inside too, not only on its dotted rim.
+              .attr('pointer-events', 'all')
+              .attr('fill', measured ? s.color : 'none')
+              .attr('stroke', measured ? (p.busy ? '#111827' : 'none') : s.color)
+              .attr('stroke-width', 1.5)
+              .attr('stroke-dasharray', measured ? null : '1.5 1.5');
+          });
+      });
+  }
+
+  plot
+    .on('pointerover', (event: Event) => {
+      const point = (event.target as Element | null)?.closest('g.point');
+      if (point) showTooltip(point, (select(point).datum() as TrendPoint).tooltip);
+    })
+    .on('focusin', (event: Event) => {
+      const series = (event.target as Element | null)?.closest('g.trend-series');
+      if (series) showTooltip(series, [(select(series).datum() as TrendSeries).ariaLabel]);
+    })
+    .on('pointerout focusout', hideTooltip);
+
+  draw(panel, options);
+  return {
+    update: draw,
+    destroy() {
+      hideTooltip();
+      svg.remove();
+    },
+  };
+}
