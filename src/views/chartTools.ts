@@ -26,7 +26,25 @@ export interface ChartTools {
   readonly tableShown: boolean;
 }
 
-const BUTTON = 'rounded-md border border-slate-300 px-2 py-1 text-xs text-slate-800 hover:bg-slate-100';
+/** The look of the tools' buttons (charts and sections). */
+export const TOOL_BUTTON = 'rounded-md border border-slate-300 px-2 py-1 text-xs text-slate-800 hover:bg-slate-100';
+
+/** A button that writes a `label` file with `write`; `note` says it is writing, or why it could not. */
+export function saveButton(label: string, attrs: Readonly<Record<string, string>>, note: HTMLElement, write: () => Promise<void>): HTMLButtonElement {
+  return h('button', {
+    class: TOOL_BUTTON,
+    attrs: { type: 'button', ...attrs },
+    on: {
+      click: () => {
+        note.textContent = `Writing ${label}…`;
+        write().then(
+          () => (note.textContent = ''),
+          (err: unknown) => (note.textContent = `Could not write the ${label} file: ${err instanceof Error ? err.message : String(err)}`),
+        );
+      },
+    },
+  }, label);
+}
 
 /** Buttons that wrap onto the next line together, after a visual label (their own names say it all). */
 const group = (label: string, ...buttons: HTMLElement[]) =>
@@ -38,29 +56,17 @@ export function chartTools(figure: HTMLElement, id: string, actions: ChartToolAc
   const note = h('span', { class: 'text-xs text-slate-600', attrs: { role: 'status' } });
   const table = h('div', { class: 'chart-table mt-2 max-h-96 overflow-auto', attrs: { id: tableId, hidden: '' } });
   const toggle = h('button', {
-    class: `${BUTTON} aria-pressed:bg-slate-800 aria-pressed:text-white`,
+    class: `${TOOL_BUTTON} aria-pressed:bg-slate-800 aria-pressed:text-white`,
     attrs: { type: 'button', 'aria-pressed': 'false', 'aria-controls': tableId, 'data-action': 'table' },
     on: { click: () => actions.toggleTable() },
   }, 'Data table');
   const save = (file: ChartFile, label: string, what: string) =>
-    h('button', {
-      class: BUTTON,
-      attrs: { type: 'button', 'data-action': `save-${file}`, 'aria-label': `Download ${what} as ${label}` },
-      on: {
-        click: () => {
-          note.textContent = `Writing ${label}…`;
-          actions.save(file).then(
-            () => (note.textContent = ''),
-            (err: unknown) => (note.textContent = `Could not write the ${label} file: ${err instanceof Error ? err.message : String(err)}`),
-          );
-        },
-      },
-    }, label);
+    saveButton(label, { 'data-action': `save-${file}`, 'aria-label': `Download ${what} as ${label}` }, note, () => actions.save(file));
   figure.append(
     h('div', { class: 'chart-tools mt-2 flex flex-wrap items-center gap-1.5' },
       toggle,
       h('button', {
-        class: BUTTON,
+        class: TOOL_BUTTON,
         attrs: { type: 'button', 'data-action': 'sql', title: 'Open the SQL console with the query behind this chart' },
         on: { click: () => actions.showSql() },
       }, 'SQL'),

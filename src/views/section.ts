@@ -8,6 +8,7 @@ import { sectionSql } from '../sql/chartSql';
 import type { Query } from '../sql/query';
 import { copyLink } from '../ui/copyLink';
 import { h } from '../ui/dom';
+import { saveButton, TOOL_BUTTON } from './chartTools';
 
 /** A query behind what a section shows. */
 export interface SectionQuery {
@@ -31,7 +32,6 @@ export interface SectionTools {
 /** Each section in words, for the tools' accessible names. */
 const SECTION_NAMES: Readonly<Record<SectionId, string>> = { summary: 'summary', factors: 'build factors', trends: 'trends', compare: 'comparison', status: 'status grid' };
 
-const BUTTON = 'rounded-md border border-slate-300 px-2 py-1 text-xs text-slate-800 hover:bg-slate-100';
 
 /** A section's parts, filled by its view. */
 export interface SectionFrame {
@@ -59,23 +59,12 @@ export function sectionFrame(id: SectionId, title: string, intro: (Node | string
   const toolRow = h('div', { class: 'section-tools mt-3 flex flex-wrap items-center gap-1.5', attrs: { hidden: '' } });
   const group = (q: SectionQuery) => {
     const what = `the ${q.label} of the ${SECTION_NAMES[id]}`;
-    const save = (format: 'csv' | 'parquet', name: string) => h('button', {
-      class: BUTTON,
-      attrs: { type: 'button', 'data-action': `save-${format}`, 'aria-label': `Download ${what} as ${name}` },
-      on: {
-        click: () => {
-          note.textContent = `Writing ${name}…`;
-          tools.save(sectionSql(q.query, q.title), format, q.file).then(
-            () => (note.textContent = ''),
-            (err: unknown) => (note.textContent = `Could not write the ${name} file: ${err instanceof Error ? err.message : String(err)}`),
-          );
-        },
-      },
-    }, name);
+    const save = (format: 'csv' | 'parquet', name: string) =>
+      saveButton(name, { 'data-action': `save-${format}`, 'aria-label': `Download ${what} as ${name}` }, note, () => tools.save(sectionSql(q.query, q.title), format, q.file));
     return h('span', { class: 'inline-flex flex-wrap items-center gap-1.5', attrs: { 'data-query': q.label } },
       h('span', { class: 'text-xs text-slate-600', attrs: { 'aria-hidden': 'true' } }, `${q.label.charAt(0).toUpperCase()}${q.label.slice(1)}:`),
       h('button', {
-        class: BUTTON,
+        class: TOOL_BUTTON,
         attrs: { type: 'button', 'data-action': 'sql', 'aria-label': `Open the SQL of ${what} in the console` },
         on: { click: () => tools.showSql(sectionSql(q.query, q.title)) },
       }, 'SQL'),
