@@ -106,7 +106,9 @@ export function trendChart(el: HTMLElement, panel: TrendPanel, options: TrendCha
               // A hollow mark answers the pointer over its inside too, not only on its dotted rim.
               .attr('pointer-events', 'all')
               .attr('fill', measured ? s.color : 'none')
-              .attr('stroke', measured ? (p.busy ? '#111827' : 'none') : s.color)
+              // A busy ring in the theme's text colour, so it shows on light and dark cards alike.
+              .attr('stroke', measured ? (p.busy ? null : 'none') : s.color)
+              .attr('class', measured && p.busy ? 'stroke-slate-900' : null)
               .attr('stroke-width', 1.5)
               .attr('stroke-dasharray', measured ? null : '1.5 1.5');
           });
