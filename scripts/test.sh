@@ -13,8 +13,9 @@ debian_redis_tarball "$RCB_DEBIAN_TARBALLS"
 echo "== Go: vet and tests (incl. end-to-end build of Redis 7.0.15 with gcc -O2 and clang -O2 -flto)"
 (cd collector && go vet ./... && go test -p 1 -count=1 -timeout 45m ./...)
 
-echo "== TypeScript: unit tests"
+echo "== TypeScript: type check (site, tests, tooling) and unit tests"
 need_node_modules
+npm run typecheck
 npm test
 
 echo "== Browser tests (Playwright, /usr/bin/chromium)"
