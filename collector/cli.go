@@ -323,6 +323,8 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	report.Times(stdout, d)
+	report.Totals(stdout, d)
+	report.Spread(stdout, d)
 	if *compare != "" {
 		other, err := store.Load(*compare)
 		if err != nil {

@@ -57,6 +57,10 @@ func Run(ctx context.Context, s Spec) (Outcome, error) {
 	var out Outcome
 	srv, err := startServer(ctx, s)
 	if err != nil {
+		// Interrupted while the server started: nothing was measured, and the server did not fail.
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
 		out.ServerFailed = oneLine(err.Error())
 		out.Results = markAll(DefaultTests, "crashed", "server did not start: "+out.ServerFailed)
 		return out, nil

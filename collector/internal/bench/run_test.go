@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,5 +115,20 @@ func TestRunServerThatDoesNotStart(t *testing.T) {
 				t.Errorf("took %s: the hung server was not stopped promptly", d)
 			}
 		})
+	}
+}
+
+func TestRunInterruptedWhileTheServerStartsIsNotAServerFailure(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := Run(ctx, Spec{
+		Server: fakeServer(t, "exec sleep 30"), Client: "/bin/false", Dir: filepath.Join(t.TempDir(), "run"),
+		ServerCPU: -1, ClientCPU: -1, StartTimeout: 10 * time.Second, RunTimeout: time.Second,
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if out.ServerFailed != "" || len(out.Results) != 0 {
+		t.Errorf("an interrupted start was recorded as %q with %d results", out.ServerFailed, len(out.Results))
 	}
 }

@@ -1,7 +1,8 @@
 // Package report summarises a dataset for the collector's own benchmarks:
 // where a cell's time goes (source, dependencies, build, benchmark, collector
-// overhead) and how much the best-of-repeats figure moves between two
-// independent collections of the same cells (run-to-run noise).
+// overhead), the machine time and failures of a collection, how far the repeats
+// of one collection spread, and how much the best-of-repeats figure moves
+// between two independent collections of the same cells (run-to-run noise).
 package report
 
 import (
@@ -108,6 +109,81 @@ func Noise(w io.Writer, a, b *store.Data) {
 	sort.Strings(modes)
 	for _, m := range modes {
 		fmt.Fprintf(w, "mode %s: median run-to-run spread of best-of-repeats %.2f%% over %d (cell, test) pairs\n", m, Median(perMode[m]), len(perMode[m]))
+	}
+}
+
+// Totals prints the machine time a collection took and what failed: cells
+// built and failed (by their latest build), runs, and runs whose server failed.
+func Totals(w io.Writer, d *store.Data) {
+	var build, bench float64
+	latest := map[string]store.Build{}
+	for _, b := range d.Builds {
+		build += b.SourceSeconds + b.DepsSeconds + b.BuildSeconds
+		if prev, ok := latest[b.CellID]; !ok || !b.StartedAt.Before(prev.StartedAt) {
+			latest[b.CellID] = b
+		}
+	}
+	failed := 0
+	for _, b := range latest {
+		if b.Status != "ok" {
+			failed++
+		}
+	}
+	serverFailed := 0
+	for _, r := range d.Runs {
+		bench += r.DurationSeconds + r.OverheadSeconds
+		if r.Status == "server_failed" {
+			serverFailed++
+		}
+	}
+	fmt.Fprintf(w, "machine time: %.2f h building (sources, dependencies, servers), %.2f h benchmarking; %d cells built, %d failed to build; %d runs, %d with a failed server\n",
+		build/3600, bench/3600, len(latest)-failed, failed, len(d.Runs), serverFailed)
+}
+
+// Spread prints, per mode, how far the repeats of each (cell, test) lie apart
+// within this collection, (best - worst) / best as the site's noise rule takes
+// it: the median and the largest, over the pairs with two or more repeats.
+func Spread(w io.Writer, d *store.Data) {
+	type key [3]string
+	best, worst, n := map[key]float64{}, map[key]float64{}, map[key]int{}
+	for _, r := range d.Results {
+		if r.Status != "ok" || r.RPS == nil {
+			continue
+		}
+		k, v := key{r.CellID, r.Mode, r.Test}, *r.RPS
+		if n[k] == 0 || v > best[k] {
+			best[k] = v
+		}
+		if n[k] == 0 || v < worst[k] {
+			worst[k] = v
+		}
+		n[k]++
+	}
+	perMode := map[string][]float64{}
+	top := map[string]key{}
+	for k, c := range n {
+		if c < 2 || best[k] <= 0 {
+			continue
+		}
+		s := 100 * (best[k] - worst[k]) / best[k]
+		if t, ok := top[k[1]]; !ok || s > 100*(best[t]-worst[t])/best[t] {
+			top[k[1]] = k
+		}
+		perMode[k[1]] = append(perMode[k[1]], s)
+	}
+	if len(perMode) == 0 {
+		fmt.Fprintln(w, "repeats: no (cell, test) has two measured repeats yet, so no spread")
+		return
+	}
+	var modes []string
+	for m := range perMode {
+		modes = append(modes, m)
+	}
+	sort.Strings(modes)
+	for _, m := range modes {
+		t := top[m]
+		fmt.Fprintf(w, "mode %s: spread of repeats median %.2f%%, max %.2f%% (%s %s), over %d (cell, test) pairs with 2+ repeats\n",
+			m, Median(perMode[m]), max(perMode[m]), t[0], t[2], len(perMode[m]))
 	}
 }
 
