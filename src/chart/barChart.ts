@@ -75,6 +75,8 @@ const HEIGHT = 280;
 const MARGIN = { top: 18, right: 8, bottom: 34, left: 48 };
 const GROUP_LABEL_SPACE = 16;
 const MIN_BAR_PX = 2;
+/** The height a bar needs to hold "⚠ busy" written up its inside. */
+const BUSY_LABEL_PX = 50;
 const TICKS = 5;
 
 /** Draws `bars` into `el` (emptied first). */
@@ -207,8 +209,10 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
           .attr('fill', texture ? `url(#${texture})` : null)
           .attr('x', x).attr('width', bandwidth)
           .attr('y', shape.attr('y')).attr('height', shape.attr('height'));
+        // "⚠ busy" fits inside a bar of BUSY_LABEL_PX or more; a shorter bar carries ⚠ in its mark above.
+        const busyInside = b.busy === true && b.value !== null && base - Math.min(y(b.value), base - MIN_BAR_PX) >= BUSY_LABEL_PX;
         g.select('text.status-label')
-          .text(missing ? missing.label : b.busy ? '⚠ busy' : '')
+          .text(missing ? missing.label : busyInside ? '⚠ busy' : '')
           .attr('transform', `translate(${x + bandwidth / 2},${base - 6}) rotate(-90)`)
           .attr('dy', '0.35em')
           .attr('class', `status-label ${missing ? 'fill-slate-600' : 'fill-white font-semibold'} text-[11px]`);
@@ -222,8 +226,9 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
           .attr('stroke-width', 1.5)
           .attr('stroke-linecap', 'square');
         // One mark above the bar: ★ the winner, ≈ a tie within noise, ▲/▼ a change beyond noise.
-        const mark = b.noise === 'tie' ? '≈' : b.noise === 'unknown' ? '?' : b.winner ? '★' : b.change === 'faster' ? '▲' : b.change === 'slower' ? '▼' : '';
-        const tone = mark === '▲' ? 'fill-[#0072B2]' : mark === '▼' ? 'fill-[#D55E00]' : 'fill-slate-900';
+        const glyph = b.noise === 'tie' ? '≈' : b.noise === 'unknown' ? '?' : b.winner ? '★' : b.change === 'faster' ? '▲' : b.change === 'slower' ? '▼' : '';
+        const mark = b.busy && !busyInside ? `${glyph}⚠` : glyph;
+        const tone = glyph === '▲' ? 'fill-[#0072B2]' : glyph === '▼' ? 'fill-[#D55E00]' : 'fill-slate-900';
         g.select('text.winner-mark')
           .text(mark)
           .attr('x', x + bandwidth / 2)

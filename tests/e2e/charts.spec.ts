@@ -121,6 +121,17 @@ test('a figure measured on a busy machine is marked as such, with how busy it wa
   await expect(page.locator('#chart-tooltip')).toContainText('Quiet machine: other processes used up to 3% of a CPU during the runs');
   // In pipe mode the same builds ran on a quiet machine.
   await expect(bar(chart(page, 'pipe:SET'), '6.2.16')).not.toHaveAttribute('data-busy', /.*/);
+  // A bar too short to hold the words carries ⚠ in its mark above instead; every bar says it one way.
+  await page.getByText('Max Change View', { exact: true }).click();
+  await expect(page).toHaveURL(/view=max/);
+  for (const test of ['SET', 'GET', 'INCR', 'LPUSH']) {
+    const busy = bar(chart(page, `data:${test}`), '6.2.16');
+    await expect(busy).toHaveAttribute('data-busy', 'true');
+    const height = Number(await busy.locator('rect.shape').getAttribute('height'));
+    const [inside, mark] = [await busy.locator('text.status-label').textContent(), await busy.locator('text.winner-mark').textContent()];
+    if (height >= 50) expect([inside, mark?.includes('⚠')]).toEqual(['⚠ busy', false]);
+    else expect([inside, mark?.endsWith('⚠')]).toEqual(['', true]);
+  }
   await bar(set, '6.2.16').click();
   await expect(set.getByRole('button', { name: /^Redis 6\.2\.16 clang -O2 -flto: [\d,]+ requests per second.*, measured on a busy machine\./ })).toHaveCount(1);
 });
