@@ -162,3 +162,28 @@ func TestMergeTwoShards(t *testing.T) {
 		}
 	}
 }
+
+func TestSaveWritesOnlyTheLastRunOfAKey(t *testing.T) {
+	// As the runner does when it redoes a run: append the new one, then save.
+	d := &Data{}
+	old, oldRes := runWithResults("2.8.24|gcc|-O2", "data", 1, t0, "SET")
+	redo, redoRes := runWithResults("2.8.24|gcc|-O2", "data", 1, t0.Add(time.Hour), "SET")
+	d.Runs = append(d.Runs, old, redo)
+	d.Results = append(d.Results, oldRes...)
+	d.Results = append(d.Results, redoRes...)
+	dir := t.TempDir()
+	if err := d.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := read[Run](dir, RunsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := read[Result](dir, ResultsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].RunID != redo.RunID || len(results) != 1 || results[0].RunID != redo.RunID {
+		t.Errorf("saved runs %v and %d results, want only the redone run and its result", ids(runs), len(results))
+	}
+}

@@ -71,6 +71,8 @@ func read[T any](dir, name string) ([]T, error) {
 // run not in runs (dropped by Load, the run is redone), never a run row
 // without its results (which would count as done).
 func (d *Data) Save(dir string) error {
+	// A run redone (-redo-noisy, -retry-failed) is appended: the files keep only the last one.
+	d.Dedupe()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
