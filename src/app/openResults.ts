@@ -7,6 +7,7 @@ import { MISSING_STYLE, textureFor } from '../chart/palette';
 import { startDatabase } from '../data/duckdb';
 import { TABLES, tableFile } from '../data/schema';
 import { fileSlug, MIME, saveFile } from '../export/download';
+import { VIEW_NAMES } from '../model/domain';
 import { formatAxisRange } from '../model/format';
 import { type AppState, chartKey, DEFAULTS } from '../model/state';
 import { configBarsQuery } from '../sql/charts';
@@ -57,7 +58,6 @@ interface Attached extends ToolTarget {
   table: string;
 }
 
-const VIEW_NAMES = { real: 'Real View', max: 'Max Change View' } as const;
 
 /** Creates the wiring and the header's tools (into #site-tools). */
 export function createOpenResults(ctx: OpenResultsContext): OpenResults {

@@ -180,6 +180,7 @@ function previousReleaseText(v: VersionVerdictRow, prefix: string): string {
   return `${prefix}${VERDICT_GLYPH[v.change_verdict]} ${formatChange(1 + v.change)} against ${v.prev_version}, ${verdictText(v.change_verdict, v.change_band)}`;
 }
 
-function capitalize(text: string): string {
+/** The text with its first letter in upper case. */
+export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -6,6 +6,9 @@
 /** "real": zoomed out around the data to show larger trends; "max": fitted to min..max. */
 export type AxisView = 'real' | 'max';
 
+/** Each view's name, as the page and the exports write it. */
+export const VIEW_NAMES: Readonly<Record<AxisView, string>> = { real: 'Real View', max: 'Max Change View' };
+
 /** Real View pads by this fraction of the largest value below and above the data (~10%). */
 export const REAL_VIEW_PADDING = 0.1;
 

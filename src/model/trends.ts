@@ -5,7 +5,7 @@
  */
 import type { CellStatus, ConfigRow } from '../sql/charts';
 import { type ConfigRef, configKey } from './analysisState';
-import { busyText, isBusy, statusText } from './bars';
+import { busyText, capitalize, isBusy, statusText } from './bars';
 import { formatChange } from './changeText';
 import { formatRps } from './format';
 
@@ -40,8 +40,6 @@ export interface TrendPanel {
   readonly key: string;
   readonly series: readonly TrendSeries[];
 }
-
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function point(config: ConfigRef, version: string, row: ConfigRow | undefined, previous: { version: string; value: number } | null): TrendPoint {
   const name = `${config.compiler} ${config.flag_set}, Redis ${version}`;

@@ -6,7 +6,7 @@
 import { MISSING_STYLE } from '../chart/palette';
 import { type TrendChart, trendChart } from '../chart/trendChart';
 import { fileSlug } from '../export/download';
-import { axisDomain } from '../model/domain';
+import { axisDomain, VIEW_NAMES } from '../model/domain';
 import { formatAxisRange, formatRps } from '../model/format';
 import { type AppState, chartKey, parseChartKey } from '../model/state';
 import { type TrendPanel, trendPanels } from '../model/trends';
@@ -14,8 +14,6 @@ import { type ConfigRow, configBarsQuery } from '../sql/charts';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 import { labelledSelect, sectionFrame } from './section';
-
-const VIEW_NAMES = { real: 'Real View', max: 'Max Change View' } as const;
 
 /** The table's rows: one per configuration, a figure (or why there is none) per version. */
 function tableRows(panels: readonly TrendPanel[]): (string | number | null)[][] {
