@@ -5,6 +5,7 @@
 import { compilerColors } from '../chart/palette';
 import { configKey } from '../model/analysisState';
 import { loadDataset, LoadError } from '../data/dataset';
+import { prioritized } from '../data/priority';
 import { tableFile } from '../data/schema';
 import { configBar, versionBar } from '../model/bars';
 import {
@@ -93,9 +94,12 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   const colors = compilerColors(planCompilers);
   const colorOf = (compiler: string) => colors(compiler);
   renderLegend(byId('legend'), colors.domain(), colorOf);
+  // What a reader waits on (charts, drilldowns) goes before what the page does on its own.
+  const { urgent, background } = prioritized(db);
   const header = async () => {
     const [[coverage], machines, compilers, protocol, [dates]] = await Promise.all([
-      db.run(coverageQuery()), db.run(machinesQuery()), db.run(compilersQuery()), db.run(protocolQuery()), db.run(datesQuery()),
+      background.run(coverageQuery()), background.run(machinesQuery()), background.run(compilersQuery()),
+      background.run(protocolQuery()), background.run(datesQuery()),
     ]);
     if (!coverage) throw new Error('The coverage query returned no row.');
     renderCoverage(byId('coverage'), coverage);
@@ -110,7 +114,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
     return;
   }
 
-  const data = createChartData(db, versions);
+  const data = createChartData(urgent, versions, background);
   const charts: ChartEntry[] = chartRows.map(({ mode, test }) => {
     const key = chartKey(mode, test);
     const card = createChartCard(key, mode, test, {
@@ -150,7 +154,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   });
   for (const chart of charts) results.attach({ mode: chart.mode, test: chart.test, element: chart.card.element });
   const analysis = createAnalysis(byId('analysis'), {
-    db, versions, configs, compilers: colors.domain(), colorOf, charts: chartRows,
+    db: background, versions, configs, compilers: colors.domain(), colorOf, charts: chartRows,
     update: (patch) => setState({ ...state, ...patch }),
     link: (patch) => absoluteUrlFor({ ...state, chart: null, ...patch }),
     tools: results.sectionTools,
@@ -257,8 +261,12 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   await header();
   analysis.start();
   void data.verdicts().then(() => render(pendingFocus));
-  // Prefetch the first chart's drilldowns while the page is idle: a likely click, and it makes
-  // DuckDB compile the drilldown query's code before the reader's first click needs it.
-  const first = charts.find((c) => !c.card.element.hidden);
-  if (first) whenIdle(() => void data.configRows(first.mode, first.test).then(() => performance.mark('page:ready')));
+  // Once the page is idle, fetch every chart's drilldowns in one query (a few thousand rows), so
+  // that no click, tap or key waits for one; should it fail, each chart queries on its own.
+  whenIdle(() =>
+    void data
+      .prefetchAllConfigRows()
+      .catch((error: unknown) => console.warn('drilldown prefetch failed; charts will query on demand', error))
+      .finally(() => performance.mark('page:ready')),
+  );
 }

@@ -3,7 +3,7 @@
  * drilldowns (fetched once per chart, on first interest).
  */
 import { type AppState, chartKey } from '../model/state';
-import { configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
+import { allConfigBarsQuery, configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
 import type { Query, QueryRunner } from '../sql/query';
 import { versionVerdictsQuery, type VersionVerdictRow } from '../sql/verdicts';
 
@@ -25,6 +25,12 @@ export interface ChartData {
   versionRows(state: AppState): Promise<ReadonlyMap<string, readonly VersionRow[]>>;
   /** The drilldowns of one chart, by version. */
   configRows(mode: string, test: string): Promise<ReadonlyMap<string, readonly ConfigRow[]>>;
+  /**
+   * Fetches the drilldowns of every chart not yet fetched, in one background query (what the page
+   * does once idle, so that no click waits for a query). Until it has arrived, configRows queries
+   * its chart on its own rather than wait behind the background work.
+   */
+  prefetchAllConfigRows(): Promise<void>;
   /** Noise verdicts of every version bar, by verdictKey (fetched on the first call). */
   verdicts(): Promise<ReadonlyMap<string, VersionVerdictRow>>;
   /** The verdicts if they have arrived, else null (charts draw without their marks until then). */
@@ -47,10 +53,14 @@ function groupBy<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Map<st
   return groups;
 }
 
-/** Chart data from `db`, whose versions table orders `versions` (release order). */
-export function createChartData(db: QueryRunner, versions: readonly string[]): ChartData {
+/**
+ * Chart data from `db`, whose versions table orders `versions` (release order); the all-charts
+ * prefetch goes through `background` (the same database at a lower priority, priority.ts).
+ */
+export function createChartData(db: QueryRunner, versions: readonly string[], background: QueryRunner = db): ChartData {
   const versionCache = new Map<string, Promise<Map<string, VersionRow[]>>>();
   const configCache = new Map<string, Promise<Map<string, ConfigRow[]>>>();
+  let allConfigs: Promise<void> | null = null;
   let verdicts: Promise<Map<string, VersionVerdictRow>> | null = null;
   let verdictsReady: Map<string, VersionVerdictRow> | null = null;
   const range = (state: AppState): VersionRange => {
@@ -78,10 +88,18 @@ export function createChartData(db: QueryRunner, versions: readonly string[]): C
       const key = chartKey(mode, test);
       let rows = configCache.get(key);
       if (!rows) {
-        rows = db.run(configBarsQuery(mode, test)).then((all) => groupBy(all, (r) => r.version));
+        rows = db.run(configBarsQuery(mode, test)).then((found) => groupBy(found, (r) => r.version));
         configCache.set(key, rows);
       }
       return rows;
+    },
+    prefetchAllConfigRows() {
+      allConfigs ??= background.run(allConfigBarsQuery()).then((found) => {
+        for (const [key, rows] of groupBy(found, (r) => chartKey(r.mode, r.test))) {
+          if (!configCache.has(key)) configCache.set(key, Promise.resolve(groupBy<ConfigRow>(rows, (r) => r.version)));
+        }
+      });
+      return allConfigs;
     },
     verdicts() {
       verdicts ??= db.run(versionVerdictsQuery()).then((rows) =>

@@ -110,23 +110,51 @@ export interface ConfigRow {
   vs_winner_verdict: Verdict | null;
 }
 
+/** A drilldown row with the chart it belongs to (allConfigBarsQuery). */
+export interface ChartConfigRow extends ConfigRow {
+  mode: string;
+  test: string;
+}
+
 /**
- * The drilldowns of one chart: every version's planned configurations for one test and mode,
- * by compiler then flag set. One query per chart, so that pointing at a chart fetches whatever
- * bar is clicked next. Aggregates over a CTE rather than window functions: DuckDB-WASM compiles
- * each new operator on first use, and window functions cost most.
+ * Drilldown rows: every version's planned configurations, by compiler then flag set, for one
+ * chart (`chart`) or for every chart (null; then each row also names its mode and test).
+ * Aggregates over a CTE rather than window functions: DuckDB-WASM compiles each new operator on
+ * first use, and window functions cost most.
  */
-export function configBarsQuery(mode: string, test: string): Query<ConfigRow> {
-  return query(
-    `WITH c AS (SELECT *, ${cellSpreadSql()} AS spread FROM cell_status WHERE mode = ? AND test = ?),
-          top AS (SELECT version, max(score) AS top_score, max(best_rps) AS top_rps, arg_max(spread, score) AS top_spread FROM c GROUP BY version)
-     SELECT c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
+function configBars(chart: { readonly mode: string; readonly test: string } | null): { sql: string; params: string[] } {
+  const where = chart ? 'WHERE mode = ? AND test = ?' : '';
+  const chartColumns = chart ? '' : 'c.mode, c.test, ';
+  return {
+    sql: `WITH c AS (SELECT *, ${cellSpreadSql()} AS spread FROM cell_status ${where}),
+          top AS (SELECT mode, test, version, max(score) AS top_score, max(best_rps) AS top_rps, arg_max(spread, score) AS top_spread
+                  FROM c GROUP BY mode, test, version)
+     SELECT ${chartColumns}c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
             c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags, c.busy_pct,
             coalesce(c.score = top.top_score, false) AS winner,
             c.best_rps / top.top_rps - 1 AS vs_winner, c.spread,
             CASE WHEN c.score < top.top_score THEN ${verdictSql('c.best_rps / top.top_rps', bandSql('top.top_spread', 'c.spread'))} END AS vs_winner_verdict
-     FROM c JOIN top ON top.version = c.version
-     ORDER BY c.version, c.compiler_index, c.flag_index`,
-    [mode, test],
-  );
+     FROM c JOIN top ON top.mode = c.mode AND top.test = c.test AND top.version = c.version
+     ORDER BY ${chart ? '' : 'c.mode, c.test, '}c.version, c.compiler_index, c.flag_index`,
+    params: chart ? [chart.mode, chart.test] : [],
+  };
+}
+
+/**
+ * The drilldowns of one chart: every version's planned configurations for one test and mode.
+ * One query per chart, so that pointing at a chart fetches whatever bar is clicked next; this is
+ * the query a chart's SQL tools show.
+ */
+export function configBarsQuery(mode: string, test: string): Query<ConfigRow> {
+  const { sql, params } = configBars({ mode, test });
+  return query(sql, params);
+}
+
+/**
+ * The drilldowns of every chart in one trip (the same rows as configBarsQuery for each chart):
+ * what the page fetches once it is idle, so that no click waits for a query.
+ */
+export function allConfigBarsQuery(): Query<ChartConfigRow> {
+  const { sql, params } = configBars(null);
+  return query(sql, params);
 }

@@ -78,6 +78,20 @@ test('clicking a bar opens its 12 configurations and a second click closes them'
   await expect(bars(set)).toHaveCount(7);
 });
 
+test('once the page is idle every drilldown is prefetched: opening one runs no query', async ({ page }) => {
+  await page.waitForFunction(() => performance.getEntriesByName('page:ready').length > 0);
+  const statements = () => page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('sql:')).length);
+  const before = await statements();
+  // Synthetic clicks (no pointer entering the chart first, so no per-chart prefetch) on charts far apart.
+  for (const [key, version] of [['pipe:INCR', '6.2.16'], ['data:GET', '2.6.17'], ['pipe:SET', '7.4.1']] as const) {
+    const figure = chart(page, key);
+    await bar(figure, version).dispatchEvent('click');
+    await expect(figure).toHaveAttribute('data-drill', version);
+    await expect(bars(figure)).toHaveCount(12);
+  }
+  expect(await statements()).toBe(before);
+});
+
 test('the back button of a drilldown returns to all versions', async ({ page }) => {
   const get = chart(page, 'pipe:GET');
   await bar(get, '2.6.17').click();
