@@ -168,6 +168,9 @@ func MakeArgs(s Spec, compat []string) []string {
 		if cc.AR != "" {
 			args = append(args, "AR="+cc.AR, "RANLIB="+cc.AR+" s")
 		}
+		if cc.NM != "" {
+			args = append(args, "NM="+cc.NM)
+		}
 	} else {
 		// Keep the prebuilt dependencies: tell the Makefile its settings did not change.
 		args = append(args, "PREV_FINAL_CFLAGS=$(FINAL_CFLAGS)", "PREV_FINAL_LDFLAGS=$(FINAL_LDFLAGS)")

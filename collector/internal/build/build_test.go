@@ -14,8 +14,8 @@ import (
 )
 
 var (
-	gcc   = config.Compiler{Name: "gcc", CC: "gcc-12", AR: "gcc-ar-12"}
-	clang = config.Compiler{Name: "clang", CC: "clang-19", AR: "llvm-ar-19", LTOLDFlags: "-fuse-ld=lld"}
+	gcc   = config.Compiler{Name: "gcc", CC: "gcc-12", AR: "gcc-ar-12", NM: "gcc-nm-12"}
+	clang = config.Compiler{Name: "clang", CC: "clang-19", AR: "llvm-ar-19", NM: "llvm-nm-19", LTOLDFlags: "-fuse-ld=lld"}
 )
 
 func cell(cc config.Compiler, flags string) config.Cell {
@@ -37,8 +37,8 @@ func TestMakeArgs(t *testing.T) {
 			"-C src -j2 V=1 CC=clang-19 'OPTIMIZATION=-O2 -flto' 'REDIS_LDFLAGS=-O2 -flto -fuse-ld=lld' 'PREV_FINAL_CFLAGS=$(FINAL_CFLAGS)' 'PREV_FINAL_LDFLAGS=$(FINAL_LDFLAGS)' redis-server"},
 		{"clang without LTO: no lld", Spec{Cell: cell(clang, "-Os"), Jobs: 2}, nil,
 			"-C src -j2 V=1 CC=clang-19 OPTIMIZATION=-Os REDIS_LDFLAGS=-Os 'PREV_FINAL_CFLAGS=$(FINAL_CFLAGS)' 'PREV_FINAL_LDFLAGS=$(FINAL_LDFLAGS)' redis-server"},
-		{"deps get the flags and the LTO archiver", Spec{Cell: cell(clang, "-O2 -flto"), Jobs: 2, DepsGetFlags: true}, nil,
-			"-C src -j2 V=1 CC=clang-19 'OPTIMIZATION=-O2 -flto' 'REDIS_LDFLAGS=-O2 -flto -fuse-ld=lld' 'CFLAGS=-O2 -flto' 'LDFLAGS=-O2 -flto -fuse-ld=lld' AR=llvm-ar-19 'RANLIB=llvm-ar-19 s' redis-server"},
+		{"deps get the flags and the LTO archiver and nm", Spec{Cell: cell(clang, "-O2 -flto"), Jobs: 2, DepsGetFlags: true}, nil,
+			"-C src -j2 V=1 CC=clang-19 'OPTIMIZATION=-O2 -flto' 'REDIS_LDFLAGS=-O2 -flto -fuse-ld=lld' 'CFLAGS=-O2 -flto' 'LDFLAGS=-O2 -flto -fuse-ld=lld' AR=llvm-ar-19 'RANLIB=llvm-ar-19 s' NM=llvm-nm-19 redis-server"},
 		{"deps get the flags, no archiver given", Spec{Cell: cell(config.Compiler{Name: "cc", CC: "cc"}, "-O2"), Jobs: 1, DepsGetFlags: true}, nil,
 			"-C src -j1 V=1 CC=cc OPTIMIZATION=-O2 REDIS_LDFLAGS=-O2 CFLAGS=-O2 LDFLAGS=-O2 redis-server"},
 		{"compat flags reach the compile only", Spec{Cell: cell(gcc, "-O2"), Jobs: 2}, []string{"-fcommon"},

@@ -36,6 +36,10 @@ type Compiler struct {
 	CC   string `toml:"cc"`   // binary, e.g. "gcc-12"
 	// AR is the archiver used when dependencies get LTO flags (e.g. "gcc-ar-12").
 	AR string `toml:"ar"`
+	// NM lists the symbols of LTO objects when dependencies get the flags
+	// (e.g. "gcc-nm-12", "llvm-nm-19"): jemalloc's build names its private
+	// symbols from nm's output, and binutils' nm cannot read LTO objects.
+	NM string `toml:"nm"`
 	// LTOLDFlags are added to the link flags when a flag set contains -flto
 	// (clang's LTO objects are bitcode and need lld: "-fuse-ld=lld").
 	LTOLDFlags string `toml:"lto_ldflags"`

@@ -34,8 +34,8 @@ func TestLoadReferenceMatrix(t *testing.T) {
 		t.Errorf("versions = %v, want %v", c.Versions, wantVersions)
 	}
 	wantCompilers := []Compiler{
-		{Name: "gcc", CC: "gcc-12", AR: "gcc-ar-12"},
-		{Name: "clang", CC: "clang-19", AR: "llvm-ar-19", LTOLDFlags: "-fuse-ld=lld"},
+		{Name: "gcc", CC: "gcc-12", AR: "gcc-ar-12", NM: "gcc-nm-12"},
+		{Name: "clang", CC: "clang-19", AR: "llvm-ar-19", NM: "llvm-nm-19", LTOLDFlags: "-fuse-ld=lld"},
 	}
 	if !reflect.DeepEqual(c.Compilers, wantCompilers) {
 		t.Errorf("compilers = %+v, want %+v", c.Compilers, wantCompilers)
