@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"os"
 	"testing"
 	"time"
 )
@@ -49,5 +50,31 @@ func TestKernelTicksCountsOnlyKernelWorkers(t *testing.T) {
 	}}
 	if got := KernelTicks(before, after); got != 55 {
 		t.Errorf("KernelTicks = %d, want 55 (50 ksoftirqd + 5 new kworker)", got)
+	}
+}
+
+func TestMeminfoBytes(t *testing.T) {
+	for in, want := range map[string]int64{"74936 kB": 74936 * 1024, "0 kB": 0, "12": 12, "": 0, "x kB": 0, "-4 kB": 0} {
+		if got := meminfoBytes(in); got != want {
+			t.Errorf("meminfoBytes(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func TestFlushWritesLeavesLittleDirty(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "dirty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(make([]byte, 8<<20)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, took := FlushWrites(); took < 0 {
+		t.Fatalf("took %s", took)
+	}
+	// Other processes may dirty pages meanwhile; our 8 MiB must be gone.
+	if after := meminfoBytes(procField("/proc/meminfo", "Dirty")); after >= 8<<20 {
+		t.Errorf("after FlushWrites %d bytes are still dirty", after)
 	}
 }
