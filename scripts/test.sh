@@ -6,7 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-need_debs chromium:chromium clang-19:clang-19 ld.lld-19:lld-19 gcc-12:gcc-12 make:make taskset:util-linux git:git
+need_debs chromium:chromium clang-19:clang-19 ld.lld-19:lld-19 llvm-ar-19:llvm-19 llvm-nm-19:llvm-19 gcc-12:gcc-12 make:make taskset:util-linux git:git
 export RCB_DEBIAN_TARBALLS="$PWD/.cache/debian-redis"
 debian_redis_tarball "$RCB_DEBIAN_TARBALLS"
 
