@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
@@ -94,6 +95,9 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 	if !s.DepsGetFlags {
 		dr, secs, err := depsTree(ctx, s, logf)
 		r.DepsSeconds = secs
+		if ctx.Err() != nil { // stopped, not failed: nothing is recorded
+			return r, ctx.Err()
+		}
 		if err != nil {
 			return fail(r, err), nil
 		}
@@ -228,6 +232,12 @@ func runMake(ctx context.Context, timeout time.Duration, dir string, args []stri
 	cmd.Env = cleanEnv()
 	cmd.Stdout = io.MultiWriter(&buf, logf)
 	cmd.Stderr = cmd.Stdout
+	// On a stop or a timeout, kill make with every compiler it started (its
+	// process group), not make alone: a surviving child would keep the output
+	// pipe open and the build running.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
 	if ctx.Err() == context.DeadlineExceeded {
 		return buf.String(), fmt.Errorf("build timed out after %s", timeout)

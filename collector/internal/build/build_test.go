@@ -2,6 +2,7 @@ package build
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -211,5 +212,27 @@ func TestBuildMissingCompiler(t *testing.T) {
 		SourceDir: t.TempDir(), WorkDir: t.TempDir(), Jobs: 1, Timeout: time.Minute})
 	if err == nil || err.Error() != `compiler "no-such-cc-binary" not found on PATH` {
 		t.Errorf("err = %v", err)
+	}
+}
+
+func TestBuildStoppedDuringDependenciesIsNotAFailure(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "redis-7.0.15")
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mk := ".make-prerequisites:\n\t@sleep 20\nredis-server:\n\t@echo binary > redis-server\n"
+	if err := os.WriteFile(filepath.Join(dir, "src", "Makefile"), []byte(mk), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	r, err := Build(ctx, Spec{Cell: cell(config.Compiler{Name: "sys", CC: "true"}, "-O2"), SourceDir: dir, WorkDir: t.TempDir(),
+		Jobs: 1, Timeout: time.Minute})
+	if !errors.Is(err, context.Canceled) || r.Status != "" {
+		t.Fatalf("Build = status %q (%s), error %v; want no status and context.Canceled (a stop is not a failure)", r.Status, r.Error, err)
+	}
+	if waited := time.Since(start); waited > 10*time.Second {
+		t.Errorf("Build returned %s after the stop", waited)
 	}
 }
