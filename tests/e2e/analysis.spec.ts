@@ -288,11 +288,13 @@ test('trends show every configuration of one test across releases, with gaps whe
   await expect(page).toHaveURL(/trend=pipe%3AGET/);
   const expected = await fx.runner.run(configBarsQuery('pipe', 'GET'));
   const gcc = trends.locator('figure.trend-panel[data-flag-set="-O2"] g.trend-series[data-key="gcc|-O2"]');
-  const points = await gcc.locator('g.point').evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-version'), n.getAttribute('data-status'), n.getAttribute('data-value')]));
-  expect(points).toEqual(fx.versions.map((v) => {
-    const row = expected.find((r) => r.cell_id === `${v}|gcc|-O2`);
-    return [v, row?.status, row?.status === 'ok' ? String(row.best_rps) : ''];
-  }));
+  // Polled: the new chart's query may wait behind the page's background work (the sections'
+  // first queries, the drilldown prefetch) before the panels are redrawn.
+  await expect.poll(() => gcc.locator('g.point').evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-version'), n.getAttribute('data-status'), n.getAttribute('data-value')])))
+    .toEqual(fx.versions.map((v) => {
+      const row = expected.find((r) => r.cell_id === `${v}|gcc|-O2`);
+      return [v, row?.status, row?.status === 'ok' ? String(row.best_rps) : ''];
+    }));
   // 5.0.14 is not collected: the line breaks there (two segments), and its mark says why.
   expect(((await gcc.locator('path.trend-line').getAttribute('d')) ?? '').match(/M/g)).toHaveLength(2);
   await gcc.locator('g.point[data-version="5.0.14"] circle').hover({ force: true });
