@@ -122,11 +122,11 @@ export interface ChartConfigRow extends ConfigRow {
  * Aggregates over a CTE rather than window functions: DuckDB-WASM compiles each new operator on
  * first use, and window functions cost most.
  */
-function configBars(chart: { readonly mode: string; readonly test: string } | null): { sql: string; params: string[] } {
+function configBars<Row>(chart: { readonly mode: string; readonly test: string } | null): Query<Row> {
   const where = chart ? 'WHERE mode = ? AND test = ?' : '';
   const chartColumns = chart ? '' : 'c.mode, c.test, ';
-  return {
-    sql: `WITH c AS (SELECT *, ${cellSpreadSql()} AS spread FROM cell_status ${where}),
+  return query(
+    `WITH c AS (SELECT *, ${cellSpreadSql()} AS spread FROM cell_status ${where}),
           top AS (SELECT mode, test, version, max(score) AS top_score, max(best_rps) AS top_rps, arg_max(spread, score) AS top_spread
                   FROM c GROUP BY mode, test, version)
      SELECT ${chartColumns}c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
@@ -135,9 +135,9 @@ function configBars(chart: { readonly mode: string; readonly test: string } | nu
             c.best_rps / top.top_rps - 1 AS vs_winner, c.spread,
             CASE WHEN c.score < top.top_score THEN ${verdictSql('c.best_rps / top.top_rps', bandSql('top.top_spread', 'c.spread'))} END AS vs_winner_verdict
      FROM c JOIN top ON top.mode = c.mode AND top.test = c.test AND top.version = c.version
-     ORDER BY ${chart ? '' : 'c.mode, c.test, '}c.version, c.compiler_index, c.flag_index`,
-    params: chart ? [chart.mode, chart.test] : [],
-  };
+     ORDER BY ${chartColumns}c.version, c.compiler_index, c.flag_index`,
+    chart ? [chart.mode, chart.test] : [],
+  );
 }
 
 /**
@@ -146,8 +146,7 @@ function configBars(chart: { readonly mode: string; readonly test: string } | nu
  * the query a chart's SQL tools show.
  */
 export function configBarsQuery(mode: string, test: string): Query<ConfigRow> {
-  const { sql, params } = configBars({ mode, test });
-  return query(sql, params);
+  return configBars({ mode, test });
 }
 
 /**
@@ -155,6 +154,5 @@ export function configBarsQuery(mode: string, test: string): Query<ConfigRow> {
  * what the page fetches once it is idle, so that no click waits for a query.
  */
 export function allConfigBarsQuery(): Query<ChartConfigRow> {
-  const { sql, params } = configBars(null);
-  return query(sql, params);
+  return configBars(null);
 }

@@ -163,10 +163,10 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	os.RemoveAll(spec.Dir)
 	// Write back what the build left dirty now, not during the measurement.
 	if dirty, took := machine.FlushWrites(); dirty >= 1<<20 {
-		summary = strings.TrimPrefix(fmt.Sprintf("%s; flushed %d MB of pending writes in %.1fs", summary, dirty>>20, took.Seconds()), "; ")
+		summary = withNote(summary, fmt.Sprintf("flushed %d MB of pending writes in %.1fs", dirty>>20, took.Seconds()))
 	}
 	if waited := c.waitQuiet(ctx); waited != "" {
-		summary = strings.TrimPrefix(summary+"; "+waited, "; ")
+		summary = withNote(summary, waited)
 	}
 	load0, snap0, busy0, start := machine.Load1(), machine.SnapshotCPU(), machine.BusyTicks(), time.Now()
 	out, err := bench.Run(ctx, spec)
@@ -244,10 +244,15 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 		line += ", server: " + out.ServerFailed
 	}
 	line += fmt.Sprintf(", overhead %.3fs (%.2f%%)", over.Seconds(), 100*over.Seconds()/time.Since(start).Seconds())
-	if summary != "" {
-		line = summary + "; " + line
+	return withNote(summary, line), nil
+}
+
+// withNote appends note to a run's log summary, "; "-separated.
+func withNote(summary, note string) string {
+	if summary == "" {
+		return note
 	}
-	return line, nil
+	return summary + "; " + note
 }
 
 // ensureBuild returns the build id and binary of the cell, building it if the
