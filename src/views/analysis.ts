@@ -3,34 +3,20 @@
  * table of contents. Each section queries and draws when it first comes near the screen, then
  * follows the state; the app only calls render() and start().
  */
-import type { AnalysisState, ConfigRef, SectionId } from '../model/analysisState';
+import type { SectionId } from '../model/analysisState';
 import type { AppState } from '../model/state';
 import type { QueryRunner } from '../sql/query';
 import { h } from '../ui/dom';
 import { createCompare } from './compare';
-import { cachedRunner, type SectionView } from './context';
+import { type AnalysisContext, cachedRunner, type SectionView } from './context';
 import { createFactors } from './factors';
 import { createStatusGrid } from './statusGrid';
-import type { SectionTools } from './section';
 import { createSummary } from './summary';
 import { createTrends } from './trends';
 
-/** What the sections need from the app. */
-export interface AnalysisOptions {
+/** What the sections need from the app: their context, with the database instead of the cached runner. */
+export interface AnalysisOptions extends Omit<AnalysisContext, 'run'> {
   readonly db: QueryRunner;
-  readonly versions: readonly string[];
-  readonly configs: readonly ConfigRef[];
-  /** Compilers in plan order, and the colour of each (as in the charts). */
-  readonly compilers: readonly string[];
-  colorOf(compiler: string): string;
-  /** The charts (test and mode), in page order. */
-  readonly charts: readonly { readonly mode: string; readonly test: string }[];
-  /** Applies a user's change to the state (pushed to history). */
-  update(patch: Partial<AnalysisState>): void;
-  /** The absolute deep link to the current state with `patch` applied. */
-  link(patch: Partial<AppState>): string;
-  /** The console and downloads, for the queries behind each section. */
-  readonly tools: SectionTools;
 }
 
 /** The sections, driven by the app. */
