@@ -1,6 +1,6 @@
 /**
- * A QueryRunner over the fixture dataset in a Node DuckDB (same engine version as the site), with
- * the tables prepared exactly as the site prepares them.
+ * A QueryRunner over the fixture dataset (or any data folder) in a Node DuckDB (same engine
+ * version as the site), with the tables prepared exactly as the site prepares them.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +13,7 @@ import { openNodeDuckDB } from './node-duckdb.mjs';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
 
-/** A prepared fixture database and its catalog. */
+/** A prepared database (fixture or data folder) and its catalog. */
 export interface FixtureDb {
   runner: QueryRunner;
   catalog: Catalog;
@@ -44,12 +44,22 @@ export async function rewrittenFixture(table: TableName, select: string): Promis
  * Opens the fixture dataset; `tables` limits which files are registered (default: all five) and
  * `replace` substitutes the bytes of some of them.
  */
-export async function openFixtureDb(
+export function openFixtureDb(
   tables: readonly TableName[] = TABLES,
   replace: Partial<Record<TableName, Uint8Array>> = {},
 ): Promise<FixtureDb> {
+  return openPrepared(tables, (table) => replace[table] ?? fixtureBytes(table));
+}
+
+/** Opens the Parquet files of a data folder (e.g. the published public/data) as the site does. */
+export function openDataDirDb(dir: string): Promise<FixtureDb> {
+  const tables = TABLES.filter((table) => fs.existsSync(path.join(dir, tableFile(table))));
+  return openPrepared(tables, (table) => new Uint8Array(fs.readFileSync(path.join(dir, tableFile(table)))));
+}
+
+async function openPrepared(tables: readonly TableName[], bytes: (table: TableName) => Uint8Array): Promise<FixtureDb> {
   const { db, run } = await openNodeDuckDB();
-  for (const table of tables) db.registerFileBuffer(tableFile(table), replace[table] ?? fixtureBytes(table));
+  for (const table of tables) db.registerFileBuffer(tableFile(table), bytes(table));
   const runner: QueryRunner = {
     run: async <Row>(q: Query<Row>) => run(q.sql, [...q.params]) as Row[],
   };

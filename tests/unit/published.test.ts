@@ -1,0 +1,63 @@
+/**
+ * The published dataset (public/data), read as the site reads it: it must load, and nothing the
+ * collector measured may be lost, doubled or shown as something else on the way to the charts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TABLES, tableFile } from '../../src/data/schema';
+import { compareVersions } from '../../src/model/versions';
+import { query } from '../../src/sql/query';
+import { openDataDirDb, type FixtureDb } from '../support/fixture-db';
+
+const published = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../public/data');
+let db: FixtureDb;
+/** The count of rows `sql` returns (each row one problem, so the expected count is 0). */
+const problems = async (sql: string) => (await db.runner.run(query<object>(sql))).length;
+
+beforeAll(async () => {
+  db = await openDataDirDb(published);
+});
+
+describe('the published dataset', () => {
+  it('holds exactly the five tables the collector writes, and no fixture', () => {
+    const files = fs.readdirSync(published).filter((name) => name !== '.gitkeep');
+    expect(files.sort()).toEqual(TABLES.map(tableFile).sort());
+  });
+
+  it('loads with the documented schema and lists its versions in release order', () => {
+    expect(db.versions.length).toBeGreaterThan(0);
+    expect([...db.versions].sort(compareVersions)).toEqual(db.versions);
+  });
+
+  it('shows every measured test of every run, with its best repeat and its repeat count', async () => {
+    expect(await problems(`
+      SELECT r.* FROM (SELECT cell_id, mode, test, max(rps) AS best, count(rps) AS n, bool_or(status = 'unsupported') AS unsupported
+                       FROM results GROUP BY ALL) r
+      LEFT JOIN cell_status c USING (cell_id, mode, test)
+      WHERE c.status IS NULL
+         OR c.status <> CASE WHEN r.n > 0 THEN 'ok' WHEN r.unsupported THEN 'unsupported' ELSE 'failed' END
+         OR c.best_rps IS DISTINCT FROM r.best OR c.ok_repeats <> r.n`)).toBe(0);
+  });
+
+  it('has no measurement twice: one run per cell, mode and repeat; one result per run and test', async () => {
+    expect(await problems('SELECT cell_id, mode, repeat FROM runs GROUP BY ALL HAVING count(*) > 1')).toBe(0);
+    expect(await problems('SELECT run_id, test FROM results GROUP BY ALL HAVING count(*) > 1')).toBe(0);
+    expect(await problems('SELECT * FROM cell_status WHERE ok_repeats > planned_repeats')).toBe(0);
+  });
+
+  it('ties every result to its run, every run to a built cell of the plan and a described machine', async () => {
+    expect(await problems('SELECT * FROM results ANTI JOIN runs USING (run_id, cell_id, mode, repeat)')).toBe(0);
+    expect(await problems(`SELECT * FROM runs r ANTI JOIN builds b ON b.build_id = r.build_id AND b.cell_id = r.cell_id AND b.status = 'ok'`)).toBe(0);
+    expect(await problems('SELECT * FROM runs ANTI JOIN plan USING (cell_id, version, compiler, flag_set)')).toBe(0);
+    expect(await problems('SELECT * FROM runs ANTI JOIN machines USING (machine_id)')).toBe(0);
+  });
+
+  it('gives every figure a positive value and every failure its reason', async () => {
+    expect(await problems(`SELECT * FROM results WHERE status = 'ok' AND NOT (rps > 0 AND isfinite(rps))`)).toBe(0);
+    expect(await problems(`SELECT * FROM results WHERE status <> 'ok' AND coalesce(error, '') = ''`)).toBe(0);
+    expect(await problems(`SELECT * FROM builds WHERE status <> 'ok' AND coalesce(error, '') = ''`)).toBe(0);
+    expect(await problems(`SELECT * FROM cell_status WHERE status NOT IN ('ok', 'not_collected') AND coalesce(reason, '') = ''`)).toBe(0);
+  });
+});
