@@ -103,14 +103,19 @@ export interface BuildDetailRow {
   binary_bytes: number;
   /** UTC, minutes. */
   finished_at: string | null;
+  /** The machine it was built on (a cell is rebuilt on every machine that measures it). */
+  machine_id: string;
 }
 
-/** A cell's build attempts, the one the site uses first (an ok build over a failed one, later over earlier). */
+/**
+ * A cell's builds (retries after a failure, and one per machine that measured it), the one the
+ * site uses first (an ok build over a failed one, later over earlier).
+ */
 export function cellBuildsQuery(cellId: string): Query<BuildDetailRow> {
   return query(
     `SELECT status, error, log_tail, cc, cc_path, cc_version, cflags, ldflags, compat_flags, deps_get_flags, make_args,
             source_kind, source_ref, source_commit, source_verified, build_seconds, deps_seconds,
-            binary_bytes::DOUBLE AS binary_bytes, strftime(finished_at, '%Y-%m-%d %H:%M') AS finished_at
+            binary_bytes::DOUBLE AS binary_bytes, strftime(finished_at, '%Y-%m-%d %H:%M') AS finished_at, machine_id
      FROM builds WHERE cell_id = ?
      ORDER BY status = 'ok' DESC, finished_at DESC`,
     [cellId],
@@ -131,6 +136,13 @@ export interface RunDetailRow {
   failed_tests: number;
   unsupported_tests: number;
   started_at: string | null;
+  /** The machine it ran on. */
+  machine_id: string;
+  /**
+   * CPU other processes used during the run, percent of one CPU (runs.other_cpu's leading
+   * "others:N"); null when not recorded.
+   */
+  busy_pct: number | null;
 }
 
 /** A cell's benchmark runs by mode and repeat. */
@@ -140,10 +152,12 @@ export function cellRunsQuery(cellId: string): Query<RunDetailRow> {
             count(r.test) FILTER (WHERE r.status = 'ok')::INTEGER AS ok_tests,
             count(r.test) FILTER (WHERE r.status NOT IN ('ok', 'unsupported'))::INTEGER AS failed_tests,
             count(r.test) FILTER (WHERE r.status = 'unsupported')::INTEGER AS unsupported_tests,
-            strftime(u.started_at, '%Y-%m-%d %H:%M') AS started_at
+            strftime(u.started_at, '%Y-%m-%d %H:%M') AS started_at, u.machine_id,
+            TRY_CAST(regexp_extract(u.other_cpu, '^others:([0-9.]+)', 1) AS DOUBLE) AS busy_pct
      FROM runs u LEFT JOIN results r ON r.run_id = u.run_id
      WHERE u.cell_id = ?
-     GROUP BY u.run_id, u.mode, u.repeat, u.status, u.duration_seconds, u.load1_before, u.load1_after, u.started_at
+     GROUP BY u.run_id, u.mode, u.repeat, u.status, u.duration_seconds, u.load1_before, u.load1_after, u.started_at,
+              u.machine_id, u.other_cpu
      ORDER BY u.mode, u.repeat, u.started_at`,
     [cellId],
   );

@@ -4,6 +4,7 @@
  * measured; a click shows the cell's build (flags, compiler, log tail) and its runs.
  */
 import { type ConfigRef, configKey, parseCellId } from '../model/analysisState';
+import { isBusy } from '../model/bars';
 import { configName } from '../model/changeText';
 import { formatBytes } from '../model/format';
 import type { AppState } from '../model/state';
@@ -32,7 +33,7 @@ export function gridCellText(row: GridRow): string {
   if (row.status !== 'not_collected' && row.status !== 'build_failed') parts.push(repeats);
   if (row.server_failed_runs) parts.push(`${row.server_failed_runs} run${row.server_failed_runs === 1 ? '' : 's'} where the server failed`);
   if (row.failed_tests) parts.push(`${row.failed_tests} test result${row.failed_tests === 1 ? '' : 's'} failed in every repeat`);
-  if (row.build_attempts > 1) parts.push(`${row.build_attempts} build attempts`);
+  if (row.build_attempts > 1) parts.push(`${row.build_attempts} builds (retries, or one per machine)`);
   return `${parts.join('; ')}. Show its build and runs.`;
 }
 
@@ -78,12 +79,13 @@ function item(term: string, value: string | Node): HTMLElement[] {
   return [h('dt', { class: 'font-semibold text-slate-700' }, term), h('dd', { class: 'mb-1 break-words font-mono text-xs text-slate-900' }, value)];
 }
 
-function buildDetails(build: BuildDetailRow | undefined, attempts: number): HTMLElement {
+function buildDetails(builds: readonly BuildDetailRow[]): HTMLElement {
+  const build = builds[0];
   if (!build) return h('p', { class: 'text-sm text-slate-700' }, 'Not built yet: the collector has not reached this cell.');
   const source = `${build.source_kind} ${build.source_ref}${build.source_commit ? ` (commit ${build.source_commit})` : ''}${build.source_verified ? ', checksum verified' : ''}`;
   return h('div', {},
     h('dl', { class: 'build-flags grid grid-cols-1 gap-x-4 sm:grid-cols-[12rem_1fr]' },
-      ...item('Build', `${build.status}${build.error ? `: ${build.error}` : ''}${attempts > 1 ? ` (latest of ${attempts} attempts)` : ''}${build.finished_at ? `, ${build.finished_at} UTC` : ''}`),
+      ...item('Build', `${build.status}${build.error ? `: ${build.error}` : ''}${build.finished_at ? `, ${build.finished_at} UTC` : ''}, machine ${build.machine_id}`),
       ...item('Compiler', `${build.cc} (${build.cc_path}): ${build.cc_version}`),
       ...item('CFLAGS (OPTIMIZATION)', build.cflags || '(none)'),
       ...item('LDFLAGS (REDIS_LDFLAGS)', build.ldflags || '(none)'),
@@ -91,11 +93,31 @@ function buildDetails(build: BuildDetailRow | undefined, attempts: number): HTML
       ...item('Dependencies built with the flags', build.deps_get_flags ? 'yes' : 'no'),
       ...item('Make command', build.make_args),
       ...item('Source', source),
-      ...(build.status === 'ok' ? item('Build time, binary', `${build.build_seconds.toFixed(0)} s (+${build.deps_seconds.toFixed(0)} s dependencies), redis-server ${formatBytes(build.binary_bytes)}`) : []),
+      ...(build.status === 'ok' ? item('Build time, binary', buildFigures(build)) : []),
+      ...(builds.length > 1 ? item(`All ${builds.length} builds`, allBuilds(builds)) : []),
     ),
     h('p', { class: 'mt-2 text-sm font-semibold text-slate-700' }, 'Build log (last lines)'),
     h('pre', { class: 'build-log mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs text-slate-900' }, build.log_tail || '(empty)'),
   );
+}
+
+function buildFigures(build: BuildDetailRow): string {
+  return `${build.build_seconds.toFixed(0)} s (+${build.deps_seconds.toFixed(0)} s dependencies), redis-server ${formatBytes(build.binary_bytes)}`;
+}
+
+/**
+ * Every build of the cell, one line each: a retry after a failure, or the rebuild on each machine
+ * that measured it (each machine's runs use its own build; equal binary sizes show they match).
+ */
+function allBuilds(builds: readonly BuildDetailRow[]): HTMLElement {
+  return h('ul', { class: 'all-builds' }, ...builds.map((b) => h('li', {},
+    `${b.status} on machine ${b.machine_id}${b.finished_at ? `, ${b.finished_at} UTC` : ''}${b.status === 'ok' ? `: ${buildFigures(b)}` : b.error ? `: ${b.error}` : ''}`)));
+}
+
+/** Other processes' CPU use during a run, flagged when the run counts as busy. */
+function othersText(busyPct: number | null): string {
+  if (busyPct === null) return 'not recorded';
+  return `${isBusy(busyPct) ? '⚠ ' : ''}${Math.round(busyPct)}%`;
 }
 
 function runsTable(runs: readonly RunDetailRow[]): HTMLElement {
@@ -103,10 +125,11 @@ function runsTable(runs: readonly RunDetailRow[]): HTMLElement {
   const th = (text: string) => h('th', { class: 'border-b border-slate-300 px-2 py-1 text-left font-semibold', attrs: { scope: 'col' } }, text);
   return h('table', { class: 'runs-table mt-2 border-collapse text-xs tabular-nums' },
     h('caption', { class: 'mb-1 text-left text-sm font-semibold text-slate-700' }, 'Benchmark runs'),
-    h('thead', {}, h('tr', {}, ...['Mode', 'Repeat', 'Run', 'Tests ok / failed / unsupported', 'Duration', 'Load before → after', 'Started (UTC)'].map(th))),
+    h('thead', {}, h('tr', {}, ...['Mode', 'Repeat', 'Run', 'Tests ok / failed / unsupported', 'Duration', 'Load before → after',
+      'Others\' CPU', 'Machine', 'Started (UTC)'].map(th))),
     h('tbody', {}, ...runs.map((r) => h('tr', { class: 'border-b border-slate-100' },
       ...[r.mode, String(r.repeat), r.status, `${r.ok_tests} / ${r.failed_tests} / ${r.unsupported_tests}`, `${r.duration_seconds.toFixed(0)} s`,
-        `${r.load1_before.toFixed(2)} → ${r.load1_after.toFixed(2)}`, r.started_at ?? ''].map((v) => h('td', { class: 'px-2 py-1' }, v)),
+        `${r.load1_before.toFixed(2)} → ${r.load1_after.toFixed(2)}`, othersText(r.busy_pct), r.machine_id, r.started_at ?? ''].map((v) => h('td', { class: 'px-2 py-1' }, v)),
     ))),
   );
 }
@@ -139,7 +162,7 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
       h('div', { class: 'flex items-start justify-between gap-2' },
         h('h3', { class: 'text-base font-semibold' }, `Redis ${cell.version} · ${configName(cell.config)}`, row ? ` — ${GRID_STYLE[row.status].label}` : ''),
         close),
-      buildDetails(builds[0], builds.length),
+      buildDetails(builds),
       h('div', { class: 'overflow-x-auto' }, runsTable(runs)),
     ));
   }

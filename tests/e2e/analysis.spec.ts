@@ -154,6 +154,7 @@ test('the status grid shows every cell, and a click shows its build log tail and
   await expect(detail.locator('.build-flags')).toContainText('CFLAGS (OPTIMIZATION)-Ofast');
   await expect(detail.locator('.build-flags')).toContainText('make -j2 CC=clang-19 OPTIMIZATION="-Ofast"');
   await expect(detail.locator('.build-flags')).toContainText("failed: hiredis: error: argument '-Ofast' is deprecated");
+  await expect(detail.locator('.build-flags')).toContainText('machine m-fixture');
   await expect(detail).toContainText('No benchmark run recorded.');
   await expect(status.locator('button[data-cell="7.4.1|clang|-Ofast"]')).toHaveAttribute('aria-pressed', 'true');
   await screenshot(page, testInfo, 'status-grid');
@@ -165,6 +166,12 @@ test('the status grid shows every cell, and a click shows its build log tail and
   const runs = section(fresh, 'status').locator('article[data-cell="3.0.7|gcc|-Os"] .runs-table tbody tr');
   await expect(runs).toHaveCount(6);
   await expect(runs.nth(4)).toContainText('server_failed');
+  // Each run says which machine measured it and how much CPU other processes used meanwhile.
+  const runsTable = section(fresh, 'status').locator('article[data-cell="3.0.7|gcc|-Os"] .runs-table');
+  await expect(runsTable.locator('thead')).toContainText("Others' CPU");
+  await expect(runsTable.locator('thead')).toContainText('Machine');
+  await expect(runs.nth(0).locator('td').nth(6)).toHaveText('3%');
+  await expect(runs.nth(0).locator('td').nth(7)).toHaveText('m-fixture');
   await expect(section(fresh, 'status')).toBeInViewport();
   await fresh.context().close();
 

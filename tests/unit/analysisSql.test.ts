@@ -235,7 +235,11 @@ describe('statusGridQuery', () => {
     expect(runs.map((r) => `${r.mode} ${r.repeat} ${r.status}`)).toEqual([
       'data 1 partial', 'data 2 partial', 'data 3 partial', 'pipe 1 partial', 'pipe 2 server_failed', 'pipe 3 partial',
     ]);
-    expect(runs[0]).toMatchObject({ ok_tests: 8, unsupported_tests: 2, failed_tests: 0 });
+    expect(runs[0]).toMatchObject({ ok_tests: 8, unsupported_tests: 2, failed_tests: 0, machine_id: 'm-fixture', busy_pct: 3 });
     expect(runs[4]).toMatchObject({ ok_tests: 0 });
+    expect(build?.machine_id).toBe('m-fixture');
+    // The fixture's busy spell: 6.2.16's first data run shared the machine (others:85).
+    const busy = await fx.runner.run(cellRunsQuery('6.2.16|gcc|-O2'));
+    expect(busy.map((r) => `${r.mode} ${r.repeat} ${r.busy_pct}`)).toEqual(['data 1 85', 'data 2 3', 'data 3 3', 'pipe 1 3', 'pipe 2 3', 'pipe 3 3']);
   });
 });
