@@ -38,7 +38,7 @@ export function verdictText(verdict: Verdict, band: number | null): string {
     case 'tie':
       return `within ${noise} (a tie)`;
     case 'unknown':
-      return 'no spread known (one repeat each): noise not judged';
+      return 'no spread known (one repeat): noise not judged';
   }
 }
 

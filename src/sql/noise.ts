@@ -5,8 +5,10 @@
  *
  *   spread    of a configuration (one test, one mode): (best − worst) / best over its measured
  *             repeats; unknown (NULL) with fewer than two repeats.
- *   band      of a pair: the larger of the two spreads (an unknown one is left out; NULL when
- *             both are unknown).
+ *   band      of a pair: the larger of the two spreads; unknown (NULL) when either is unknown:
+ *             one repeat says nothing about how far that configuration's own figure can move
+ *             (a single repeat caught in a slow spell of the host must not be called slower
+ *             beyond the other's small spread).
  *   verdict   of a ratio r = B / A against its band: 'faster' when r − 1 > band, 'slower' when
  *             1 / r − 1 > band (the faster side beats the slower by more than the band, either
  *             way round), 'tie' otherwise, 'unknown' when the band is unknown.
@@ -28,9 +30,9 @@ export function cellSpreadSql(alias = ''): string {
   return spreadSql(`${p}best_rps`, `${p}min_rps`, `${p}ok_repeats`);
 }
 
-/** The noise band of a pair: the larger known spread (DuckDB's greatest skips NULLs). */
+/** The noise band of a pair: the larger spread, NULL when either is unknown (DuckDB's greatest would skip a NULL). */
 export function bandSql(spreadA: string, spreadB: string): string {
-  return `greatest(${spreadA}, ${spreadB})`;
+  return `CASE WHEN (${spreadA}) IS NOT NULL AND (${spreadB}) IS NOT NULL THEN greatest(${spreadA}, ${spreadB}) END`;
 }
 
 /** The verdict of `ratio` (B / A) against `band`; NULL when the ratio is NULL. */

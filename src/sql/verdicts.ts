@@ -10,7 +10,7 @@ import { query, type Query } from './query';
  * How a version's fastest configuration stands against the others:
  *   clear    it beats every other measured configuration by more than that pair's noise band
  *   tie      some other configuration is within the noise band of it (a tie within noise)
- *   unknown  none is within noise, but some comparison has no spread (one repeat each)
+ *   unknown  none is within noise, but some comparison has no spread (a side with one repeat)
  *   alone    no other configuration was measured
  */
 export type WinnerCall = 'clear' | 'tie' | 'unknown' | 'alone';

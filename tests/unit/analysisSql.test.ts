@@ -203,6 +203,30 @@ describe('compareQuery', () => {
     expect(rows.find((r) => r.mode === 'pipe' && r.test === null)).toMatchObject({ tests: 0, ratio: null });
   });
 
+  it('judges nothing against a configuration with one repeat: its spread, so the band, is unknown', async () => {
+    const rows = await fx.runner.run(compareQuery(
+      { version: '7.4.1', config: gccO2 }, { version: '7.4.1', config: { compiler: 'gcc', flag_set: '-Os -flto' } }));
+    const tests = rows.filter((r) => r.test !== null);
+    expect(tests).toHaveLength(20);
+    for (const r of tests) {
+      expect(r.a_spread).not.toBeNull();
+      expect(r).toMatchObject({ b_spread: null, band: null, verdict: 'unknown' });
+      expect(r.ratio).not.toBeNull();
+    }
+    expect(rows.filter((r) => r.test === null)).toMatchObject([
+      { band: null, verdict: 'unknown', unknown: 10, faster: 0, slower: 0, tie: 0 },
+      { band: null, verdict: 'unknown', unknown: 10, faster: 0, slower: 0, tie: 0 },
+    ]);
+    // In the drilldowns, against the version's fastest: unknown, never slower or a tie.
+    const judged = [];
+    for (const test of ['SET', 'GET', 'INCR']) {
+      const one = (await fx.runner.run(configBarsQuery('pipe', test))).find((c) => c.cell_id === '7.4.1|gcc|-Os -flto');
+      if (one && !one.winner) judged.push(one.vs_winner_verdict);
+    }
+    expect(judged.length).toBeGreaterThan(0);
+    expect(judged.every((v) => v === 'unknown')).toBe(true);
+  });
+
   it('shows an unsupported test with its reason on the side that lacks it', async () => {
     const rows = await fx.runner.run(compareQuery({ version: '2.8.24', config: null }, { version: '7.4.1', config: null }));
     expect(rows.find((r) => r.mode === 'data' && r.test === 'XADD')).toMatchObject({ a_status: 'unsupported', ratio: null });
