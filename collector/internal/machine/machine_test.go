@@ -42,6 +42,18 @@ func TestDescribeReadsThisMachine(t *testing.T) {
 	}
 }
 
+func TestMemWriteProbeIsTheMedianPass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures memory bandwidth")
+	}
+	best, probe := MemWriteBandwidth(256<<20, 7), MemWriteProbe()
+	// A real rate (above 100 MB/s), and a median pass that no pass of a
+	// best-of run measured moments ago can be far above.
+	if probe < 1e8 || probe > 2*best {
+		t.Errorf("MemWriteProbe = %.3g B/s, best pass of 7 just before %.3g B/s", probe, best)
+	}
+}
+
 func TestKernelTicksCountsOnlyKernelWorkers(t *testing.T) {
 	t0 := time.Now()
 	before := CPUSnapshot{at: t0, ticks: map[int]proc{1: {name: "ksoftirqd/0", ticks: 10}, 2: {name: "node", ticks: 0}}}

@@ -168,6 +168,10 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	if waited := c.waitQuiet(ctx); waited != "" {
 		summary = withNote(summary, waited)
 	}
+	// The host's speed just before and after (see store.Run.MemWriteBefore).
+	probeStart := time.Now()
+	memBefore := machine.MemWriteProbe()
+	probeBefore := time.Since(probeStart)
 	load0, snap0, busy0, start := machine.Load1(), machine.SnapshotCPU(), machine.BusyTicks(), time.Now()
 	out, err := bench.Run(ctx, spec)
 	if err != nil {
@@ -175,6 +179,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	}
 	end := time.Now()
 	t0 := time.Now()
+	memAfter := machine.MemWriteProbe()
 	snap1 := machine.SnapshotCPU()
 	other := machine.OtherCPU(snap0, snap1, []string{"redis-server", "redis-benchmark", "taskset"})
 	// Everything busy but our server, our client and the kernel's workers
@@ -202,7 +207,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 		ServerCPU: int32(spec.ServerCPU), ClientCPU: int32(spec.ClientCPU),
 		Load1Before: load0, Load1After: machine.Load1(), OtherCPU: other, RawOutput: out.Raw,
 		DurationSeconds: end.Sub(start).Seconds(), StartedAt: start.UTC(), FinishedAt: end.UTC(),
-		MachineID: c.machine.ID,
+		MachineID: c.machine.ID, MemWriteBefore: &memBefore, MemWriteAfter: &memAfter,
 	}
 	for _, r := range out.Results {
 		res := store.Result{
@@ -226,7 +231,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	}
 	// The save is timed by the previous save's duration: the row must be
 	// complete before it is written, and saves take about as long each time.
-	run.OverheadSeconds = (time.Since(t0) + c.lastSave + c.buildOverhead).Seconds()
+	run.OverheadSeconds = (time.Since(t0) + probeBefore + c.lastSave + c.buildOverhead).Seconds()
 	c.buildOverhead = 0
 	c.data.Runs = append(c.data.Runs, run)
 	t1 := time.Now()
@@ -234,7 +239,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 		return summary, err
 	}
 	c.lastSave = time.Since(t1)
-	over := time.Since(t0)
+	over := time.Since(t0) + probeBefore
 	c.overhead += over
 	line := fmt.Sprintf("%s, %d/%d tests ok, bench %.1fs, load %.2f", status, ok, len(out.Results), run.DurationSeconds, run.Load1After)
 	if other != "" {
@@ -243,6 +248,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	if out.ServerFailed != "" {
 		line += ", server: " + out.ServerFailed
 	}
+	line += fmt.Sprintf(", memory write %.1f/%.1f GB/s", memBefore/1e9, memAfter/1e9)
 	line += fmt.Sprintf(", overhead %.3fs (%.2f%%)", over.Seconds(), 100*over.Seconds()/time.Since(start).Seconds())
 	return withNote(summary, line), nil
 }

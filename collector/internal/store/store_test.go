@@ -50,7 +50,8 @@ func sample() *Data {
 				BuildID: "2.6.17|gcc|-O2|20261122T022857.000", Mode: "data", Repeat: 1, Status: "partial", ClientVersion: "redis-benchmark 7.4.1",
 				ClientArgs: "-n 2000 --csv -d 64 -r 9999999999", ServerCPU: 0, ClientCPU: 1, Load1Before: 2.47, Load1After: 2.51,
 				OtherCPU: "cc1:97,as:3", RawOutput: "$ redis-benchmark ...\n\"PING_INLINE\",\"80000.00\"\n", DurationSeconds: 0.94, OverheadSeconds: 0.012,
-				StartedAt: t0, FinishedAt: t0.Add(940 * time.Millisecond), MachineID: "a1b2c3d4e5f6"},
+				StartedAt: t0, FinishedAt: t0.Add(940 * time.Millisecond), MachineID: "a1b2c3d4e5f6",
+				MemWriteBefore: ptr(4.6e10), MemWriteAfter: ptr(2.2e10)},
 			{RunID: "2.6.17|gcc|-O2|pipe|1|20261122T022902.717", CellID: "2.6.17|gcc|-O2", Version: "2.6.17", Compiler: "gcc", FlagSet: "-O2",
 				BuildID: "2.6.17|gcc|-O2|20261122T022857.000", Mode: "pipe", Repeat: 1, Status: "server_failed", ClientVersion: "redis-benchmark 7.4.1",
 				ClientArgs: "-P 1000", ServerCPU: -1, ClientCPU: -1, StartedAt: t0.Add(2 * time.Second), FinishedAt: t0.Add(3 * time.Second),
@@ -129,6 +130,42 @@ func normalize(d *Data) {
 	}
 	for i := range d.Machines {
 		d.Machines[i].MeasuredAt = d.Machines[i].MeasuredAt.UTC()
+	}
+}
+
+// runV011 is a run row as collector 0.1.1 wrote it, before mem_write_before/after.
+type runV011 struct {
+	RunID     string    `parquet:"run_id"`
+	CellID    string    `parquet:"cell_id"`
+	Status    string    `parquet:"status"`
+	StartedAt time.Time `parquet:"started_at,timestamp(millisecond:local)"`
+	MachineID string    `parquet:"machine_id"`
+}
+
+func TestLoadRunsWrittenBeforeTheProbeColumns(t *testing.T) {
+	dir := t.TempDir()
+	old := []runV011{{RunID: "r1", CellID: "2.6.17|gcc|-O2", Status: "ok", StartedAt: t0, MachineID: "a1b2c3d4e5f6"}}
+	if err := write(dir, RunsFile, old); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Runs) != 1 || d.Runs[0].RunID != "r1" || !d.Runs[0].StartedAt.Equal(t0) || d.Runs[0].MemWriteBefore != nil || d.Runs[0].MemWriteAfter != nil {
+		t.Fatalf("old runs read as %+v", d.Runs)
+	}
+	// Saved again with a new run, the old row keeps null probes.
+	d.Runs = append(d.Runs, Run{RunID: "r2", StartedAt: t0, MemWriteBefore: ptr(4e10), MemWriteAfter: ptr(3e10)})
+	if err := d.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	d2, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d2.Runs[0].MemWriteBefore != nil || *d2.Runs[1].MemWriteBefore != 4e10 || *d2.Runs[1].MemWriteAfter != 3e10 {
+		t.Fatalf("after a save: %+v", d2.Runs)
 	}
 }
 

@@ -80,6 +80,13 @@ type Run struct {
 	StartedAt       time.Time `parquet:"started_at,timestamp(millisecond:local)"`
 	FinishedAt      time.Time `parquet:"finished_at,timestamp(millisecond:local)"`
 	MachineID       string    `parquet:"machine_id"`
+	// MemWriteBefore and MemWriteAfter are the machine's memory write rate
+	// (bytes/s, machine.MemWriteBandwidth) measured just before and just after
+	// the benchmark: a probe of the host's speed at the time, since slow spells
+	// of a VM's host show up in neither /proc/stat nor the load average. Null
+	// for runs collected before collector 0.1.3.
+	MemWriteBefore *float64 `parquet:"mem_write_before,optional"`
+	MemWriteAfter  *float64 `parquet:"mem_write_after,optional"`
 }
 
 // Result is one test of a run.
