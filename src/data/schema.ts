@@ -39,7 +39,8 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
     build_id: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', status: 'VARCHAR', client_version: 'VARCHAR',
     client_args: 'VARCHAR', server_cpu: 'INTEGER', client_cpu: 'INTEGER', load1_before: 'DOUBLE',
     load1_after: 'DOUBLE', other_cpu: 'VARCHAR', raw_output: 'VARCHAR', duration_seconds: 'DOUBLE',
-    started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP', machine_id: 'VARCHAR',
+    started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP', machine_id: 'VARCHAR', mem_write_before: 'DOUBLE',
+    mem_write_after: 'DOUBLE',
   },
   results: {
     run_id: 'VARCHAR', build_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR',

@@ -143,6 +143,12 @@ export interface RunDetailRow {
    * "others:N"); null when not recorded.
    */
   busy_pct: number | null;
+  /**
+   * The machine's memory write rate just before and after the run, bytes/s (a probe of the
+   * host's speed); null for runs of collectors before 0.1.3.
+   */
+  mem_write_before: number | null;
+  mem_write_after: number | null;
 }
 
 /** A cell's benchmark runs by mode and repeat. */
@@ -153,11 +159,12 @@ export function cellRunsQuery(cellId: string): Query<RunDetailRow> {
             count(r.test) FILTER (WHERE r.status NOT IN ('ok', 'unsupported'))::INTEGER AS failed_tests,
             count(r.test) FILTER (WHERE r.status = 'unsupported')::INTEGER AS unsupported_tests,
             strftime(u.started_at, '%Y-%m-%d %H:%M') AS started_at, u.machine_id,
-            TRY_CAST(regexp_extract(u.other_cpu, '^others:([0-9.]+)', 1) AS DOUBLE) AS busy_pct
+            TRY_CAST(regexp_extract(u.other_cpu, '^others:([0-9.]+)', 1) AS DOUBLE) AS busy_pct,
+            u.mem_write_before, u.mem_write_after
      FROM runs u LEFT JOIN results r ON r.run_id = u.run_id
      WHERE u.cell_id = ?
      GROUP BY u.run_id, u.mode, u.repeat, u.status, u.duration_seconds, u.load1_before, u.load1_after, u.started_at,
-              u.machine_id, u.other_cpu
+              u.machine_id, u.other_cpu, u.mem_write_before, u.mem_write_after
      ORDER BY u.mode, u.repeat, u.started_at`,
     [cellId],
   );

@@ -170,9 +170,16 @@ test('the status grid shows every cell, and a click shows its build log tail and
   const runsTable = section(fresh, 'status').locator('article[data-cell="3.0.7|gcc|-Os"] .runs-table');
   await expect(runsTable.locator('thead')).toContainText("Others' CPU");
   await expect(runsTable.locator('thead')).toContainText('Machine');
+  await expect(runsTable.locator('thead')).toContainText('Memory write before → after');
   await expect(runs.nth(0).locator('td').nth(6)).toHaveText('3%');
-  await expect(runs.nth(0).locator('td').nth(7)).toHaveText('m-fixture');
+  await expect(runs.nth(0).locator('td').nth(7)).toHaveText('not recorded');
+  await expect(runs.nth(0).locator('td').nth(8)).toHaveText('m-fixture');
   await expect(section(fresh, 'status')).toBeInViewport();
+  // A run with the host-speed probe (the fixture records it from 6.2.16 on).
+  await fresh.goto('./?cell=6.2.16|gcc|-O2&section=status');
+  await waitForCharts(fresh);
+  const probed = section(fresh, 'status').locator('article[data-cell="6.2.16|gcc|-O2"] .runs-table tbody tr');
+  await expect(probed.nth(1).locator('td').nth(7)).toHaveText('44.0 → 38.0 GB/s');
   await fresh.context().close();
 
   await detail.getByRole('button', { name: 'Close' }).click();

@@ -265,5 +265,8 @@ describe('statusGridQuery', () => {
     // The fixture's busy spell: 6.2.16's first data run shared the machine (others:85).
     const busy = await fx.runner.run(cellRunsQuery('6.2.16|gcc|-O2'));
     expect(busy.map((r) => `${r.mode} ${r.repeat} ${r.busy_pct}`)).toEqual(['data 1 85', 'data 2 3', 'data 3 3', 'pipe 1 3', 'pipe 2 3', 'pipe 3 3']);
+    // The host-speed probe: recorded from 6.2.16 on in the fixture, null before (older collectors).
+    expect(busy[1]).toMatchObject({ mem_write_before: 4.4e10, mem_write_after: 3.8e10 });
+    expect(runs[0]).toMatchObject({ mem_write_before: null, mem_write_after: null });
   });
 });
