@@ -325,6 +325,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	report.Times(stdout, d)
 	report.Totals(stdout, d)
 	report.Spread(stdout, d)
+	report.Probes(stdout, d)
 	if *compare != "" {
 		other, err := store.Load(*compare)
 		if err != nil {

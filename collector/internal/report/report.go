@@ -208,3 +208,40 @@ func max(xs []float64) float64 {
 	}
 	return m
 }
+
+// Probes prints, per machine, the host-speed probe around its runs
+// (runs.mem_write_before/after): how many runs have it, the median of the
+// probes, and how many runs had a probe below 75% of that median on either
+// side (a host slower than usual around the run).
+func Probes(w io.Writer, d *store.Data) {
+	perMachine := map[string][]float64{}
+	lows := map[string][]float64{}
+	for _, r := range d.Runs {
+		if r.MemWriteBefore == nil || r.MemWriteAfter == nil {
+			continue
+		}
+		b, a := *r.MemWriteBefore, *r.MemWriteAfter
+		perMachine[r.MachineID] = append(perMachine[r.MachineID], b, a)
+		lows[r.MachineID] = append(lows[r.MachineID], math.Min(b, a))
+	}
+	if len(perMachine) == 0 {
+		fmt.Fprintln(w, "host probe: no run has one yet (collector 0.1.3 on)")
+		return
+	}
+	var ids []string
+	for id := range perMachine {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		med := Median(perMachine[id])
+		slow := 0
+		for _, l := range lows[id] {
+			if l < 0.75*med {
+				slow++
+			}
+		}
+		fmt.Fprintf(w, "host probe %s: memory write median %.1f GB/s over %d runs; %d runs with a probe below 75%% of it\n",
+			id, med/1e9, len(lows[id]), slow)
+	}
+}

@@ -106,3 +106,25 @@ func TestTotalsCountsMachineTimeAndFailures(t *testing.T) {
 		t.Errorf("Totals =\n%q\nwant\n%q", out.String(), want)
 	}
 }
+
+func TestProbesPerMachine(t *testing.T) {
+	var out bytes.Buffer
+	Probes(&out, &store.Data{})
+	if !strings.Contains(out.String(), "no run has one yet") {
+		t.Errorf("without probes: %q", out.String())
+	}
+	out.Reset()
+	d := &store.Data{Runs: []store.Run{
+		{MachineID: "m1", MemWriteBefore: rps(40e9), MemWriteAfter: rps(42e9)},
+		{MachineID: "m1", MemWriteBefore: rps(44e9), MemWriteAfter: rps(20e9)}, // slow after
+		{MachineID: "m1", MemWriteBefore: rps(41e9), MemWriteAfter: rps(43e9)},
+		{MachineID: "m1"}, // an older run: no probe
+		{MachineID: "m0", MemWriteBefore: rps(10e9), MemWriteAfter: rps(10e9)},
+	}}
+	Probes(&out, d)
+	want := "host probe m0: memory write median 10.0 GB/s over 1 runs; 0 runs with a probe below 75% of it\n" +
+		"host probe m1: memory write median 41.5 GB/s over 3 runs; 1 runs with a probe below 75% of it\n"
+	if out.String() != want {
+		t.Errorf("Probes =\n%s\nwant\n%s", out.String(), want)
+	}
+}
