@@ -210,19 +210,24 @@ func max(xs []float64) float64 {
 }
 
 // Probes prints, per machine, the host-speed probe around its runs
-// (runs.mem_write_before/after): how many runs have it, the median of the
-// probes, and how many runs had a probe below 75% of that median on either
-// side (a host slower than usual around the run).
+// (runs.mem_write_before/after): how many runs have it, the median of each
+// side (the probe before a run follows the quiet wait, on an idle CPU, and
+// reads lower than the one after, on a warm one), and how many runs had a
+// probe below 75% of its side's median (a host slower than usual).
 func Probes(w io.Writer, d *store.Data) {
-	perMachine := map[string][]float64{}
-	lows := map[string][]float64{}
+	type side struct{ before, after []float64 }
+	perMachine := map[string]*side{}
 	for _, r := range d.Runs {
 		if r.MemWriteBefore == nil || r.MemWriteAfter == nil {
 			continue
 		}
-		b, a := *r.MemWriteBefore, *r.MemWriteAfter
-		perMachine[r.MachineID] = append(perMachine[r.MachineID], b, a)
-		lows[r.MachineID] = append(lows[r.MachineID], math.Min(b, a))
+		s := perMachine[r.MachineID]
+		if s == nil {
+			s = &side{}
+			perMachine[r.MachineID] = s
+		}
+		s.before = append(s.before, *r.MemWriteBefore)
+		s.after = append(s.after, *r.MemWriteAfter)
 	}
 	if len(perMachine) == 0 {
 		fmt.Fprintln(w, "host probe: no run has one yet (collector 0.1.3 on)")
@@ -234,14 +239,15 @@ func Probes(w io.Writer, d *store.Data) {
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		med := Median(perMachine[id])
+		s := perMachine[id]
+		mb, ma := Median(s.before), Median(s.after)
 		slow := 0
-		for _, l := range lows[id] {
-			if l < 0.75*med {
+		for i := range s.before {
+			if s.before[i] < 0.75*mb || s.after[i] < 0.75*ma {
 				slow++
 			}
 		}
-		fmt.Fprintf(w, "host probe %s: memory write median %.1f GB/s over %d runs; %d runs with a probe below 75%% of it\n",
-			id, med/1e9, len(lows[id]), slow)
+		fmt.Fprintf(w, "host probe %s: memory write median %.1f GB/s before, %.1f after, over %d runs; %d runs with a probe below 75%% of its median\n",
+			id, mb/1e9, ma/1e9, len(s.before), slow)
 	}
 }

@@ -122,8 +122,8 @@ func TestProbesPerMachine(t *testing.T) {
 		{MachineID: "m0", MemWriteBefore: rps(10e9), MemWriteAfter: rps(10e9)},
 	}}
 	Probes(&out, d)
-	want := "host probe m0: memory write median 10.0 GB/s over 1 runs; 0 runs with a probe below 75% of it\n" +
-		"host probe m1: memory write median 41.5 GB/s over 3 runs; 1 runs with a probe below 75% of it\n"
+	want := "host probe m0: memory write median 10.0 GB/s before, 10.0 after, over 1 runs; 0 runs with a probe below 75% of its median\n" +
+		"host probe m1: memory write median 41.0 GB/s before, 42.0 after, over 3 runs; 1 runs with a probe below 75% of its median\n"
 	if out.String() != want {
 		t.Errorf("Probes =\n%s\nwant\n%s", out.String(), want)
 	}
