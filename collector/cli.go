@@ -32,7 +32,7 @@ commands:
 run 'collector <command> -h' for a command's flags`
 
 // Version is the collector's version, recorded with every build and machine.
-const Version = "0.1.3"
+const Version = "0.1.4"
 
 func collectorVersion() string {
 	v := Version

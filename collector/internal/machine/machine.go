@@ -59,20 +59,30 @@ func MemWriteBandwidth(size, passes int) float64 {
 	return slices.Max(memWritePasses(size, passes))
 }
 
-// MemWriteProbe is the median pass of MemWriteBandwidth(256 MiB, 7): how fast the
-// machine is right now, taken around each run. The median, not the best, so a
-// host that takes the CPU away for part of the probe shows as slower.
-// Its buffer is allocated and faulted in once, on the first probe, and kept:
-// faulting 256 MiB in again each time took over a second per run.
+// MemWriteProbe is how fast the machine writes memory right now, taken around
+// each run: it clears a 256 MiB buffer over and over for ProbeTime and returns
+// the bytes written over the time taken. A rate over a fixed time, not the best
+// or median pass, so a host that takes the CPU away for part of it, or slows
+// its memory, shows in the figure in proportion. The buffer is allocated and
+// faulted in once, on the first probe, and kept (faulting 256 MiB in took over
+// a second).
 func MemWriteProbe() float64 {
 	probeOnce.Do(func() {
 		probeBuf = make([]byte, 256<<20)
 		clear(probeBuf)
 	})
-	p := memWriteRates(probeBuf, 7)
-	slices.Sort(p)
-	return p[len(p)/2]
+	start := time.Now()
+	written := 0
+	for time.Since(start) < ProbeTime {
+		clear(probeBuf)
+		written += len(probeBuf)
+	}
+	runtime.KeepAlive(probeBuf)
+	return float64(written) / time.Since(start).Seconds()
 }
+
+// ProbeTime is how long MemWriteProbe writes.
+const ProbeTime = 200 * time.Millisecond
 
 var (
 	probeOnce sync.Once

@@ -211,9 +211,9 @@ func max(xs []float64) float64 {
 
 // Probes prints, per machine, the host-speed probe around its runs
 // (runs.mem_write_before/after): how many runs have it, the median of each
-// side (the probe before a run follows the quiet wait, on an idle CPU, and
-// reads lower than the one after, on a warm one), and how many runs had a
-// probe below 75% of its side's median (a host slower than usual).
+// side (they differ: the probe before follows the quiet wait, on an idle CPU;
+// the one after follows the benchmark and the server's exit), and how many
+// runs had a probe below 75% of its side's median (a host slower than usual).
 func Probes(w io.Writer, d *store.Data) {
 	type side struct{ before, after []float64 }
 	perMachine := map[string]*side{}

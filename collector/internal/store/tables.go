@@ -84,7 +84,8 @@ type Run struct {
 	// (bytes/s, machine.MemWriteBandwidth) measured just before and just after
 	// the benchmark: a probe of the host's speed at the time, since slow spells
 	// of a VM's host show up in neither /proc/stat nor the load average. Null
-	// for runs collected before collector 0.1.3.
+	// for runs collected before collector 0.1.3 (0.1.3 took a shorter probe,
+	// docs/data-schema.md).
 	MemWriteBefore *float64 `parquet:"mem_write_before,optional"`
 	MemWriteAfter  *float64 `parquet:"mem_write_after,optional"`
 }
