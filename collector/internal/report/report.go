@@ -8,7 +8,9 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"text/tabwriter"
 
@@ -102,12 +104,7 @@ func Noise(w io.Writer, a, b *store.Data) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\n", k[0], k[1], len(v), Median(v), max(v))
 	}
 	tw.Flush()
-	var modes []string
-	for m := range perMode {
-		modes = append(modes, m)
-	}
-	sort.Strings(modes)
-	for _, m := range modes {
+	for _, m := range slices.Sorted(maps.Keys(perMode)) {
 		fmt.Fprintf(w, "mode %s: median run-to-run spread of best-of-repeats %.2f%% over %d (cell, test) pairs\n", m, Median(perMode[m]), len(perMode[m]))
 	}
 }
@@ -175,12 +172,7 @@ func Spread(w io.Writer, d *store.Data) {
 		fmt.Fprintln(w, "repeats: no (cell, test) has two measured repeats yet, so no spread")
 		return
 	}
-	var modes []string
-	for m := range perMode {
-		modes = append(modes, m)
-	}
-	sort.Strings(modes)
-	for _, m := range modes {
+	for _, m := range slices.Sorted(maps.Keys(perMode)) {
 		t := top[m]
 		fmt.Fprintf(w, "mode %s: spread of repeats median %.2f%%, max %.2f%% (%s %s), over %d (cell, test) pairs with 2+ repeats\n",
 			m, Median(perMode[m]), max(perMode[m]), t[0], t[2], len(perMode[m]))
@@ -233,12 +225,7 @@ func Probes(w io.Writer, d *store.Data) {
 		fmt.Fprintln(w, "host probe: no run has one yet (collector 0.1.3 on)")
 		return
 	}
-	var ids []string
-	for id := range perMachine {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(perMachine)) {
 		s := perMachine[id]
 		mb, ma := Median(s.before), Median(s.after)
 		slow := 0
