@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,7 +55,18 @@ func Describe() Info {
 // this is the rate at which the machine writes memory (what the 2014 study
 // found drives Redis's speed).
 func MemWriteBandwidth(size, passes int) float64 {
-	return slices.Max(memWritePasses(size, passes))
+	buf := make([]byte, size)
+	clear(buf) // fault the pages in before timing
+	best := 0.0
+	for i := 0; i < passes; i++ {
+		t := time.Now()
+		clear(buf) // runtime memclr: wide stores, the fastest write Go has
+		if bps := float64(size) / time.Since(t).Seconds(); bps > best {
+			best = bps
+		}
+	}
+	runtime.KeepAlive(buf)
+	return best
 }
 
 // MemWriteProbe is how fast the machine writes memory right now, taken around
@@ -88,25 +98,6 @@ var (
 	probeOnce sync.Once
 	probeBuf  []byte
 )
-
-func memWritePasses(size, passes int) []float64 {
-	buf := make([]byte, size)
-	clear(buf) // fault the pages in before timing
-	return memWriteRates(buf, passes)
-}
-
-// memWriteRates clears buf `passes` times and returns each pass's rate in bytes/s.
-func memWriteRates(buf []byte, passes int) []float64 {
-	size := len(buf)
-	rates := make([]float64, passes)
-	for i := range rates {
-		t := time.Now()
-		clear(buf) // runtime memclr: wide stores, the fastest write Go has
-		rates[i] = float64(size) / time.Since(t).Seconds()
-	}
-	runtime.KeepAlive(buf)
-	return rates
-}
 
 // Load1 is the 1-minute load average (0 if unknown).
 func Load1() float64 {
