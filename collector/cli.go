@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/machine"
 	"github.com/redis-compiler-benchmarks/collector/internal/report"
 	"github.com/redis-compiler-benchmarks/collector/internal/runner"
 	"github.com/redis-compiler-benchmarks/collector/internal/source"
@@ -32,7 +33,7 @@ commands:
 run 'collector <command> -h' for a command's flags`
 
 // Version is the collector's version, recorded with every build and machine.
-const Version = "0.1.4"
+const Version = "0.1.5"
 
 func collectorVersion() string {
 	v := Version
@@ -249,6 +250,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var m matrixFlags
 	m.register(fs)
+	hwFlag := fs.String("hardware", "", `hardware class whose repeats to count, as "CPU model, N cores" (default: this machine's; "all": every machine)`)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -260,10 +262,17 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	hw := *hwFlag
+	if hw == "" {
+		hw = store.HardwareLabel(machine.CPU())
+	}
+	if hw == "all" {
+		hw = ""
+	}
 	counts := map[string]int{}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "VERSION\tCOMPILER\tFLAGS\tSTATE\tRUNS\tNOTE")
-	for _, s := range runner.Status(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d) {
+	for _, s := range runner.Status(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw) {
 		var runs []string
 		for _, md := range cfg.Bench.Modes {
 			runs = append(runs, fmt.Sprintf("%s %d/%d", md.Name, s.Done[md.Name], cfg.Bench.Repeats))
@@ -273,9 +282,14 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		counts[s.State]++
 	}
 	tw.Flush()
-	pending := runner.Pending(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, runner.Redo{})
-	fmt.Fprintf(stdout, "%d cells: %d done, %d partial, %d failed, %d pending; %d runs to do\n",
-		len(cells), counts["done"], counts["partial"], counts["failed"], counts["pending"], len(pending))
+	report.Hardware(stdout, d)
+	pending := runner.Pending(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw, runner.Redo{})
+	on := "on " + hw
+	if hw == "" {
+		on = "counting every machine's runs together"
+	}
+	fmt.Fprintf(stdout, "%d cells: %d done, %d partial, %d failed, %d pending; %d runs to do %s\n",
+		len(cells), counts["done"], counts["partial"], counts["failed"], counts["pending"], len(pending), on)
 	return nil
 }
 

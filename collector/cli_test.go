@@ -41,12 +41,12 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestPlanReferenceMatrixEmptyData(t *testing.T) {
-	out, _, err := runCLI(t, "plan", "-config", "matrix.toml", "-data", t.TempDir())
+	out, _, err := runCLI(t, "plan", "-config", "matrix.toml", "-data", t.TempDir(), "-hardware", "Test CPU, 2 cores")
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "golden-plan-reference-empty.txt", out)
-	if !strings.HasSuffix(out, "132 cells: 0 done, 0 partial, 0 failed, 132 pending; 792 runs to do\n") {
+	if !strings.HasSuffix(out, "132 cells: 0 done, 0 partial, 0 failed, 132 pending; 792 runs to do on Test CPU, 2 cores\n") {
 		t.Errorf("summary line wrong:\n%s", out[strings.LastIndex(strings.TrimSuffix(out, "\n"), "\n")+1:])
 	}
 }
@@ -55,24 +55,46 @@ func TestPlanWithCollectedData(t *testing.T) {
 	data := t.TempDir()
 	at := time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC)
 	reason := "make: exit status 2: clang: error: linker command failed with exit code 1"
-	d := &store.Data{Builds: []store.Build{
-		{BuildID: "b1", CellID: "2.6.17|gcc|-O2", Status: "ok", StartedAt: at},
-		{BuildID: "b2", CellID: "2.6.17|clang|-Ofast -flto", Status: "failed", Error: &reason, StartedAt: at},
-	}}
+	// Two machines of one hardware class (m1, m2) and one of another (o): repeats count per class.
+	d := &store.Data{
+		Machines: []store.Machine{{MachineID: "m1", CPUModel: "Test CPU", Cores: 2}, {MachineID: "m2", CPUModel: "Test CPU", Cores: 2},
+			{MachineID: "o", CPUModel: "Other CPU", Cores: 2}},
+		Builds: []store.Build{
+			{BuildID: "b1", CellID: "2.6.17|gcc|-O2", Status: "ok", StartedAt: at, MachineID: "m1"},
+			{BuildID: "b2", CellID: "2.6.17|clang|-Ofast -flto", Status: "failed", Error: &reason, StartedAt: at, MachineID: "m1"},
+			{BuildID: "b3", CellID: "2.6.17|gcc|-Ofast", Status: "ok", StartedAt: at, MachineID: "o"},
+		}}
 	for rep := 1; rep <= 3; rep++ {
 		for _, m := range []string{"data", "pipe"} {
-			d.Runs = append(d.Runs, store.Run{RunID: m + string(rune('0'+rep)), CellID: "2.6.17|gcc|-O2", Mode: m, Repeat: int32(rep), StartedAt: at})
+			d.Runs = append(d.Runs, store.Run{RunID: m + string(rune('0'+rep)), CellID: "2.6.17|gcc|-O2", Mode: m, Repeat: int32(rep), StartedAt: at,
+				MachineID: []string{"m1", "m2", "m2"}[rep-1]})
 		}
 	}
-	d.Runs = append(d.Runs, store.Run{RunID: "x", CellID: "2.6.17|gcc|-Os", Mode: "pipe", Repeat: 1, StartedAt: at})
+	d.Runs = append(d.Runs, store.Run{RunID: "x", CellID: "2.6.17|gcc|-Os", Mode: "pipe", Repeat: 1, StartedAt: at, MachineID: "m2"},
+		store.Run{RunID: "y", CellID: "2.6.17|gcc|-Ofast", Mode: "data", Repeat: 1, StartedAt: at, MachineID: "o"})
 	if err := d.Save(data); err != nil {
 		t.Fatal(err)
 	}
-	out, _, err := runCLI(t, "plan", "-config", "matrix.toml", "-data", data, "-versions", "2.6.17")
+	out, _, err := runCLI(t, "plan", "-config", "matrix.toml", "-data", data, "-versions", "2.6.17", "-hardware", "Test CPU, 2 cores")
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "golden-plan-2.6.17-some-collected.txt", out)
+	// The other class has one run of gcc -Ofast; every run counts with -hardware all.
+	out, _, err = runCLI(t, "plan", "-config", "matrix.toml", "-data", data, "-versions", "2.6.17", "-hardware", "Other CPU, 2 cores")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "2.6.17   gcc       -Ofast        partial  data 1/3, pipe 0/3") || !strings.Contains(out, "71 runs to do on Other CPU, 2 cores") {
+		t.Errorf("plan on the other class:\n%s", out)
+	}
+	out, _, err = runCLI(t, "plan", "-config", "matrix.toml", "-data", data, "-versions", "2.6.17", "-hardware", "all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(out, "12 cells: 1 done, 2 partial, 1 failed, 8 pending; 58 runs to do counting every machine's runs together\n") {
+		t.Errorf("plan -hardware all:\n%s", out)
+	}
 }
 
 func TestCommandErrors(t *testing.T) {

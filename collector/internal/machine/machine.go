@@ -30,12 +30,17 @@ type Info struct {
 	MemWriteBPS float64
 }
 
+// CPU is this machine's CPU model (from /proc/cpuinfo) and core count: with
+// them, its hardware class (store.HardwareLabel).
+func CPU() (model string, cores int) {
+	return procField("/proc/cpuinfo", "model name"), runtime.NumCPU()
+}
+
 // Describe reads the machine's provenance and measures its memory write bandwidth.
 func Describe() Info {
 	var in Info
 	in.Hostname, _ = os.Hostname()
-	in.CPUModel = procField("/proc/cpuinfo", "model name")
-	in.Cores = runtime.NumCPU()
+	in.CPUModel, in.Cores = CPU()
 	if kb, err := strconv.ParseInt(strings.Fields(procField("/proc/meminfo", "MemTotal") + " 0")[0], 10, 64); err == nil {
 		in.MemoryBytes = kb * 1024
 	}

@@ -12,6 +12,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
@@ -137,17 +138,67 @@ func Totals(w io.Writer, d *store.Data) {
 		build/3600, bench/3600, len(latest)-failed, failed, len(d.Runs), serverFailed)
 }
 
-// Spread prints, per mode, how far the repeats of each (cell, test) lie apart
-// within this collection, (best - worst) / best as the site's noise rule takes
-// it: the median and the largest, over the pairs with two or more repeats.
+// classOfRun maps each run id to its machine's hardware class (store.HardwareLabel;
+// "unknown machine" when the machines table lacks it).
+func classOfRun(d *store.Data) map[string]string {
+	class := map[string]string{}
+	for _, m := range d.Machines {
+		class[m.MachineID] = m.Hardware()
+	}
+	out := map[string]string{}
+	for _, r := range d.Runs {
+		c, ok := class[r.MachineID]
+		if !ok {
+			c = "unknown machine"
+		}
+		out[r.RunID] = c
+	}
+	return out
+}
+
+// Hardware prints, per hardware class, its machines, runs and the cells it has
+// measured: each class is a dataset of its own (repeats count per class).
+func Hardware(w io.Writer, d *store.Data) {
+	type class struct {
+		machines, cells map[string]bool
+		runs            int
+	}
+	classes := map[string]*class{}
+	get := func(hw string) *class {
+		if classes[hw] == nil {
+			classes[hw] = &class{machines: map[string]bool{}, cells: map[string]bool{}}
+		}
+		return classes[hw]
+	}
+	for _, m := range d.Machines {
+		get(m.Hardware()).machines[m.MachineID] = true
+	}
+	classOf := classOfRun(d)
+	for _, r := range d.Runs {
+		c := get(classOf[r.RunID])
+		c.runs++
+		c.cells[r.CellID] = true
+	}
+	for _, hw := range slices.Sorted(maps.Keys(classes)) {
+		c := classes[hw]
+		fmt.Fprintf(w, "hardware %s: machines %s; %d runs, %d cells measured\n",
+			hw, strings.Join(slices.Sorted(maps.Keys(c.machines)), ", "), c.runs, len(c.cells))
+	}
+}
+
+// Spread prints, per hardware class and mode, how far the repeats of each
+// (cell, test) lie apart within this collection, (best - worst) / best as the
+// site's noise rule takes it: the median and the largest, over the pairs with
+// two or more repeats. Classes are never mixed, as on the site.
 func Spread(w io.Writer, d *store.Data) {
-	type key [3]string
+	type key [4]string // class, cell, mode, test
+	classOf := classOfRun(d)
 	best, worst, n := map[key]float64{}, map[key]float64{}, map[key]int{}
 	for _, r := range d.Results {
 		if r.Status != "ok" || r.RPS == nil {
 			continue
 		}
-		k, v := key{r.CellID, r.Mode, r.Test}, *r.RPS
+		k, v := key{classOf[r.RunID], r.CellID, r.Mode, r.Test}, *r.RPS
 		if n[k] == 0 || v > best[k] {
 			best[k] = v
 		}
@@ -156,26 +207,29 @@ func Spread(w io.Writer, d *store.Data) {
 		}
 		n[k]++
 	}
-	perMode := map[string][]float64{}
-	top := map[string]key{}
+	type group [2]string // class, mode
+	perGroup := map[group][]float64{}
+	top := map[group]key{}
 	for k, c := range n {
 		if c < 2 || best[k] <= 0 {
 			continue
 		}
+		g := group{k[0], k[2]}
 		s := 100 * (best[k] - worst[k]) / best[k]
-		if t, ok := top[k[1]]; !ok || s > 100*(best[t]-worst[t])/best[t] {
-			top[k[1]] = k
+		if t, ok := top[g]; !ok || s > 100*(best[t]-worst[t])/best[t] {
+			top[g] = k
 		}
-		perMode[k[1]] = append(perMode[k[1]], s)
+		perGroup[g] = append(perGroup[g], s)
 	}
-	if len(perMode) == 0 {
-		fmt.Fprintln(w, "repeats: no (cell, test) has two measured repeats yet, so no spread")
+	if len(perGroup) == 0 {
+		fmt.Fprintln(w, "repeats: no (cell, test) has two measured repeats on one hardware class yet, so no spread")
 		return
 	}
-	for _, m := range slices.Sorted(maps.Keys(perMode)) {
-		t := top[m]
-		fmt.Fprintf(w, "mode %s: spread of repeats median %.2f%%, max %.2f%% (%s %s), over %d (cell, test) pairs with 2+ repeats\n",
-			m, Median(perMode[m]), max(perMode[m]), t[0], t[2], len(perMode[m]))
+	groups := slices.SortedFunc(maps.Keys(perGroup), func(a, b group) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
+	for _, g := range groups {
+		t := top[g]
+		fmt.Fprintf(w, "%s, mode %s: spread of repeats median %.2f%%, max %.2f%% (%s %s), over %d (cell, test) pairs with 2+ repeats\n",
+			g[0], g[1], Median(perGroup[g]), max(perGroup[g]), t[1], t[3], len(perGroup[g]))
 	}
 }
 

@@ -67,25 +67,44 @@ func TestTimesSplitsACellAndReportsOverheadShare(t *testing.T) {
 }
 
 // Hand-computed: SET repeats 100, 95, 90 -> (100-90)/100 = 10%; GET 200, 190 -> 5%; median 7.5%.
-func TestSpreadPrintsTheSpreadOfRepeatsPerMode(t *testing.T) {
-	d := &store.Data{Results: []store.Result{
-		{CellID: "c", Mode: "data", Test: "SET", Repeat: 1, Status: "ok", RPS: rps(100)},
-		{CellID: "c", Mode: "data", Test: "SET", Repeat: 2, Status: "ok", RPS: rps(90)},
-		{CellID: "c", Mode: "data", Test: "SET", Repeat: 3, Status: "ok", RPS: rps(95)},
-		{CellID: "c", Mode: "data", Test: "GET", Repeat: 1, Status: "ok", RPS: rps(190)},
-		{CellID: "c", Mode: "data", Test: "GET", Repeat: 2, Status: "ok", RPS: rps(200)},
-		{CellID: "c", Mode: "data", Test: "XADD", Repeat: 1, Status: "unsupported"},
-		{CellID: "c", Mode: "pipe", Test: "SET", Repeat: 1, Status: "ok", RPS: rps(900)},
-	}}
+// The runs of machine "i" are another hardware class: they never join the "a" class's repeats.
+func TestSpreadPrintsTheSpreadOfRepeatsPerClassAndMode(t *testing.T) {
+	res := func(run, mode, test string, status string, v *float64) store.Result {
+		return store.Result{RunID: run, CellID: "c", Mode: mode, Test: test, Status: status, RPS: v}
+	}
+	d := &store.Data{
+		Machines: []store.Machine{{MachineID: "a", CPUModel: "AMD EPYC", Cores: 2}, {MachineID: "i", CPUModel: "Intel Xeon", Cores: 2}},
+		Runs: []store.Run{{RunID: "r1", MachineID: "a"}, {RunID: "r2", MachineID: "a"}, {RunID: "r3", MachineID: "a"},
+			{RunID: "p1", MachineID: "a"}, {RunID: "r4", MachineID: "i"}, {RunID: "r5", MachineID: "i"}},
+		Results: []store.Result{
+			res("r1", "data", "SET", "ok", rps(100)),
+			res("r2", "data", "SET", "ok", rps(90)),
+			res("r3", "data", "SET", "ok", rps(95)),
+			res("r1", "data", "GET", "ok", rps(190)),
+			res("r2", "data", "GET", "ok", rps(200)),
+			res("r1", "data", "XADD", "unsupported", nil),
+			res("p1", "pipe", "SET", "ok", rps(900)),
+			// One repeat each on the other class: 150 and 300 would make SET 40% and GET 37% if mixed.
+			res("r4", "data", "SET", "ok", rps(150)),
+			res("r5", "pipe", "SET", "ok", rps(300)),
+		},
+	}
 	var out bytes.Buffer
 	Spread(&out, d)
-	if got, want := out.String(), "mode data: spread of repeats median 7.50%, max 10.00% (c SET), over 2 (cell, test) pairs with 2+ repeats\n"; got != want {
+	if got, want := out.String(), "AMD EPYC, 2 cores, mode data: spread of repeats median 7.50%, max 10.00% (c SET), over 2 (cell, test) pairs with 2+ repeats\n"; got != want {
 		t.Errorf("Spread =\n%q\nwant\n%q", got, want)
 	}
 	out.Reset()
-	Spread(&out, &store.Data{Results: d.Results[6:]})
-	if !strings.Contains(out.String(), "no (cell, test) has two measured repeats yet") {
-		t.Errorf("with one repeat: %q", out.String())
+	d.Results = d.Results[6:]
+	Spread(&out, d)
+	if !strings.Contains(out.String(), "no (cell, test) has two measured repeats on one hardware class yet") {
+		t.Errorf("with one repeat per class: %q", out.String())
+	}
+	out.Reset()
+	Hardware(&out, d)
+	want := "hardware AMD EPYC, 2 cores: machines a; 4 runs, 1 cells measured\nhardware Intel Xeon, 2 cores: machines i; 2 runs, 1 cells measured\n"
+	if out.String() != want {
+		t.Errorf("Hardware =\n%q\nwant\n%q", out.String(), want)
 	}
 }
 

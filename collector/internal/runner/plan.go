@@ -4,6 +4,7 @@
 package runner
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -64,54 +65,105 @@ func OthersPercent(otherCPU string) float64 {
 	return n
 }
 
-// Pending lists the runs still missing, coverage first: every cell's first
-// repeat (all modes) before any cell's second, and so on. Cells whose latest
-// build failed are skipped, and runs whose server failed count as done, unless retryFailed.
-func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data, redo Redo) []Task {
+// Pending lists the runs still missing on hardware class hw (store.HardwareLabel;
+// "" counts every machine), coverage first: every cell's first repeat (all
+// modes) before any cell's second, and so on. Repeats are counted per hardware
+// class, because figures from different CPUs are never combined: a class's
+// n-th run of a (cell, mode) is its n-th repeat, whatever number it carries.
+// A new run takes the lowest repeat number no machine has used for that
+// (cell, mode), so numbers stay unique across classes. A run to redo keeps its
+// place and number. Cells whose latest build on hw failed are skipped, and runs
+// whose server failed count as done, unless retryFailed.
+func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data, hw string, redo Redo) []Task {
 	retryFailed := redo.Failed
-	done := map[string]bool{}
+	inClass := classFilter(d, hw)
+	used := map[string]map[int]bool{} // (cell, mode) -> repeat numbers taken on any machine
+	slots := map[string][]store.Run{} // (cell, mode) -> the class's runs, by repeat number
 	for _, r := range d.Runs {
-		if retryFailed && r.Status == "server_failed" {
-			continue
+		k := r.CellID + "\x00" + r.Mode
+		if used[k] == nil {
+			used[k] = map[int]bool{}
 		}
-		if redo.NoisyPercent > 0 && OthersPercent(r.OtherCPU) > redo.NoisyPercent {
-			continue
+		used[k][int(r.Repeat)] = true
+		if inClass(r.MachineID) {
+			slots[k] = append(slots[k], r)
 		}
-		if !redo.Before.IsZero() && r.StartedAt.Before(redo.Before) {
-			continue
-		}
-		done[store.RunKey(r.CellID, r.Mode, int(r.Repeat))] = true
 	}
-	builds := LatestBuilds(d)
+	for _, rs := range slots {
+		sort.SliceStable(rs, func(i, j int) bool { return rs[i].Repeat < rs[j].Repeat })
+	}
+	redone := func(r store.Run) bool {
+		return retryFailed && r.Status == "server_failed" ||
+			redo.NoisyPercent > 0 && OthersPercent(r.OtherCPU) > redo.NoisyPercent ||
+			!redo.Before.IsZero() && r.StartedAt.Before(redo.Before)
+	}
+	builds := LatestBuilds(classBuilds(d, inClass))
 	var tasks []Task
-	for rep := 1; rep <= repeats; rep++ {
+	for level := 1; level <= repeats; level++ {
 		for _, c := range cells {
 			if b, ok := builds[c.ID()]; ok && b.Status != "ok" && !retryFailed {
 				continue
 			}
 			for _, m := range modes {
-				if !done[store.RunKey(c.ID(), m.Name, rep)] {
-					tasks = append(tasks, Task{c, m, rep})
+				k := c.ID() + "\x00" + m.Name
+				if rs := slots[k]; level <= len(rs) {
+					if redone(rs[level-1]) {
+						tasks = append(tasks, Task{c, m, int(rs[level-1].Repeat)})
+					}
+					continue
 				}
+				if used[k] == nil {
+					used[k] = map[int]bool{}
+				}
+				n := 1
+				for used[k][n] {
+					n++
+				}
+				used[k][n] = true
+				tasks = append(tasks, Task{c, m, n})
 			}
 		}
 	}
 	return tasks
 }
 
-// Status summarises every cell.
-func Status(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data) []CellStatus {
+// classFilter says whether a machine id belongs to hardware class hw ("": every machine).
+func classFilter(d *store.Data, hw string) func(string) bool {
+	if hw == "" {
+		return func(string) bool { return true }
+	}
+	ids := d.MachinesOf(hw)
+	return func(id string) bool { return ids[id] }
+}
+
+// classBuilds is d with only the builds made on machines inClass.
+func classBuilds(d *store.Data, inClass func(string) bool) *store.Data {
+	out := &store.Data{}
+	for _, b := range d.Builds {
+		if inClass(b.MachineID) {
+			out.Builds = append(out.Builds, b)
+		}
+	}
+	return out
+}
+
+// Status summarises every cell on hardware class hw ("": every machine): runs
+// per mode count up to repeats, and a cell's state follows its latest build there.
+func Status(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data, hw string) []CellStatus {
+	inClass := classFilter(d, hw)
 	done := map[string]map[string]int{}
 	for _, r := range d.Runs {
-		if int(r.Repeat) > repeats {
+		if !inClass(r.MachineID) {
 			continue
 		}
 		if done[r.CellID] == nil {
 			done[r.CellID] = map[string]int{}
 		}
-		done[r.CellID][r.Mode]++
+		if done[r.CellID][r.Mode] < repeats {
+			done[r.CellID][r.Mode]++
+		}
 	}
-	builds := LatestBuilds(d)
+	builds := LatestBuilds(classBuilds(d, inClass))
 	var out []CellStatus
 	for _, c := range cells {
 		s := CellStatus{Cell: c, Done: done[c.ID()], State: "pending"}

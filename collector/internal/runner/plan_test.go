@@ -71,7 +71,7 @@ func tasks(ts []Task) []string {
 
 func TestPendingCoverageFirst(t *testing.T) {
 	c := testConfig(t)
-	got := tasks(Pending(c.Cells(), c.Bench.Modes, c.Bench.Repeats, &store.Data{}, Redo{}))
+	got := tasks(Pending(c.Cells(), c.Bench.Modes, c.Bench.Repeats, &store.Data{}, "", Redo{}))
 	want := []string{
 		"2.6.17|gcc|-O2 data 1", "2.6.17|gcc|-O2 pipe 1", "2.6.17|gcc|-O2 -flto data 1", "2.6.17|gcc|-O2 -flto pipe 1",
 		"7.4.1|gcc|-O2 data 1", "7.4.1|gcc|-O2 pipe 1", "7.4.1|gcc|-O2 -flto data 1", "7.4.1|gcc|-O2 -flto pipe 1",
@@ -100,7 +100,7 @@ func TestPendingResume(t *testing.T) {
 			f.run("7.4.1|gcc|-O2", m, r)
 		}
 	}
-	got := tasks(Pending(cells, c.Bench.Modes, 2, f.d, Redo{}))
+	got := tasks(Pending(cells, c.Bench.Modes, 2, f.d, "", Redo{}))
 	want := []string{
 		"7.4.1|gcc|-O2 -flto data 1", "7.4.1|gcc|-O2 -flto pipe 1",
 		"2.6.17|gcc|-O2 pipe 2",
@@ -111,7 +111,7 @@ func TestPendingResume(t *testing.T) {
 	}
 
 	// retryFailed brings the failed cell back, in coverage order.
-	got = tasks(Pending(cells, c.Bench.Modes, 2, f.d, Redo{Failed: true}))
+	got = tasks(Pending(cells, c.Bench.Modes, 2, f.d, "", Redo{Failed: true}))
 	want = []string{
 		lto + " data 1", lto + " pipe 1", "7.4.1|gcc|-O2 -flto data 1", "7.4.1|gcc|-O2 -flto pipe 1",
 		"2.6.17|gcc|-O2 pipe 2", lto + " data 2", lto + " pipe 2",
@@ -123,27 +123,27 @@ func TestPendingResume(t *testing.T) {
 
 	// A run whose server failed counts as done, unless retryFailed.
 	f.d.Runs[len(f.d.Runs)-1].Status = "server_failed" // 7.4.1|gcc|-O2 pipe 2
-	if got := tasks(Pending(cells[2:3], c.Bench.Modes, 2, f.d, Redo{})); len(got) != 0 {
+	if got := tasks(Pending(cells[2:3], c.Bench.Modes, 2, f.d, "", Redo{})); len(got) != 0 {
 		t.Errorf("server_failed run redone without retryFailed: %v", got)
 	}
-	if got := tasks(Pending(cells[2:3], c.Bench.Modes, 2, f.d, Redo{Failed: true})); !reflect.DeepEqual(got, []string{"7.4.1|gcc|-O2 pipe 2"}) {
+	if got := tasks(Pending(cells[2:3], c.Bench.Modes, 2, f.d, "", Redo{Failed: true})); !reflect.DeepEqual(got, []string{"7.4.1|gcc|-O2 pipe 2"}) {
 		t.Errorf("retryFailed after a server failure: %v, want the failed run only", got)
 	}
 	f.d.Runs[len(f.d.Runs)-1].Status = "ok"
 
 	// A later successful build of the failed cell makes it pending again.
 	f.build(lto, "ok")
-	if got := tasks(Pending(cells[:2], c.Bench.Modes, 1, f.d, Redo{})); !reflect.DeepEqual(got, []string{lto + " data 1", lto + " pipe 1"}) {
+	if got := tasks(Pending(cells[:2], c.Bench.Modes, 1, f.d, "", Redo{})); !reflect.DeepEqual(got, []string{lto + " data 1", lto + " pipe 1"}) {
 		t.Errorf("after a successful rebuild: %v", got)
 	}
 
 	// Raising the repeats adds only the missing ones.
-	got = tasks(Pending(cells[2:3], c.Bench.Modes, 3, f.d, Redo{}))
+	got = tasks(Pending(cells[2:3], c.Bench.Modes, 3, f.d, "", Redo{}))
 	if !reflect.DeepEqual(got, []string{"7.4.1|gcc|-O2 data 3", "7.4.1|gcc|-O2 pipe 3"}) {
 		t.Errorf("repeats 2 -> 3 on a done cell: %v", got)
 	}
 	// Lowering them leaves nothing to do for a done cell.
-	if got := Pending(cells[2:3], c.Bench.Modes, 1, f.d, Redo{}); len(got) != 0 {
+	if got := Pending(cells[2:3], c.Bench.Modes, 1, f.d, "", Redo{}); len(got) != 0 {
 		t.Errorf("repeats 1 on a done cell: %v", tasks(got))
 	}
 }
@@ -161,7 +161,7 @@ func TestStatus(t *testing.T) {
 		}
 	}
 	f.build("2.6.17|gcc|-O2", "ok") // a rebuild after a lost work dir
-	got := Status(c.Cells(), c.Bench.Modes, 2, f.d)
+	got := Status(c.Cells(), c.Bench.Modes, 2, f.d, "")
 	type row struct {
 		id, state  string
 		data, pipe int
@@ -184,7 +184,7 @@ func TestStatus(t *testing.T) {
 	}
 	// Built but no run yet: partial, not pending.
 	f.build("7.4.1|gcc|-O2 -flto", "ok")
-	if s := Status(c.Cells()[3:], c.Bench.Modes, 2, f.d)[0]; s.State != "partial" {
+	if s := Status(c.Cells()[3:], c.Bench.Modes, 2, f.d, "")[0]; s.State != "partial" {
 		t.Errorf("built cell without runs: %s", s.State)
 	}
 }
@@ -231,10 +231,10 @@ func TestPendingRedoesNoisyRunsAboveTheThreshold(t *testing.T) {
 		{CellID: cell.ID(), Mode: "data", Repeat: 1, Status: "ok", OtherCPU: "others:80,node:40"},
 		{CellID: cell.ID(), Mode: "pipe", Repeat: 1, Status: "ok", OtherCPU: "others:10"},
 	}}
-	if got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 1, d, Redo{})); len(got) != 0 {
+	if got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 1, d, "", Redo{})); len(got) != 0 {
 		t.Fatalf("without NoisyPercent nothing is redone, got %v", got)
 	}
-	got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 1, d, Redo{NoisyPercent: 50}))
+	got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 1, d, "", Redo{NoisyPercent: 50}))
 	if !reflect.DeepEqual(got, []string{cell.ID() + " data 1"}) {
 		t.Fatalf("only the run with others:80 > 50 is redone, got %v", got)
 	}
@@ -249,7 +249,7 @@ func TestPendingRedoesANoisyRunInItsPlace(t *testing.T) {
 		{CellID: cells[0].ID(), Mode: "data", Repeat: 1, Status: "ok", OtherCPU: "others:80"},
 		{CellID: cells[0].ID(), Mode: "pipe", Repeat: 1, Status: "ok", OtherCPU: "others:10"},
 	}}
-	got := tasks(Pending(cells[:2], c.Bench.Modes, 1, d, Redo{NoisyPercent: 50}))
+	got := tasks(Pending(cells[:2], c.Bench.Modes, 1, d, "", Redo{NoisyPercent: 50}))
 	want := []string{cells[0].ID() + " data 1", cells[1].ID() + " data 1", cells[1].ID() + " pipe 1"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Pending =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -263,7 +263,7 @@ func TestPendingRedoesRunsStartedBeforeATime(t *testing.T) {
 		{CellID: cell.ID(), Mode: "data", Repeat: 1, Status: "ok", StartedAt: t0},
 		{CellID: cell.ID(), Mode: "pipe", Repeat: 1, Status: "ok", StartedAt: t0.Add(time.Hour)},
 	}}
-	got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 1, d, Redo{Before: t0.Add(time.Minute)}))
+	got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 1, d, "", Redo{Before: t0.Add(time.Minute)}))
 	if !reflect.DeepEqual(got, []string{cell.ID() + " data 1"}) {
 		t.Fatalf("only the run started before the time is redone, got %v", got)
 	}
@@ -274,5 +274,80 @@ func TestOthersPercentReadsTheFirstEntry(t *testing.T) {
 		if got := OthersPercent(in); got != want {
 			t.Errorf("OthersPercent(%q) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// Two hardware classes: each counts its own repeats; new runs take the lowest repeat number
+// no machine has used, so numbers stay unique per (cell, mode).
+func TestPendingCountsRepeatsPerHardwareClass(t *testing.T) {
+	c := testConfig(t)
+	cells := c.Cells()[:2]
+	const amd, intel = "AMD EPYC, 2 cores", "Intel Xeon, 2 cores"
+	d := &store.Data{Machines: []store.Machine{
+		{MachineID: "a1", CPUModel: "AMD EPYC", Cores: 2}, {MachineID: "a2", CPUModel: "AMD EPYC", Cores: 2},
+		{MachineID: "i", CPUModel: "Intel Xeon", Cores: 2},
+	}}
+	add := func(cell config.Cell, mode string, repeat int, machine, others string) {
+		d.Runs = append(d.Runs, store.Run{CellID: cell.ID(), Mode: mode, Repeat: int32(repeat), Status: "ok", MachineID: machine, OtherCPU: others})
+	}
+	add(cells[0], "data", 1, "a1", "others:0")
+	add(cells[0], "pipe", 1, "a1", "others:0")
+	add(cells[0], "data", 2, "a2", "others:0")
+	add(cells[0], "pipe", 2, "a2", "others:0")
+	add(cells[0], "data", 3, "i", "others:90")
+	add(cells[1], "data", 1, "a1", "others:0")
+	add(cells[1], "pipe", 1, "a1", "others:0")
+	c0, c1 := cells[0].ID(), cells[1].ID()
+
+	check := func(name string, got, want []string) {
+		t.Helper()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s =\n%s\nwant\n%s", name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	// The two AMD machines are one class: cell 0 is done there; cell 1 needs its second repeat.
+	check("Pending on AMD", tasks(Pending(cells, c.Bench.Modes, 2, d, amd, Redo{NoisyPercent: 50})),
+		[]string{c1 + " data 2", c1 + " pipe 2"})
+	// On Intel, coverage first; run #3 of cell 0 data is Intel's first repeat; the noisy one is
+	// redone in its place; fresh numbers skip those AMD used.
+	check("Pending on Intel", tasks(Pending(cells, c.Bench.Modes, 2, d, intel, Redo{NoisyPercent: 50})),
+		[]string{c0 + " data 3", c0 + " pipe 3", c1 + " data 2", c1 + " pipe 2", c0 + " data 4", c0 + " pipe 4", c1 + " data 3", c1 + " pipe 3"})
+	// Counting every machine together (the old behaviour): Intel's run completes cell 0 data.
+	check("Pending on every machine", tasks(Pending(cells, c.Bench.Modes, 2, d, "", Redo{})),
+		[]string{c1 + " data 2", c1 + " pipe 2"})
+	// A class with no machine in the data yet: everything, numbered after the used ones.
+	if got := Pending(cells, c.Bench.Modes, 2, d, "Other CPU, 2 cores", Redo{}); len(got) != 8 || got[0].Repeat != 4 {
+		t.Errorf("Pending on a new class: %d tasks, first %+v", len(got), got[0])
+	}
+
+	st := Status(cells, c.Bench.Modes, 2, d, intel)
+	if st[0].State != "partial" || st[0].Done["data"] != 1 || st[0].Done["pipe"] != 0 || st[1].State != "pending" {
+		t.Errorf("Status on Intel = %+v", st)
+	}
+	if st := Status(cells, c.Bench.Modes, 2, d, amd); st[0].State != "done" || st[1].State != "partial" {
+		t.Errorf("Status on AMD = %+v", st)
+	}
+	// More runs than repeats on one class count as the repeats.
+	if st := Status(cells, c.Bench.Modes, 1, d, ""); st[0].State != "done" || st[0].Done["data"] != 1 {
+		t.Errorf("Status on every machine with 1 repeat = %+v", st[0])
+	}
+}
+
+// A build that failed on one class does not stop another class from building the cell.
+func TestPendingFollowsTheClassesOwnBuilds(t *testing.T) {
+	c := testConfig(t)
+	cell := c.Cells()[0]
+	d := &store.Data{
+		Machines: []store.Machine{{MachineID: "a", CPUModel: "AMD EPYC", Cores: 2}, {MachineID: "i", CPUModel: "Intel Xeon", Cores: 2}},
+		Builds:   []store.Build{{BuildID: "b1", CellID: cell.ID(), Status: "failed", MachineID: "a", StartedAt: t0}},
+	}
+	if got := Pending([]config.Cell{cell}, c.Bench.Modes, 1, d, "AMD EPYC, 2 cores", Redo{}); len(got) != 0 {
+		t.Errorf("AMD, whose build failed: %v", tasks(got))
+	}
+	if got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 1, d, "Intel Xeon, 2 cores", Redo{})); len(got) != 2 {
+		t.Errorf("Intel, no build yet: %v", got)
+	}
+	if st := Status([]config.Cell{cell}, c.Bench.Modes, 1, d, "Intel Xeon, 2 cores")[0]; st.State != "pending" {
+		t.Errorf("Status on Intel = %s", st.State)
 	}
 }

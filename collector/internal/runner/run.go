@@ -98,8 +98,9 @@ func Run(ctx context.Context, o Options) error {
 	fmt.Fprintf(o.Log, "machine %s: %s, %d cores, %.1f GiB, memory write %.1f GB/s\n", c.machine.ID,
 		c.machine.CPUModel, c.machine.Cores, float64(c.machine.MemoryBytes)/(1<<30), c.machine.MemWriteBPS/1e9)
 
-	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, Redo{Failed: o.RetryFailed, NoisyPercent: o.RedoNoisy, Before: o.RedoBefore})
-	fmt.Fprintf(o.Log, "%d cells, %d runs to do\n", len(o.Cells), len(tasks))
+	hw := store.HardwareLabel(c.machine.CPUModel, c.machine.Cores)
+	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, hw, Redo{Failed: o.RetryFailed, NoisyPercent: o.RedoNoisy, Before: o.RedoBefore})
+	fmt.Fprintf(o.Log, "%d cells, %d runs to do on %s (repeats count per hardware class)\n", len(o.Cells), len(tasks), hw)
 	if len(tasks) == 0 {
 		return nil
 	}

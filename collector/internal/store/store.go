@@ -22,6 +22,27 @@ type Data struct {
 	Machines []Machine
 }
 
+// HardwareLabel names a hardware class: a CPU model and a core count. Runs are
+// comparable only within one class, so the collector counts repeats per class
+// and the site never combines figures from different classes.
+func HardwareLabel(cpuModel string, cores int) string {
+	return fmt.Sprintf("%s, %d cores", cpuModel, cores)
+}
+
+// Hardware is the machine's hardware class (HardwareLabel).
+func (m Machine) Hardware() string { return HardwareLabel(m.CPUModel, int(m.Cores)) }
+
+// MachinesOf is the set of ids of d's machines of hardware class hw.
+func (d *Data) MachinesOf(hw string) map[string]bool {
+	ids := map[string]bool{}
+	for _, m := range d.Machines {
+		if m.Hardware() == hw {
+			ids[m.MachineID] = true
+		}
+	}
+	return ids
+}
+
 // File names of the tables inside a data directory.
 const (
 	PlanFile     = "plan.parquet"
