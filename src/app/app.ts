@@ -4,6 +4,7 @@
  */
 import { compilerColors } from '../chart/palette';
 import { configKey } from '../model/analysisState';
+import { defaultHardware } from '../model/hardware';
 import { loadDataset, LoadError } from '../data/dataset';
 import { prioritized } from '../data/priority';
 import { tableFile } from '../data/schema';
@@ -17,6 +18,7 @@ import type { QueryRunner } from '../sql/query';
 import { chartElementId, createChartCard, type ChartCard } from '../ui/chartCard';
 import { createControls, type StatePatch } from '../ui/controls';
 import { byId } from '../ui/dom';
+import { hardwareChoice } from '../ui/hardware';
 import { renderCoverage, renderMeasurement } from '../ui/header';
 import { renderLegend } from '../ui/legend';
 import { showLinkNotice, showLoadError, showMissingFilesNotice, showNoData } from '../ui/notices';
@@ -71,7 +73,8 @@ export async function startApp(): Promise<void> {
 
   let loaded;
   try {
-    loaded = await loadDataset(dataUrl());
+    // The hardware decides what every derived table holds, so it is read before anything else.
+    loaded = await loadDataset(dataUrl(), stateFromLocation().state.hw);
   } catch (err) {
     fail('The benchmark data could not be loaded', err);
     return;
@@ -90,7 +93,8 @@ export async function startApp(): Promise<void> {
   }
 }
 
-async function showDataset(db: QueryRunner, { versions, compilers: planCompilers, configs, charts: chartRows }: Catalog, main: HTMLElement): Promise<void> {
+async function showDataset(db: QueryRunner, dataCatalog: Catalog, main: HTMLElement): Promise<void> {
+  const { versions, compilers: planCompilers, configs, charts: chartRows, hardware, selectedHardware } = dataCatalog;
   const colors = compilerColors(planCompilers);
   const colorOf = (compiler: string) => colors(compiler);
   renderLegend(byId('legend'), colors.domain(), colorOf);
@@ -102,7 +106,7 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
       background.run(protocolQuery()), background.run(datesQuery()),
     ]);
     if (!coverage) throw new Error('The coverage query returned no row.');
-    renderCoverage(byId('coverage'), coverage);
+    renderCoverage(byId('coverage'), coverage, hardware.length > 1 ? selectedHardware?.label : undefined);
     renderMeasurement(byId('measurement'), { coverage, machines, compilers, protocol, dates });
     return coverage;
   };
@@ -135,18 +139,25 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   grid.append(...charts.map((c) => c.card.element));
   main.replaceChildren(grid);
 
-  const catalog = { versions, charts: new Set(charts.map((c) => c.key)), configs: new Set(configs.map(configKey)) };
+  const catalog = {
+    versions, charts: new Set(charts.map((c) => c.key)), configs: new Set(configs.map(configKey)),
+    hardware, defaultHardware: defaultHardware(hardware)?.slug ?? null,
+  };
   const decoded = stateFromLocation();
   const reconciled = reconcileState(decoded.state, catalog);
   showLinkNotice(byId('notices'), [...decoded.problems, ...reconciled.problems]);
   let state: AppState = reconciled.state;
   // Show the URL of what is displayed, not of what the link asked for.
   if (decoded.problems.length || !sameState(state, decoded.state)) history.replaceState(null, '', urlFor(state));
+  // The tables hold one hardware class (the one loaded); another is a new page load.
+  const loadedHardware = state.hw;
+  const choice = hardwareChoice(hardware, selectedHardware, (hw) => location.assign(absoluteUrlFor({ ...state, hw })));
+  if (choice) byId('measurement').closest('details')?.before(choice);
 
   const controls = createControls(byId('controls'), versions, (patch: StatePatch) => {
     const { reset, ...fields } = patch;
-    // Reset is for the filters: an open console stays as it is.
-    setState(reset ? { ...DEFAULTS, sql: state.sql, limit: state.limit } : orderRange({ ...state, ...fields }, versions));
+    // Reset is for the filters: an open console and the hardware stay as they are.
+    setState(reset ? { ...DEFAULTS, hw: state.hw, sql: state.sql, limit: state.limit } : orderRange({ ...state, ...fields }, versions));
   });
   const results = createOpenResults({
     data, compilers: colors.domain(), colorOf, dataUrl: dataUrl(),
@@ -235,6 +246,10 @@ async function showDataset(db: QueryRunner, { versions, compilers: planCompilers
   onHistoryMove((moved) => {
     const previous = state;
     const next = reconcileState(moved.state, catalog);
+    if (next.state.hw !== loadedHardware) {
+      location.reload();
+      return;
+    }
     showLinkNotice(byId('notices'), [...moved.problems, ...next.problems]);
     state = next.state;
     void render().then(() => {

@@ -110,6 +110,7 @@ export function createConsole(root: HTMLElement, host: ConsoleHost): SqlConsole 
       ),
       h('p', { class: 'mt-1 max-w-4xl text-xs text-slate-600' },
         'SQL (DuckDB 0.9) over the published tables, run in your browser. Several statements may be separated by semicolons; the last one\'s rows are shown. ',
+        'runs, results and builds hold the hardware shown on this page only (machines of one CPU model and core count, as machine_hardware marks them); all_runs, all_results and all_builds hold every machine\'s. ',
         'Every run starts from the published tables and is rolled back at its end, so nothing you run changes the charts. ',
         'Ctrl+Enter (⌘+Enter) runs. The query is part of this page\'s link.'),
       h('div', { class: 'mt-2 grid grid-cols-1 gap-3 md:grid-cols-[15rem_minmax(0,1fr)]' },

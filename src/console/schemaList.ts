@@ -21,12 +21,26 @@ const COLUMNS_SQL = `SELECT table_name, column_name, data_type
 FROM information_schema.columns WHERE table_schema = 'main'
 ORDER BY table_name, ordinal_position`;
 
-const DERIVED: Readonly<Record<string, { note: string; sql?: string }>> = {
+const HARDWARE_NOTE = 'of the hardware shown on this page only (the machines machine_hardware marks as selected); every machine\'s are in';
+
+/** What a table is when it is not simply a published file: its tag in the list, a note, and how it is built. */
+const NOTES: Readonly<Record<string, { tag: string; note: string; sql?: string }>> = {
+  builds: { tag: 'this hardware', note: `The builds ${HARDWARE_NOTE} all_builds.` },
+  runs: { tag: 'this hardware', note: `The runs ${HARDWARE_NOTE} all_runs.` },
+  results: { tag: 'this hardware', note: `The results ${HARDWARE_NOTE} all_results.` },
+  all_builds: { tag: 'every machine', note: 'builds.parquet as published: every machine\'s builds.' },
+  all_runs: { tag: 'every machine', note: 'runs.parquet as published: every machine\'s runs.' },
+  all_results: { tag: 'every machine', note: 'results.parquet as published: every machine\'s results.' },
+  machine_hardware: {
+    tag: 'derived',
+    note: 'Built at page load: each machine\'s hardware class ("<cpu_model>, <cores> cores") and whether it is the one shown. Figures from different classes are never combined.',
+  },
   cell_status: {
+    tag: 'derived',
     note: 'Built at page load: one row per planned cell, mode and test, with the best-of-repeats figures and a status. The charts read it.',
     sql: CELL_STATUS_SQL,
   },
-  versions: { note: 'Built at page load: each planned version and its release order (ord, 0 = oldest).', sql: PLAN_VERSIONS_SQL },
+  versions: { tag: 'derived', note: 'Built at page load: each planned version and its release order (ord, 0 = oldest).', sql: PLAN_VERSIONS_SQL },
 };
 
 const rowsText = (n: number) => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
@@ -51,13 +65,13 @@ export async function renderSchema(root: HTMLElement, db: Database, actions: Sch
 
   root.replaceChildren(
     ...names.map((table) => {
-      const derived = DERIVED[table];
+      const notes = NOTES[table];
       return h('details', { class: 'mt-1 text-xs', attrs: { 'data-table': table } },
         h('summary', { class: 'cursor-pointer py-0.5' },
           h('span', { class: 'font-mono font-semibold' }, table),
-          ` · ${rowsText(rowCount.get(table) ?? 0)}${derived ? ' · derived' : ''}`),
+          ` · ${rowsText(rowCount.get(table) ?? 0)}${notes ? ` · ${notes.tag}` : ''}`),
         h('div', { class: 'ml-3 border-l border-slate-200 pl-2' },
-          derived ? h('p', { class: 'my-1 text-slate-600' }, derived.note) : null,
+          notes ? h('p', { class: 'my-1 text-slate-600' }, notes.note) : null,
           h('button', {
             class: 'my-1 rounded border border-slate-300 px-1.5 py-0.5 hover:bg-slate-100',
             attrs: { type: 'button' },
@@ -71,9 +85,9 @@ export async function renderSchema(root: HTMLElement, db: Database, actions: Sch
                 on: { click: () => actions.insert(column) },
               }, column),
               h('span', { class: 'ml-1 text-slate-500' }, type.toUpperCase())))),
-          derived?.sql ? h('details', { class: 'mt-1' },
+          notes?.sql ? h('details', { class: 'mt-1' },
             h('summary', { class: 'cursor-pointer text-slate-700' }, 'How it is built'),
-            h('pre', { class: 'mt-1 max-h-64 overflow-auto whitespace-pre bg-slate-50 p-1 font-mono text-[10px]' }, derived.sql)) : null,
+            h('pre', { class: 'mt-1 max-h-64 overflow-auto whitespace-pre bg-slate-50 p-1 font-mono text-[10px]' }, notes.sql)) : null,
         ),
       );
     }),

@@ -27,8 +27,11 @@ export class LoadError extends Error {
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/** Loads every table from `dataUrl` (a folder URL ending in '/'). */
-export async function loadDataset(dataUrl: string): Promise<LoadResult> {
+/**
+ * Loads every table from `dataUrl` (a folder URL ending in '/'), showing the hardware class whose
+ * slug is `hardware` (null or unknown: the default class; the catalog says which one it is).
+ */
+export async function loadDataset(dataUrl: string, hardware: string | null): Promise<LoadResult> {
   const dbPromise = startDatabase();
   const files = await Promise.all(
     TABLES.map(async (table) => [table, await fetchDataFile(new URL(tableFile(table), dataUrl).href)] as const),
@@ -57,7 +60,7 @@ export async function loadDataset(dataUrl: string): Promise<LoadResult> {
     present.add(table);
   }
   try {
-    const catalog = await prepareTables(db, present);
+    const catalog = await prepareTables(db, present, hardware);
     performance.mark('tables:ready');
     return { kind: 'ready', db, catalog, missing: TABLES.filter((t) => !present.has(t)) };
   } catch (err) {

@@ -13,6 +13,15 @@ export type TableName = (typeof TABLES)[number];
 /** The table without which nothing can be shown: it defines the matrix. */
 export const REQUIRED_TABLE: TableName = 'plan';
 
+/**
+ * The name a published file is read under: `all_<table>` for the tables with a row per machine
+ * (builds, runs, results), which the queries read through views of one hardware class
+ * (src/sql/hardware.ts); the table's own name for plan and machines.
+ */
+export function storedName(table: TableName): string {
+  return table === 'builds' || table === 'runs' || table === 'results' ? `all_${table}` : table;
+}
+
 /** File name of a table inside the data folder. */
 export function tableFile(table: TableName): string {
   return `${table}.parquet`;

@@ -3,7 +3,9 @@
  * (behind DuckDB-WASM) and the tests (behind a Node DuckDB), so both run the same statements.
  */
 import type { ConfigRef } from '../model/analysisState';
+import { type HardwareClass, hardwareSlug, pickHardware } from '../model/hardware';
 import { sortVersions } from '../model/versions';
+import { hardwareClassesQuery, hardwareViewsSql } from '../sql/hardware';
 import { catalogQuery, CELL_STATUS_SQL, createTableSql, PLAN_VERSIONS_SQL, versionsTableSql } from '../sql/load';
 import { query, type QueryRunner } from '../sql/query';
 import { TABLES, tableFile, type TableName } from './schema';
@@ -23,19 +25,36 @@ export interface Catalog {
   readonly configs: readonly ConfigRef[];
   /** Charts (mode and test) in the client's test order, data mode first. */
   readonly charts: readonly { readonly mode: string; readonly test: string }[];
+  /** Every hardware class in the data, the default (earliest measured) first. */
+  readonly hardware: readonly HardwareClass[];
+  /** The class builds, runs, results and every derived table show; null when no machine is described. */
+  readonly selectedHardware: HardwareClass | null;
 }
 
 /**
  * Creates every table (from its file when `present` has it, else empty, with the documented
- * columns) and the derived tables, and returns the catalog. Page load pays a round trip and
- * cold-code time per statement, so the happy path is one trip (the catalog is the last
- * statement's result); only a failure is retried table by table, to name the file at fault.
+ * columns), restricts builds, runs and results to one hardware class (the one whose slug is
+ * `hardware`, else the default: src/model/hardware.ts), creates the derived tables, and returns
+ * the catalog. Page load pays a round trip and cold-code time per statement, so the happy path
+ * is two trips (the hardware classes, then the catalog, each the last statement's result); only
+ * a failure is retried table by table, to name the file at fault.
  */
-export async function prepareTables(runner: QueryRunner, present: ReadonlySet<TableName>): Promise<Catalog> {
+export async function prepareTables(runner: QueryRunner, present: ReadonlySet<TableName>, hardware: string | null = null): Promise<Catalog> {
   const tables = TABLES.map((table) => createTableSql(table, present.has(table)));
   let rows;
+  let classes: HardwareClass[] = [];
+  let selectedHardware: HardwareClass | null = null;
   try {
-    rows = await runner.run({ ...catalogQuery(), sql: [...tables, CELL_STATUS_SQL, PLAN_VERSIONS_SQL, catalogQuery().sql].join(';\n') });
+    const classRows = await runner.run({ ...hardwareClassesQuery(), sql: [...tables, hardwareClassesQuery().sql].join(';\n') });
+    classes = classRows.map((r) => ({
+      label: r.label, slug: hardwareSlug(r.label), runs: r.runs, measuredCells: r.measured_cells,
+      plannedCells: r.planned_cells, firstRunMs: r.first_run_ms, firstMeasuredMs: r.first_measured_ms,
+    }));
+    selectedHardware = pickHardware(classes, hardware);
+    rows = await runner.run({
+      ...catalogQuery(),
+      sql: [hardwareViewsSql(selectedHardware?.label ?? null), CELL_STATUS_SQL, PLAN_VERSIONS_SQL, catalogQuery().sql].join(';\n'),
+    });
   } catch (err) {
     for (const [i, table] of TABLES.entries()) {
       try {
@@ -57,6 +76,8 @@ export async function prepareTables(runner: QueryRunner, present: ReadonlySet<Ta
     compilers: rows.filter((r) => r.kind === 'compiler').map((r) => r.name),
     configs: rows.filter((r) => r.kind === 'config').map((r) => ({ compiler: r.mode ?? '', flag_set: r.name })),
     charts: rows.filter((r) => r.kind === 'chart').map((r) => ({ mode: r.mode ?? '', test: r.name })),
+    hardware: classes,
+    selectedHardware,
   };
 }
 

@@ -3,7 +3,7 @@
  * string. Everything a user can change lives here, so a URL restores exactly what was on screen.
  *
  * URL form (only values that differ from DEFAULTS are written, in a fixed order):
- *   ?view=max&mode=data&q=lrange&from=2.8.24&to=7.4.1&open=data:SET@7.4.1&open=pipe:GET@2.6.17&chart=data:SET
+ *   ?hw=amd-epyc-2-cores&view=max&mode=data&q=lrange&from=2.8.24&to=7.4.1&open=data:SET@7.4.1&open=pipe:GET@2.6.17&chart=data:SET
  *   &table=data:SET&sql=SELECT+*+FROM+results&limit=100
  *   &base=clang|-O2&scope=7.4.1&a=7.2.6&b=7.4.1&cell=7.4.1|clang|-Ofast&section=compare (analysisState.ts)
  */
@@ -17,6 +17,11 @@ export type ModeFilter = 'all' | 'data' | 'pipe';
 
 /** The whole page state. */
 export interface AppState extends AnalysisState {
+  /**
+   * Slug of the hardware class shown (src/model/hardware.ts), or null for the default. Set
+   * whenever the data has more than one class, so a link names its hardware; null with one.
+   */
+  readonly hw: string | null;
   /** Axis view for every chart on the page. */
   readonly view: AxisView;
   /** Benchmark modes shown. */
@@ -41,6 +46,7 @@ export interface AppState extends AnalysisState {
 
 /** The state of a URL with no parameters. */
 export const DEFAULTS: AppState = Object.freeze({
+  hw: null,
   view: 'real',
   mode: 'all',
   q: '',
@@ -77,6 +83,7 @@ export function parseChartKey(key: string): { mode: string; test: string } | nul
 /** The query string for a state ('' for DEFAULTS, otherwise starting with '?'). */
 export function encodeState(state: AppState): string {
   const params = new URLSearchParams();
+  if (state.hw) params.set('hw', state.hw);
   if (state.view !== DEFAULTS.view) params.set('view', state.view);
   if (state.mode !== DEFAULTS.mode) params.set('mode', state.mode);
   if (state.q) params.set('q', state.q);
@@ -153,13 +160,14 @@ export function decodeState(search: string): Decoded {
     else problems.push(`The row limit "${rawLimit}" is not a whole number from 1 to ${MAX_ROW_LIMIT}; using ${DEFAULTS.limit}.`);
   }
 
-  const known = new Set(['view', 'mode', 'q', 'from', 'to', 'open', 'chart', 'table', 'sql', 'limit', ...ANALYSIS_PARAMS]);
+  const known = new Set(['hw', 'view', 'mode', 'q', 'from', 'to', 'open', 'chart', 'table', 'sql', 'limit', ...ANALYSIS_PARAMS]);
   for (const name of new Set(params.keys())) {
     if (!known.has(name)) problems.push(`Unknown parameter "${name}"; ignored.`);
   }
 
   return {
     state: {
+      hw: text('hw'),
       view: pick('view', VIEWS, DEFAULTS.view),
       mode: pick('mode', MODE_FILTERS, DEFAULTS.mode),
       q: text('q') ?? '',
@@ -184,14 +192,20 @@ export interface Catalog {
   readonly charts: ReadonlySet<string>;
   /** Keys ("compiler|flag set") of the planned configurations. */
   readonly configs: ReadonlySet<string>;
+  /** The hardware classes in the data (slug and label), and the default class's slug (null without classes). */
+  readonly hardware: readonly { readonly slug: string; readonly label: string }[];
+  readonly defaultHardware: string | null;
 }
 
 /**
- * Drops from a state what the data does not hold (a stale link: a version or test that is not
- * there, or a range whose ends are swapped), with a sentence for each.
+ * Drops from a state what the data does not hold (a stale link: a version, test or hardware that
+ * is not there, or a range whose ends are swapped), with a sentence for each. The hardware is
+ * made explicit when the data has more than one class (a link then names what it shows) and
+ * left out with one.
  */
 export function reconcileState(state: AppState, catalog: Catalog): Decoded {
   const problems: string[] = [];
+  const hw = reconcileHardware(state.hw, catalog, problems);
   const versions = new Set(catalog.versions);
   const bound = (name: 'from' | 'to'): string | null => {
     const value = state[name];
@@ -219,7 +233,17 @@ export function reconcileState(state: AppState, catalog: Catalog): Decoded {
     return false;
   });
   const analysis = reconcileAnalysis(state, catalog, problems);
-  return { state: { ...state, ...analysis, from, to, open, chart, tables }, problems };
+  return { state: { ...state, ...analysis, hw, from, to, open, chart, tables }, problems };
+}
+
+function reconcileHardware(hw: string | null, catalog: Catalog, problems: string[]): string | null {
+  const known = catalog.hardware.some((c) => c.slug === hw);
+  if (hw !== null && !known) {
+    const fallback = catalog.hardware.find((c) => c.slug === catalog.defaultHardware);
+    problems.push(`The hardware "${hw}" is not in the data${fallback ? `; showing ${fallback.label}` : ''}.`);
+  }
+  if (catalog.hardware.length < 2) return null;
+  return known ? hw : catalog.defaultHardware;
 }
 
 /** The state with its version range in release order (`versions` oldest first): a reversed range is swapped. */

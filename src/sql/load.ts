@@ -2,7 +2,7 @@
  * Statements that turn the published Parquet files into tables, and the derived table
  * cell_status every chart query reads. All aggregation lives here and in charts.ts, in SQL.
  */
-import { SCHEMA, type TableName, tableFile } from '../data/schema';
+import { SCHEMA, storedName, type TableName, tableFile } from '../data/schema';
 import { query, type Query } from './query';
 
 /**
@@ -10,12 +10,14 @@ import { query, type Query } from './query';
  * cast to the documented types (DuckDB binds it at once, so a missing column fails here), or an
  * empty table of that shape when the collector has not written the file yet. Views, not copies:
  * the derived tables below read each file once, and nothing else reads the large ones at start.
+ * builds, runs and results are created as all_builds, all_runs and all_results (storedName).
  */
 export function createTableSql(table: TableName, hasFile: boolean): string {
   const columns = Object.entries(SCHEMA[table]);
-  if (!hasFile) return `CREATE OR REPLACE TABLE ${table} (${columns.map(([name, type]) => `"${name}" ${type}`).join(', ')})`;
-  const select = columns.map(([name, type]) => `"${name}"::${type} AS "${name}"`).join(', ');
-  return `CREATE OR REPLACE VIEW ${table} AS SELECT ${select} FROM read_parquet('${tableFile(table)}')`;
+  const name = storedName(table);
+  if (!hasFile) return `CREATE OR REPLACE TABLE ${name} (${columns.map(([column, type]) => `"${column}" ${type}`).join(', ')})`;
+  const select = columns.map(([column, type]) => `"${column}"::${type} AS "${column}"`).join(', ');
+  return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM read_parquet('${tableFile(table)}')`;
 }
 
 /** One row of the catalog: a planned version, a compiler, a configuration (in plan order) or a chart (mode and test). */
@@ -70,7 +72,8 @@ const pickBuild = (column: string): string =>
  *   failed        the test errored, crashed or timed out in every repeat (reason = the error)
  *   build_failed  the cell did not build (reason = the build's error)
  *   server_failed the server did not start, crashed or hung in this mode
- *   not_collected nothing measured yet for this cell and mode
+ *   not_collected nothing measured yet for this cell and mode (on the selected hardware: a
+ *                 cell built and measured only on other machines is not collected here)
  * busy_pct is how busy the machine was while the cell was measured in the mode (see run_counts).
  * `score` ranks the configurations of a version for picking its winner: the best repeat to the
  * cent (as redis-benchmark prints it), ties broken by compiler then flag-set order. It is an
@@ -80,7 +83,8 @@ const pickBuild = (column: string): string =>
  */
 export const CELL_STATUS_SQL = `CREATE OR REPLACE TABLE cell_status AS
 WITH tests AS (
-  SELECT test, min(test_index)::INTEGER AS test_index FROM results GROUP BY test
+  -- Every machine's tests: each hardware class gets the same charts, its missing figures marked.
+  SELECT test, min(test_index)::INTEGER AS test_index FROM all_results GROUP BY test
 ),
 cell_modes AS (
   SELECT cell_id, version, compiler, flag_set, compiler_index::INTEGER AS compiler_index,

@@ -53,14 +53,15 @@ export interface MachineRow {
   runs: number;
 }
 
-/** Machines, those with the most runs first. */
+/** The machines of the selected hardware class (machine_hardware.selected), those with the most runs first. */
 export function machinesQuery(): Query<MachineRow> {
   return query(
     `SELECT m.machine_id, m.hostname, m.cpu_model, m.cores::INTEGER AS cores, m.memory_bytes::DOUBLE AS memory_bytes,
             m.kernel, m.os, m.mem_write_bytes_per_s::DOUBLE AS mem_write_bytes_per_s,
             strftime(m.measured_at::TIMESTAMP, '%Y-%m-%d') AS measured_at,
             (SELECT count(*) FROM runs r WHERE r.machine_id = m.machine_id)::INTEGER AS runs
-     FROM machines m ORDER BY runs DESC, m.machine_id`,
+     FROM machines m SEMI JOIN (SELECT machine_id FROM machine_hardware WHERE selected) USING (machine_id)
+     ORDER BY runs DESC, m.machine_id`,
   );
 }
 

@@ -54,11 +54,14 @@ export function renderMeasurement(dl: HTMLElement, info: HeaderInfo): void {
   );
 }
 
-/** One sentence and a progress bar for how much of the planned matrix is in the data. */
-export function renderCoverage(box: HTMLElement, c: CoverageRow): void {
+/**
+ * One sentence and a progress bar for how much of the planned matrix is in the data (on the
+ * hardware class shown; `hardware` names it when the data has more than one).
+ */
+export function renderCoverage(box: HTMLElement, c: CoverageRow, hardware?: string): void {
   const complete = c.planned_cells > 0 && c.collected_cells === c.planned_cells && c.finished_runs + c.server_failed_runs >= c.planned_runs;
   const text = [
-    `${c.collected_cells} of ${c.planned_cells} cells collected (${c.versions} Redis versions × compilers × flag sets)`,
+    `${c.collected_cells} of ${c.planned_cells} cells collected${hardware ? ` on ${hardware}` : ''} (${c.versions} Redis versions × compilers × flag sets)`,
     c.failed_builds ? `${c.failed_builds} failed to build` : '',
     `${c.finished_runs} of ${c.planned_runs} benchmark runs finished`,
     c.server_failed_runs ? `${c.server_failed_runs} run${c.server_failed_runs === 1 ? '' : 's'} where the server failed` : '',

@@ -41,14 +41,16 @@ export async function rewrittenFixture(table: TableName, select: string): Promis
 }
 
 /**
- * Opens the fixture dataset; `tables` limits which files are registered (default: all five) and
- * `replace` substitutes the bytes of some of them.
+ * Opens the fixture dataset; `tables` limits which files are registered (default: all five),
+ * `replace` substitutes the bytes of some of them, and `hardware` is the slug of the hardware
+ * class to show (default: the site's default class).
  */
 export function openFixtureDb(
   tables: readonly TableName[] = TABLES,
   replace: Partial<Record<TableName, Uint8Array>> = {},
+  hardware: string | null = null,
 ): Promise<FixtureDb> {
-  return openPrepared(tables, (table) => replace[table] ?? fixtureBytes(table));
+  return openPrepared(tables, (table) => replace[table] ?? fixtureBytes(table), hardware);
 }
 
 /** Opens the Parquet files of a data folder (e.g. the published public/data) as the site does. */
@@ -57,12 +59,14 @@ export function openDataDirDb(dir: string): Promise<FixtureDb> {
   return openPrepared(tables, (table) => new Uint8Array(fs.readFileSync(path.join(dir, tableFile(table)))));
 }
 
-async function openPrepared(tables: readonly TableName[], bytes: (table: TableName) => Uint8Array): Promise<FixtureDb> {
+async function openPrepared(
+  tables: readonly TableName[], bytes: (table: TableName) => Uint8Array, hardware: string | null = null,
+): Promise<FixtureDb> {
   const { db, run } = await openNodeDuckDB();
   for (const table of tables) db.registerFileBuffer(tableFile(table), bytes(table));
   const runner: QueryRunner = {
     run: async <Row>(q: Query<Row>) => run(q.sql, [...q.params]) as Row[],
   };
-  const catalog = await prepareTables(runner, new Set(tables));
+  const catalog = await prepareTables(runner, new Set(tables), hardware);
   return { runner, catalog, versions: catalog.versions };
 }

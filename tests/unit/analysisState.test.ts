@@ -6,6 +6,8 @@ const catalog = {
   versions: ['2.6.17', '7.2.6', '7.4.1'],
   charts: new Set(['data:SET']),
   configs: new Set(['gcc|-O2', 'clang|-O2 -flto']),
+  hardware: [],
+  defaultHardware: null,
 };
 
 describe('analysis parameters in the URL', () => {

@@ -4,6 +4,7 @@ import {
 } from '../../src/model/state';
 
 const full: AppState = {
+  hw: 'intel-r-xeon-r-processor-2-cores',
   view: 'max',
   mode: 'pipe',
   q: 'lrange 100',
@@ -27,6 +28,11 @@ const catalog = {
   versions: ['2.6.17', '2.8.24', '3.0.7', '7.4.1'],
   charts: new Set(['data:SET', 'pipe:SET', 'pipe:LRANGE_100 (first 100 elements)']),
   configs: new Set(['gcc|-O2', 'clang|-O2 -flto']),
+  hardware: [
+    { slug: 'amd-epyc-2-cores', label: 'AMD EPYC, 2 cores' },
+    { slug: 'intel-r-xeon-r-processor-2-cores', label: 'Intel(R) Xeon(R) Processor, 2 cores' },
+  ],
+  defaultHardware: 'amd-epyc-2-cores',
 };
 
 describe('encodeState / decodeState', () => {
@@ -83,6 +89,11 @@ describe('encodeState / decodeState', () => {
     expect(problems).toHaveLength(1);
   });
 
+  it('writes the hardware first, so a link names its CPU before anything else', () => {
+    expect(encodeState({ ...DEFAULTS, hw: 'amd-epyc-2-cores', mode: 'data' })).toBe('?hw=amd-epyc-2-cores&mode=data');
+    expect(decodeState('?mode=data&hw=amd-epyc-2-cores')).toEqual({ state: { ...DEFAULTS, hw: 'amd-epyc-2-cores', mode: 'data' }, problems: [] });
+  });
+
   it('splits a drilldown at its last @ so test names keep their text', () => {
     expect(decodeState('?open=data:LRANGE_100 (first 100 elements)@7.4.1').state.open).toEqual({
       'data:LRANGE_100 (first 100 elements)': '7.4.1',
@@ -102,6 +113,24 @@ describe('reconcileState', () => {
     const { state, problems } = reconcileState(stale, catalog);
     expect(state).toEqual({ ...full, from: null, open: {}, chart: null, tables: ['data:SET'] });
     expect(problems).toHaveLength(5);
+  });
+
+  it('names the default hardware when the data has several classes and the link none', () => {
+    expect(reconcileState(DEFAULTS, catalog)).toEqual({ state: { ...DEFAULTS, hw: 'amd-epyc-2-cores' }, problems: [] });
+  });
+
+  it('falls back to the default hardware for an unknown hw, with a problem naming it', () => {
+    const { state, problems } = reconcileState({ ...full, hw: 'sparc-64-cores' }, catalog);
+    expect(state).toEqual({ ...full, hw: 'amd-epyc-2-cores' });
+    expect(problems).toEqual(['The hardware "sparc-64-cores" is not in the data; showing AMD EPYC, 2 cores.']);
+  });
+
+  it('leaves the hardware out of the state when the data has one class', () => {
+    const single = { ...catalog, hardware: catalog.hardware.slice(0, 1) };
+    expect(reconcileState({ ...DEFAULTS, hw: 'amd-epyc-2-cores' }, single)).toEqual({ state: DEFAULTS, problems: [] });
+    const unknown = reconcileState({ ...DEFAULTS, hw: 'intel-r-xeon-r-processor-2-cores' }, single);
+    expect(unknown.state).toEqual(DEFAULTS);
+    expect(unknown.problems).toHaveLength(1);
   });
 
   it('swaps a reversed version range', () => {

@@ -1,0 +1,57 @@
+/**
+ * Hardware classes: the site never combines figures measured on different CPUs. A machine's
+ * class is its CPU model and core count (machines.cpu_model, machines.cores), labelled
+ * "<cpu_model>, <cores> cores" (src/sql/hardware.ts builds the label, the collector uses the same
+ * rule to count repeats per class). The page shows one class at a time, named in the URL by the
+ * label's slug (`hw=amd-epyc-2-cores`).
+ */
+
+/** One hardware class in the data, with what was measured on it (every count from all_runs). */
+export interface HardwareClass {
+  /** "<cpu_model>, <cores> cores", e.g. "AMD EPYC, 2 cores". */
+  readonly label: string;
+  /** The label as a URL value (hardwareSlug). */
+  readonly slug: string;
+  /** Finished benchmark runs on the class's machines (server failures not counted). */
+  readonly runs: number;
+  /** Planned cells with at least one finished run on the class's machines. */
+  readonly measuredCells: number;
+  /** Cells in the plan. */
+  readonly plannedCells: number;
+  /** Start of the class's earliest run (any status), ms since the epoch; null without runs. */
+  readonly firstRunMs: number | null;
+  /** Earliest measured_at of the class's machines, ms since the epoch; null when not recorded. */
+  readonly firstMeasuredMs: number | null;
+}
+
+/**
+ * The URL value of a label: lowercased, every run of characters outside [a-z0-9] replaced by one
+ * '-', leading and trailing '-' trimmed ("Intel(R) Xeon(R) Processor, 2 cores" ->
+ * "intel-r-xeon-r-processor-2-cores").
+ */
+export function hardwareSlug(label: string): string {
+  return label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+}
+
+const earliest = (a: number | null, b: number | null): number => (a ?? Infinity) - (b ?? Infinity) || 0;
+
+/**
+ * The class shown when a link names none: the class of the machine of the earliest run (with no
+ * run at all, of the earliest measured machine; ties by label). Stable as data is added, so a
+ * link shared before a new machine arrived keeps showing what it showed. Null without classes.
+ */
+export function defaultHardware(classes: readonly HardwareClass[]): HardwareClass | null {
+  const ranked = [...classes].sort((a, b) =>
+    earliest(a.firstRunMs, b.firstRunMs) || earliest(a.firstMeasuredMs, b.firstMeasuredMs) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  return ranked[0] ?? null;
+}
+
+/** The class a link asks for (`slug`, null when it names none), or the default when the data has no such class. */
+export function pickHardware(classes: readonly HardwareClass[], slug: string | null): HardwareClass | null {
+  return classes.find((c) => c.slug === slug) ?? defaultHardware(classes);
+}
+
+/** The class as a choice in the hardware select: "AMD EPYC, 2 cores — 545 runs, 132 of 132 cells measured". */
+export function hardwareOptionText(c: HardwareClass): string {
+  return `${c.label} — ${c.runs.toLocaleString('en-US')} run${c.runs === 1 ? '' : 's'}, ${c.measuredCells} of ${c.plannedCells} cells measured`;
+}

@@ -1,0 +1,70 @@
+/**
+ * One hardware class at a time (src/model/hardware.ts): the published builds, runs and results of
+ * every machine are read as all_builds, all_runs and all_results, and the names every query uses
+ * (builds, runs, results) are views restricted to the selected class's machines. So the charts,
+ * noise verdicts, summary, status grid, header, exports and the SQL console never mix CPUs,
+ * without a hardware condition in each query.
+ */
+import { query, type Query } from './query';
+import { sqlLiteral } from './scan';
+
+/** A machines row's hardware label, "<cpu_model>, <cores> cores" (the collector's rule, exactly). */
+const LABEL = `cpu_model || ', ' || cores::VARCHAR || ' cores'`;
+
+/**
+ * Each machine_id's label. machines has one row per machine; should a machine appear twice, it
+ * still gets one class (the smallest label of its rows).
+ */
+const MACHINE_LABELS = `SELECT machine_id, min(${LABEL}) AS hardware, min(measured_at) AS measured_at FROM machines GROUP BY machine_id`;
+
+/** One hardware class as hardwareClassesQuery returns it. */
+export interface HardwareRow {
+  label: string;
+  /** Finished runs (server failures not counted) on the class's machines. */
+  runs: number;
+  /** Planned cells with a finished run on the class's machines. */
+  measured_cells: number;
+  planned_cells: number;
+  /** Start of the class's earliest run (any status), ms since the epoch; null without runs. */
+  first_run_ms: number | null;
+  /** Earliest measured_at of its machines, ms since the epoch. */
+  first_measured_ms: number | null;
+}
+
+/** Every hardware class in machines, with its counts over all_runs, the earliest measured first. */
+export function hardwareClassesQuery(): Query<HardwareRow> {
+  return query(
+    `WITH mh AS (${MACHINE_LABELS})
+     SELECT mh.hardware AS label,
+            count(r.run_id) FILTER (WHERE r.status <> 'server_failed')::INTEGER AS runs,
+            count(DISTINCT p.cell_id) FILTER (WHERE r.status <> 'server_failed')::INTEGER AS measured_cells,
+            n.planned_cells,
+            epoch_ms(min(r.started_at))::DOUBLE AS first_run_ms,
+            epoch_ms(min(mh.measured_at))::DOUBLE AS first_measured_ms
+     FROM mh
+     CROSS JOIN (SELECT count(*)::INTEGER AS planned_cells FROM plan) n
+     LEFT JOIN all_runs r ON r.machine_id = mh.machine_id
+     LEFT JOIN plan p ON p.cell_id = r.cell_id
+     WHERE mh.hardware IS NOT NULL
+     GROUP BY mh.hardware, n.planned_cells
+     ORDER BY first_run_ms NULLS LAST, first_measured_ms NULLS LAST, label`,
+  );
+}
+
+/**
+ * Statements that restrict builds, runs and results to the machines of the class labelled
+ * `label` (results through their run), and the table machine_hardware (machine_id, hardware,
+ * selected) they read. With no class (no machine described) nothing is restricted.
+ */
+export function hardwareViewsSql(label: string | null): string {
+  const selected = `SELECT machine_id FROM machine_hardware WHERE selected`;
+  const where = (column: string, ids: string) => (label === null ? '' : ` WHERE ${column} IN (${ids})`);
+  return [
+    `CREATE OR REPLACE TABLE machine_hardware AS
+SELECT machine_id, hardware, coalesce(hardware = ${sqlLiteral(label)}, ${label === null}) AS selected
+FROM (${MACHINE_LABELS})`,
+    `CREATE OR REPLACE VIEW builds AS SELECT * FROM all_builds${where('machine_id', selected)}`,
+    `CREATE OR REPLACE VIEW runs AS SELECT * FROM all_runs${where('machine_id', selected)}`,
+    `CREATE OR REPLACE VIEW results AS SELECT * FROM all_results${where('run_id', 'SELECT run_id FROM runs')}`,
+  ].join(';\n');
+}

@@ -1,0 +1,147 @@
+/**
+ * One hardware class at a time: the fixture's second machine ('Fixture Intel CPU', 2 cores)
+ * measured three cells once per mode, 30% faster than the default class's machine. Whatever
+ * class is shown, its figures come from its own runs only.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultHardware, type HardwareClass, hardwareOptionText, hardwareSlug, pickHardware } from '../../src/model/hardware';
+import { versionBarsQuery, type VersionRow } from '../../src/sql/charts';
+import { coverageQuery, machinesQuery } from '../../src/sql/meta';
+import { query } from '../../src/sql/query';
+import { statusGridQuery } from '../../src/sql/status';
+import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
+
+const AMD = 'fixture-cpu-2-00ghz-2-cores';
+const INTEL = 'fixture-intel-cpu-2-cores';
+
+let amd: FixtureDb;
+let intel: FixtureDb;
+
+beforeAll(async () => {
+  amd = await openFixtureDb();
+  intel = await openFixtureDb(undefined, undefined, INTEL);
+});
+
+interface CellRow { status: string; best_rps: number | null; min_rps: number | null; ok_repeats: number; reason: string | null }
+const cell = async (fx: FixtureDb, cellId: string, mode: string, test: string) =>
+  (await fx.runner.run(query<CellRow>(
+    'SELECT status, best_rps, min_rps, ok_repeats, reason FROM cell_status WHERE cell_id = ? AND mode = ? AND test = ?', [cellId, mode, test],
+  )))[0];
+/** max(rps) of a cell's results on one machine, straight from every machine's results. */
+const bestOn = async (fx: FixtureDb, machine: string, cellId: string, mode: string, test: string) =>
+  (await fx.runner.run(query<{ best: number }>(
+    `SELECT max(x.rps) AS best FROM all_results x JOIN all_runs r USING (run_id)
+     WHERE r.machine_id = ? AND x.cell_id = ? AND x.mode = ? AND x.test = ?`, [machine, cellId, mode, test],
+  )))[0]?.best;
+const bar = (rows: VersionRow[], mode: string, test: string, version: string) =>
+  rows.find((r) => r.mode === mode && r.test === test && r.version === version);
+
+describe('hardwareSlug', () => {
+  it('lowercases the label and turns every run of other characters into one dash, trimmed', () => {
+    expect(hardwareSlug('AMD EPYC, 2 cores')).toBe('amd-epyc-2-cores');
+    expect(hardwareSlug('Intel(R) Xeon(R) Processor, 2 cores')).toBe('intel-r-xeon-r-processor-2-cores');
+    expect(hardwareSlug('  (Fixture CPU @ 2.00GHz), 2 cores!')).toBe('fixture-cpu-2-00ghz-2-cores');
+  });
+});
+
+describe('defaultHardware and pickHardware', () => {
+  const make = (label: string, firstRunMs: number | null, firstMeasuredMs: number | null): HardwareClass => ({
+    label, slug: hardwareSlug(label), runs: 0, measuredCells: 0, plannedCells: 132, firstRunMs, firstMeasuredMs,
+  });
+  const amdClass = make('AMD EPYC, 2 cores', 1000, 5000);
+  const intelClass = make('Intel(R) Xeon(R) Processor, 2 cores', 9000, 2000);
+
+  it('default to the class of the earliest run, whichever machine was measured first', () => {
+    expect(defaultHardware([intelClass, amdClass])).toBe(amdClass);
+  });
+
+  it('default to the earliest measured machine when there is no run, and to nothing without classes', () => {
+    expect(defaultHardware([make('B, 2 cores', null, 3000), make('A, 2 cores', null, 4000)])?.label).toBe('B, 2 cores');
+    expect(defaultHardware([make('B, 2 cores', null, 3000), make('A, 2 cores', 9999, 4000)])?.label).toBe('A, 2 cores');
+    expect(defaultHardware([])).toBeNull();
+  });
+
+  it('pick the class a slug names, else the default', () => {
+    expect(pickHardware([amdClass, intelClass], 'intel-r-xeon-r-processor-2-cores')).toBe(intelClass);
+    expect(pickHardware([amdClass, intelClass], 'sparc-2-cores')).toBe(amdClass);
+    expect(pickHardware([amdClass, intelClass], null)).toBe(amdClass);
+  });
+
+  it('describe a class as the select offers it', () => {
+    expect(hardwareOptionText({ ...amdClass, runs: 545, measuredCells: 132 })).toBe('AMD EPYC, 2 cores — 545 runs, 132 of 132 cells measured');
+  });
+});
+
+describe('prepareTables with two hardware classes', () => {
+  it('lists both classes with their counts over every machine, the default first', () => {
+    expect(amd.catalog.hardware.map((c) => [c.label, c.slug, c.runs, c.measuredCells, c.plannedCells])).toEqual([
+      ['Fixture CPU @ 2.00GHz, 2 cores', AMD, 403, 68, 84],
+      ['Fixture Intel CPU, 2 cores', INTEL, 6, 3, 84],
+    ]);
+    expect(amd.catalog.selectedHardware?.slug).toBe(AMD);
+    expect(intel.catalog.selectedHardware?.slug).toBe(INTEL);
+    expect(intel.catalog.hardware).toEqual(amd.catalog.hardware);
+  });
+
+  it('shows the default class for an unknown slug', async () => {
+    const unknown = await openFixtureDb(undefined, undefined, 'no-such-cpu');
+    expect(unknown.catalog.selectedHardware?.slug).toBe(AMD);
+  });
+
+  it('restricts runs, results and builds to the selected class, all_* keeping every machine', async () => {
+    const counts = (fx: FixtureDb) => fx.runner.run(query<Record<string, number>>(
+      `SELECT (SELECT count(*) FROM runs)::INTEGER AS runs, (SELECT count(*) FROM results)::INTEGER AS results,
+              (SELECT count(*) FROM builds)::INTEGER AS builds, (SELECT count(*) FROM all_runs)::INTEGER AS all_runs,
+              (SELECT count(*) FROM all_results)::INTEGER AS all_results, (SELECT count(*) FROM all_builds)::INTEGER AS all_builds`));
+    const all = { all_runs: 410, all_results: 4090, all_builds: 74 };
+    expect(await counts(amd)).toEqual([{ runs: 404, results: 4030, builds: 71, ...all }]);
+    expect(await counts(intel)).toEqual([{ runs: 6, results: 60, builds: 3, ...all }]);
+  });
+
+  it('keeps the default class best repeat of a cell the other class also measured', async () => {
+    const best = await bestOn(amd, 'm-fixture', '7.4.1|gcc|-O2', 'data', 'SET');
+    const mixed = (await amd.runner.run(query<{ best: number }>(
+      `SELECT max(rps) AS best FROM all_results WHERE cell_id = '7.4.1|gcc|-O2' AND mode = 'data' AND test = 'SET'`)))[0]?.best;
+    expect(mixed).toBeGreaterThan((best ?? 0) * 1.2);
+    expect(await cell(amd, '7.4.1|gcc|-O2', 'data', 'SET')).toMatchObject({ status: 'ok', best_rps: best, ok_repeats: 3 });
+  });
+
+  it('takes the other class figures from its own runs only', async () => {
+    for (const mode of ['data', 'pipe']) {
+      const own = await bestOn(intel, 'm-fixture-intel', '7.4.1|gcc|-O2', mode, 'SET');
+      expect(await cell(intel, '7.4.1|gcc|-O2', mode, 'SET')).toMatchObject({ status: 'ok', best_rps: own, min_rps: own, ok_repeats: 1 });
+    }
+  });
+
+  it('shows a cell measured on the other class only as not collected, never failed', async () => {
+    // 6.2.16 gcc -Os: pending on the default class, measured on the other.
+    expect(await cell(amd, '6.2.16|gcc|-Os', 'data', 'SET')).toMatchObject({ status: 'not_collected', best_rps: null });
+    expect((await cell(intel, '6.2.16|gcc|-Os', 'data', 'SET'))?.status).toBe('ok');
+    // 7.4.1 clang -Ofast failed to build on the default class; the other class has no build of it.
+    expect((await cell(amd, '7.4.1|clang|-Ofast', 'data', 'SET'))?.status).toBe('build_failed');
+    expect(await cell(intel, '7.4.1|clang|-Ofast', 'data', 'SET')).toMatchObject({ status: 'not_collected', reason: null });
+    const grid = await intel.runner.run(statusGridQuery());
+    expect(grid.find((g) => g.cell_id === '7.4.1|clang|-Ofast')).toMatchObject({ status: 'not_collected', build_attempts: 0 });
+  });
+
+  it('changes a version bar with the class and keeps the same charts', async () => {
+    const amdBars = await amd.runner.run(versionBarsQuery(null));
+    const intelBars = await intel.runner.run(versionBarsQuery(null));
+    const amdSet = bar(amdBars, 'data', 'SET', '7.4.1');
+    const intelSet = bar(intelBars, 'data', 'SET', '7.4.1');
+    expect(intelSet?.best_rps).toBe(Math.max(
+      (await bestOn(intel, 'm-fixture-intel', '7.4.1|gcc|-O2', 'data', 'SET')) ?? 0,
+      (await bestOn(intel, 'm-fixture-intel', '7.4.1|clang|-O2', 'data', 'SET')) ?? 0,
+    ));
+    expect(intelSet?.best_rps).not.toBe(amdSet?.best_rps);
+    expect(bar(intelBars, 'data', 'SET', '2.6.17')).toMatchObject({ status: 'not_collected', best_rps: null });
+    expect(intel.catalog.charts).toEqual(amd.catalog.charts);
+  });
+
+  it('describes the selected class in the header: its machines and coverage', async () => {
+    expect((await intel.runner.run(machinesQuery())).map((m) => [m.machine_id, m.cpu_model, m.runs])).toEqual([['m-fixture-intel', 'Fixture Intel CPU', 6]]);
+    expect((await amd.runner.run(machinesQuery())).map((m) => m.machine_id)).toEqual(['m-fixture']);
+    const [coverage] = await intel.runner.run(coverageQuery());
+    expect(coverage).toMatchObject({ planned_cells: 84, collected_cells: 3, failed_builds: 0, measured_cells: 3, finished_runs: 6, tests: 10 });
+  });
+});
