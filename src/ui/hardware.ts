@@ -12,11 +12,11 @@ export function hardwareChoice(
 ): HTMLElement | null {
   if (classes.length < 2) return null;
   const select = h('select', {
-    class: 'max-w-full rounded-md border border-slate-300 bg-white px-1 py-1 text-sm',
+    class: 'min-w-0 max-w-full rounded-md border border-slate-300 bg-white px-1 py-1 text-sm',
     attrs: { id: 'hardware-select', 'aria-describedby': 'hardware-note' },
     on: { change: () => onPick(select.value) },
   }, ...classes.map((c) => h('option', { attrs: { value: c.slug, selected: c === selected ? '' : null } }, hardwareOptionText(c))));
-  return h('section', { class: 'mt-3 max-w-4xl', attrs: { id: 'hardware', 'aria-label': 'Hardware' } },
+  return h('div', { class: 'mt-3 max-w-4xl', attrs: { id: 'hardware' } },
     h('div', { class: 'flex flex-wrap items-center gap-2' },
       h('label', { class: 'text-sm font-semibold text-slate-700', attrs: { for: 'hardware-select' } }, 'Hardware'),
       select),

@@ -343,7 +343,7 @@ test('a stale analysis link falls back to defaults with a notice', async ({ page
   await expect(notice).toContainText('section "nowhere"');
   await expect(page.locator('#summary-base')).toHaveValue('gcc|-O2');
   await expect(page.locator('#compare-a-version')).toHaveValue('7.2.6');
-  await expect(page).toHaveURL(/\/redis-compiler-benchmarks\/$/);
+  await expect(page).toHaveURL(/\/redis-compiler-benchmarks\/\?hw=fixture-cpu-2-00ghz-2-cores$/);
 });
 
 test('build errors and log tails from the data are shown as text in the status grid, never parsed as HTML', async ({ page }) => {

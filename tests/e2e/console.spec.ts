@@ -33,9 +33,12 @@ test('a console query in the URL opens the console, runs it and shows its rows u
   await expect(table.locator('thead th').nth(1)).toHaveAttribute('aria-sort', 'descending');
   const counts = (await table.locator('tbody td:nth-child(2)').allTextContents()).map(Number);
   expect(counts).toEqual([...counts].sort((a, b) => b - a));
-  // The schema lists the published tables with their row counts, then the derived ones.
+  // The schema lists the published tables with their row counts (builds, runs and results of the
+  // hardware shown), then every machine's and the derived ones.
   await expect(page.locator('#console details[data-table] > summary')).toHaveText([
-    /^plan · 84 rows$/, /^builds/, /^runs/, /^results · 4,030 rows$/, /^machines · 1 row$/, /^cell_status.*derived$/, /^versions.*derived$/,
+    /^plan · 84 rows$/, /^builds · 71 rows · this hardware$/, /^runs · 404 rows · this hardware$/, /^results · 4,030 rows · this hardware$/,
+    /^machines · 2 rows$/, /^all_builds · 74 rows · every machine$/, /^all_results · 4,090 rows · every machine$/,
+    /^all_runs · 410 rows · every machine$/, /^cell_status.*derived$/, /^machine_hardware · 2 rows · derived$/, /^versions.*derived$/,
   ]);
   // The charts are still there below.
   await waitForCharts(page);
