@@ -141,10 +141,7 @@ func Totals(w io.Writer, d *store.Data) {
 // classOfRun maps each run id to its machine's hardware class (store.HardwareLabel;
 // "unknown machine" when the machines table lacks it).
 func classOfRun(d *store.Data) map[string]string {
-	class := map[string]string{}
-	for _, m := range d.Machines {
-		class[m.MachineID] = m.Hardware()
-	}
+	class := d.MachineHardware()
 	out := map[string]string{}
 	for _, r := range d.Runs {
 		c, ok := class[r.MachineID]

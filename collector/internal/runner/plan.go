@@ -77,15 +77,13 @@ func OthersPercent(otherCPU string) float64 {
 func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data, hw string, redo Redo) []Task {
 	retryFailed := redo.Failed
 	inClass := classFilter(d, hw)
-	used := map[string]map[int]bool{} // (cell, mode) -> repeat numbers taken on any machine
-	slots := map[string][]store.Run{} // (cell, mode) -> the class's runs, by repeat number
+	type cellMode struct{ cell, mode string }
+	used := map[string]bool{}           // store.RunKey of every run on any machine: repeat numbers taken
+	slots := map[cellMode][]store.Run{} // the class's runs of each (cell, mode), by repeat number
 	for _, r := range d.Runs {
-		k := r.CellID + "\x00" + r.Mode
-		if used[k] == nil {
-			used[k] = map[int]bool{}
-		}
-		used[k][int(r.Repeat)] = true
+		used[store.RunKey(r.CellID, r.Mode, int(r.Repeat))] = true
 		if inClass(r.MachineID) {
+			k := cellMode{r.CellID, r.Mode}
 			slots[k] = append(slots[k], r)
 		}
 	}
@@ -105,21 +103,17 @@ func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Dat
 				continue
 			}
 			for _, m := range modes {
-				k := c.ID() + "\x00" + m.Name
-				if rs := slots[k]; level <= len(rs) {
+				if rs := slots[cellMode{c.ID(), m.Name}]; level <= len(rs) {
 					if redone(rs[level-1]) {
 						tasks = append(tasks, Task{c, m, int(rs[level-1].Repeat)})
 					}
 					continue
 				}
-				if used[k] == nil {
-					used[k] = map[int]bool{}
-				}
 				n := 1
-				for used[k][n] {
+				for used[store.RunKey(c.ID(), m.Name, n)] {
 					n++
 				}
-				used[k][n] = true
+				used[store.RunKey(c.ID(), m.Name, n)] = true
 				tasks = append(tasks, Task{c, m, n})
 			}
 		}
@@ -132,8 +126,8 @@ func classFilter(d *store.Data, hw string) func(string) bool {
 	if hw == "" {
 		return func(string) bool { return true }
 	}
-	ids := d.MachinesOf(hw)
-	return func(id string) bool { return ids[id] }
+	of := d.MachineHardware()
+	return func(id string) bool { return of[id] == hw }
 }
 
 // classBuilds is d with only the builds made on machines inClass.

@@ -32,15 +32,13 @@ func HardwareLabel(cpuModel string, cores int) string {
 // Hardware is the machine's hardware class (HardwareLabel).
 func (m Machine) Hardware() string { return HardwareLabel(m.CPUModel, int(m.Cores)) }
 
-// MachinesOf is the set of ids of d's machines of hardware class hw.
-func (d *Data) MachinesOf(hw string) map[string]bool {
-	ids := map[string]bool{}
+// MachineHardware maps each machine id in d to its hardware class.
+func (d *Data) MachineHardware() map[string]string {
+	hw := map[string]string{}
 	for _, m := range d.Machines {
-		if m.Hardware() == hw {
-			ids[m.MachineID] = true
-		}
+		hw[m.MachineID] = m.Hardware()
 	}
-	return ids
+	return hw
 }
 
 // File names of the tables inside a data directory.
