@@ -165,7 +165,7 @@ async function showDataset(db: QueryRunner, dataCatalog: Catalog, main: HTMLElem
   });
   for (const chart of charts) results.attach({ mode: chart.mode, test: chart.test, element: chart.card.element });
   const analysis = createAnalysis(byId('analysis'), {
-    db: background, versions, configs, compilers: colors.domain(), colorOf, charts: chartRows,
+    db: background, versions, configs, compilers: colors.domain(), colorOf, charts: chartRows, hardware, selectedHardware,
     update: (patch) => setState({ ...state, ...patch }),
     link: (patch) => absoluteUrlFor({ ...state, chart: null, ...patch }),
     tools: results.sectionTools,

@@ -9,12 +9,15 @@
  *                             follows across releases (absent: the first chart)
  *   a=7.2.6  b=7.4.1          compare sides: a version at its fastest configuration per test,
  *   a=7.4.1|gcc|-O2              or one cell ("version|compiler|flag set")
+ *   vs=intel-r-xeon-r-processor-2-cores
+ *                             across hardware: the class (slug) the shown one is set against
+ *                             (absent: the first other class; checked in state.ts, which knows the classes)
  *   cell=7.4.1|clang|-Ofast   status grid: the cell whose build and runs are shown
  *   section=compare           the section the page is scrolled to (charts use `chart`)
  */
 
 /** The sections above the charts, in page order. */
-export const SECTIONS = ['summary', 'factors', 'trends', 'compare', 'status'] as const;
+export const SECTIONS = ['summary', 'factors', 'trends', 'compare', 'hardware', 'status'] as const;
 
 /** One of the sections above the charts. */
 export type SectionId = (typeof SECTIONS)[number];
@@ -31,6 +34,8 @@ export interface AnalysisState {
   readonly a: string | null;
   /** Compare side B, as A; null = the newest version. */
   readonly b: string | null;
+  /** Across hardware: slug of the class set against the shown one, or null for the first other class. */
+  readonly vs: string | null;
   /** The status grid cell (cell id) whose details are open, or null. */
   readonly cell: string | null;
   /** The section scrolled to, or null (the top, or a chart). */
@@ -39,11 +44,11 @@ export interface AnalysisState {
 
 /** No parameter: every field at its default. */
 export const ANALYSIS_DEFAULTS: AnalysisState = Object.freeze({
-  base: null, scope: null, trend: null, a: null, b: null, cell: null, section: null,
+  base: null, scope: null, trend: null, a: null, b: null, vs: null, cell: null, section: null,
 });
 
 /** The URL parameters of this state, in the order they are written. */
-export const ANALYSIS_PARAMS = ['base', 'scope', 'trend', 'a', 'b', 'cell', 'section'] as const;
+export const ANALYSIS_PARAMS = ['base', 'scope', 'trend', 'a', 'b', 'vs', 'cell', 'section'] as const;
 
 /** A configuration: compiler and flag set. */
 export interface ConfigRef {
@@ -114,6 +119,7 @@ export function decodeAnalysis(text: (name: string) => string | null, problems: 
     trend: checked('trend', 'trend chart', (v) => /^[^:]+:./.test(v)),
     a: side('a'),
     b: side('b'),
+    vs: text('vs'),
     cell: checked('cell', 'status grid cell', (v) => parseCellId(v) !== null),
     section: checked('section', 'section', (v) => (SECTIONS as readonly string[]).includes(v)) as SectionId | null,
   };

@@ -5,7 +5,8 @@
  * URL form (only values that differ from DEFAULTS are written, in a fixed order):
  *   ?hw=amd-epyc-2-cores&view=max&mode=data&q=lrange&from=2.8.24&to=7.4.1&open=data:SET@7.4.1&open=pipe:GET@2.6.17&chart=data:SET
  *   &table=data:SET&sql=SELECT+*+FROM+results&limit=100
- *   &base=clang|-O2&scope=7.4.1&a=7.2.6&b=7.4.1&cell=7.4.1|clang|-Ofast&section=compare (analysisState.ts)
+ *   &base=clang|-O2&scope=7.4.1&a=7.2.6&b=7.4.1&vs=intel-r-xeon-r-processor-2-cores&cell=7.4.1|clang|-Ofast&section=compare
+ *   (analysisState.ts)
  */
 import {
   ANALYSIS_DEFAULTS, ANALYSIS_PARAMS, type AnalysisState, decodeAnalysis, encodeAnalysis, reconcileAnalysis,
@@ -233,7 +234,23 @@ export function reconcileState(state: AppState, catalog: Catalog): Decoded {
     return false;
   });
   const analysis = reconcileAnalysis(state, catalog, problems);
-  return { state: { ...state, ...analysis, hw, from, to, open, chart, tables }, problems };
+  const vs = reconcileVs(state.vs, hw ?? catalog.defaultHardware, catalog, problems);
+  return { state: { ...state, ...analysis, hw, vs, from, to, open, chart, tables }, problems };
+}
+
+/** The class to set against the shown one (`shown`): another class of the data, or null for the default. */
+function reconcileVs(vs: string | null, shown: string | null, catalog: Catalog, problems: string[]): string | null {
+  if (vs === null) return null;
+  const other = catalog.hardware.find((c) => c.slug === vs);
+  if (!other) {
+    problems.push(`The hardware "${vs}" to compare with is not in the data; comparing with the default instead.`);
+    return null;
+  }
+  if (vs === shown) {
+    problems.push(`${other.label} is the hardware shown; it is compared with another class instead.`);
+    return null;
+  }
+  return vs;
 }
 
 function reconcileHardware(hw: string | null, catalog: Catalog, problems: string[]): string | null {

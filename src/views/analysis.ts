@@ -1,12 +1,13 @@
 /**
- * The sections above the charts (summary, build factors, trends, compare, status grid) and the page's
- * table of contents. Each section queries and draws when it first comes near the screen, then
+ * The sections above the charts (summary, build factors, trends, compare, across hardware, status
+ * grid) and the page's table of contents. Each section queries and draws when it first comes near the screen, then
  * follows the state; the app only calls render() and start().
  */
 import type { SectionId } from '../model/analysisState';
 import type { AppState } from '../model/state';
 import type { QueryRunner } from '../sql/query';
 import { h } from '../ui/dom';
+import { createAcrossHardware } from './acrossHardware';
 import { createCompare } from './compare';
 import { type AnalysisContext, cachedRunner, type SectionView } from './context';
 import { createFactors } from './factors';
@@ -44,6 +45,7 @@ export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Ana
     factors: createFactors(ctx),
     trends: createTrends(ctx),
     compare: createCompare(ctx),
+    hardware: createAcrossHardware(ctx),
     status: createStatusGrid(ctx),
   };
   const ids = Object.keys(views) as SectionId[];
@@ -63,7 +65,7 @@ export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Ana
         },
       },
     }, label);
-  const titles: Record<SectionId, string> = { summary: 'Summary', factors: 'Build factors', trends: 'Trends', compare: 'Compare', status: 'Status grid' };
+  const titles: Record<SectionId, string> = { summary: 'Summary', factors: 'Build factors', trends: 'Trends', compare: 'Compare', hardware: 'Across hardware', status: 'Status grid' };
   root.replaceChildren(
     h('nav', { class: 'mt-3 text-sm text-slate-700', attrs: { 'aria-label': 'On this page' } },
       h('span', { class: 'font-semibold' }, 'On this page: '),

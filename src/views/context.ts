@@ -1,5 +1,6 @@
 /** What the analysis sections get from the app, and a query cache they share. */
 import type { AnalysisState, ConfigRef } from '../model/analysisState';
+import type { HardwareClass } from '../model/hardware';
 import type { AppState } from '../model/state';
 import type { Query, QueryRunner } from '../sql/query';
 import type { SectionFrame, SectionTools } from './section';
@@ -16,6 +17,9 @@ export interface AnalysisContext {
   colorOf(compiler: string): string;
   /** The charts (test and mode), in page order. */
   readonly charts: readonly { readonly mode: string; readonly test: string }[];
+  /** Every hardware class in the data, and the one the page shows (null without classes). */
+  readonly hardware: readonly HardwareClass[];
+  readonly selectedHardware: HardwareClass | null;
   /** A user action: the current state with `patch` applied, pushed to history. */
   update(patch: Partial<AnalysisState>): void;
   /** The absolute deep link to the current state with `patch` applied. */

@@ -1,4 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
+import { formatChange } from '../../src/model/changeText';
+import { hardwareRatiosQuery } from '../../src/sql/acrossHardware';
+import { openFixtureDb } from '../support/fixture-db';
 import { bar, chart, screenshot, waitForCharts } from './helpers';
 
 // The fixture's two hardware classes (tests/fixtures/make-fixtures.mjs): the default, whose runs
@@ -79,4 +82,54 @@ test('an unknown hw shows the link notice and the default hardware', async ({ pa
   await expect(page.getByLabel('Hardware', { exact: true })).toHaveValue(DEFAULT_HW);
   await expect(page).toHaveURL(new RegExp(`\\?hw=${DEFAULT_HW}&mode=data$`));
   await expect(page.locator('#mode-data')).toBeChecked();
+});
+
+test('across hardware: the shown class set against the other, per configuration and version, and the ranking on each', async ({ page }, testInfo) => {
+  const fx = await openFixtureDb();
+  const amd = 'Fixture CPU @ 2.00GHz, 2 cores';
+  const intel = 'Fixture Intel CPU, 2 cores';
+  const ratios = await fx.runner.run(hardwareRatiosQuery(amd, intel));
+  const overall = ratios.find((r) => r.mode === 'data' && r.compiler === null && r.version === null);
+  // 6.2.16 gcc -Os, measured on the other class only, is left out.
+  expect(overall?.cells).toBe(2);
+
+  await page.goto('./?section=hardware');
+  await waitForCharts(page);
+  const across = page.locator('#section-hardware');
+  await expect(across).toBeInViewport();
+  await expect(page.locator('#hardware-vs')).toHaveValue(OTHER_HW);
+  await expect(across.locator('.hardware-headline li[data-mode="data"]')).toHaveText(
+    `data mode: Fixture Intel CPU ? ${formatChange(overall?.ratio ?? 1)} against Fixture CPU @ 2.00GHz (geometric mean of ${overall?.items} tests in 2 cells measured on both; `
+    + `middle 80% of the per-test changes ${formatChange(overall?.p10 ?? 1)} to ${formatChange(overall?.p90 ?? 1)}; per test: 0 faster and 0 slower beyond noise, 0 within noise, ${overall?.items} without a spread)`);
+  // Rows: the two configurations measured on both, then all; columns: their version, then all.
+  const data = across.locator('.hardware-table[data-mode="data"]');
+  await expect(data.locator('tbody tr')).toHaveCount(3);
+  await expect(data.locator('thead th')).toHaveText(['', '7.4.1', 'all']);
+  const cell = ratios.find((r) => r.mode === 'data' && r.compiler === 'gcc' && r.flag_set === '-O2' && r.version === '7.4.1');
+  await expect(data.locator('tr[data-row="gcc|-O2"] td[data-column="7.4.1"]')).toHaveAttribute('data-ratio', String(cell?.ratio));
+  // The ranking: gcc -O2 (the baseline) and clang -O2, the only pair measured on both.
+  const ranking = across.locator('table.hardware-ranking[data-mode="pipe"]');
+  await expect(ranking.locator('tbody tr')).toHaveCount(2);
+  await expect(ranking.locator('tr[data-config="gcc|-O2"]')).toContainText('baseline');
+  await expect(across.locator('.hardware-ranking-note').first()).toContainText('too few configurations for a rank correlation');
+  await expect(across.locator('.hardware-ranking-note').first()).toContainText('Fixture Intel CPU has one repeat per cell so far');
+  await screenshot(page, testInfo, 'across-hardware');
+
+  // The shared baseline: picking one here moves the summary's too, and the link keeps it.
+  await page.locator('#hardware-base').selectOption('clang|-O2');
+  await expect(page).toHaveURL(/base=clang%7C-O2&section=hardware/);
+  await expect(ranking.locator('tr[data-config="clang|-O2"]')).toContainText('baseline');
+
+  // From the other class, the default class is B and the figures read the other way round.
+  await page.goto(`./?hw=${OTHER_HW}&section=hardware`);
+  await waitForCharts(page);
+  await expect(page.locator('#hardware-vs')).toHaveValue(DEFAULT_HW);
+  const back = (await fx.runner.run(hardwareRatiosQuery(intel, amd))).find((r) => r.mode === 'data' && r.compiler === null && r.version === null);
+  await expect(page.locator('#section-hardware .hardware-headline li[data-mode="data"]')).toContainText(`Fixture CPU @ 2.00GHz ? ${formatChange(back?.ratio ?? 1)} against Fixture Intel CPU`);
+
+  // A vs naming the class shown falls back with a notice.
+  await page.goto(`./?hw=${OTHER_HW}&vs=${OTHER_HW}&section=hardware`);
+  await waitForCharts(page);
+  await expect(page.locator('[data-notice="link"]')).toContainText('Fixture Intel CPU, 2 cores is the hardware shown; it is compared with another class instead.');
+  await expect(page).not.toHaveURL(/vs=/);
 });

@@ -20,6 +20,7 @@ const full: AppState = {
   trend: 'data:SET',
   a: '2.8.24',
   b: '7.4.1|gcc|-O2',
+  vs: 'arm-neoverse-n1-2-cores',
   cell: '7.4.1|clang|-O2 -flto',
   section: 'compare',
 };
@@ -31,6 +32,7 @@ const catalog = {
   hardware: [
     { slug: 'amd-epyc-2-cores', label: 'AMD EPYC, 2 cores' },
     { slug: 'intel-r-xeon-r-processor-2-cores', label: 'Intel(R) Xeon(R) Processor, 2 cores' },
+    { slug: 'arm-neoverse-n1-2-cores', label: 'ARM Neoverse-N1, 2 cores' },
   ],
   defaultHardware: 'amd-epyc-2-cores',
 };

@@ -1,0 +1,136 @@
+/**
+ * Across hardware: the same builds measured on two hardware classes, side by side. Everywhere
+ * else the page reads one class (hardware.ts); this section alone reads every machine's results
+ * (all_runs, all_results, machine_hardware), and only ever pairs a figure of class A with the
+ * figure of the same cell, mode and test on class B, never combining them into one figure.
+ *
+ * An item is one (cell, mode, test) measured on both classes: each side's figure is its best
+ * repeat on that class (as cell_status has it for the shown class), its spread that class's own
+ * spread of repeats, and the pair is judged by the site's noise rule (noise.ts).
+ *   - hardwareRatiosQuery: B / A per item, as geometric means per mode for every configuration
+ *     and version, every configuration over all versions, every version over all
+ *     configurations, and everything (each item weighs the same).
+ *   - hardwareRankingQuery: does the choice of build carry over? Each configuration's speed
+ *     against a baseline configuration, on A and on B, over the same items (the version and
+ *     test measured for both configurations on both classes), so the two columns differ only
+ *     by the hardware.
+ */
+import type { ConfigRef } from '../model/analysisState';
+import { bandSql, geomeanBandSql, geomeanSql, spreadSql, verdictCountsSql, verdictSql, type Verdict, type VerdictCounts } from './noise';
+import { query, type Query } from './query';
+
+/** Items of classes A and B (parameters: A's label, B's label). */
+const ITEMS = `side AS MATERIALIZED (
+  SELECT mh.hardware, x.cell_id, x.mode, x.test, min(x.test_index) AS test_index,
+         max(x.rps)::DOUBLE AS best, min(x.rps)::DOUBLE AS low, count(x.rps)::INTEGER AS repeats
+  FROM all_results x
+  JOIN all_runs r ON r.run_id = x.run_id
+  JOIN machine_hardware mh ON mh.machine_id = r.machine_id
+  WHERE x.status = 'ok' AND x.rps IS NOT NULL
+  GROUP BY mh.hardware, x.cell_id, x.mode, x.test
+),
+items AS MATERIALIZED (
+  SELECT p.version, p.compiler, p.flag_set, p.compiler_index::INTEGER AS compiler_index, p.flag_index::INTEGER AS flag_index,
+         a.mode, a.test, a.test_index,
+         a.best AS a_best, ${spreadSql('a.best', 'a.low', 'a.repeats')} AS a_spread,
+         b.best AS b_best, ${spreadSql('b.best', 'b.low', 'b.repeats')} AS b_spread
+  FROM side a
+  JOIN side b ON b.cell_id = a.cell_id AND b.mode = a.mode AND b.test = a.test
+  JOIN plan p ON p.cell_id = a.cell_id
+  WHERE a.hardware = ? AND b.hardware = ?
+)`;
+
+/**
+ * B / A in one mode for one scope: a configuration (compiler and flag set, or null for all) on
+ * one version (or null for all versions).
+ */
+export interface HardwareRatioRow extends VerdictCounts {
+  mode: string;
+  compiler: string | null;
+  flag_set: string | null;
+  version: string | null;
+  /** The geometric mean of the items' B / A (1.2 = B 20% faster). */
+  ratio: number;
+  /** Its noise band (geometric mean of the items' bands), null when no item has a known one. */
+  band: number | null;
+  verdict: Verdict;
+  /** Items in the mean, and the distinct cells behind them. */
+  items: number;
+  cells: number;
+  /** The 10th and 90th percentile of the items' ratios. */
+  p10: number;
+  p90: number;
+}
+
+/** Every scope's B / A, per mode; parameters: the labels of A and B. */
+export function hardwareRatiosQuery(a: string, b: string): Query<HardwareRatioRow> {
+  return query(
+    `WITH ${ITEMS},
+     judged AS (
+       SELECT *, b_best / a_best AS ratio, ${bandSql('a_spread', 'b_spread')} AS band
+       FROM items
+     ),
+     judged_v AS (SELECT *, ${verdictSql('ratio', 'band')} AS verdict FROM judged),
+     scopes AS (
+       SELECT mode, compiler, flag_set, version,
+              ${geomeanSql('ratio')} AS ratio, ${geomeanBandSql('band')} AS band,
+              count(*)::INTEGER AS items, count(DISTINCT version || '|' || compiler || '|' || flag_set)::INTEGER AS cells,
+              quantile_cont(ratio, 0.1) AS p10, quantile_cont(ratio, 0.9) AS p90,
+              ${verdictCountsSql('verdict')},
+              min(compiler_index) AS ci, min(flag_index) AS fi
+       FROM judged_v
+       GROUP BY GROUPING SETS ((mode, compiler, flag_set, version), (mode, compiler, flag_set), (mode, version), (mode))
+     )
+     SELECT s.mode, s.compiler, s.flag_set, s.version, s.ratio, s.band, ${verdictSql('s.ratio', 's.band')} AS verdict,
+            s.items, s.cells, s.p10, s.p90, s.faster, s.slower, s.tie, s.unknown
+     FROM scopes s LEFT JOIN versions v ON v.version = s.version
+     ORDER BY s.mode, s.compiler IS NULL, s.ci, s.fi, v.ord NULLS LAST`,
+    [a, b],
+  );
+}
+
+/** One configuration's speed against the baseline in one mode, on A and on B, over the same items. */
+export interface HardwareRankingRow {
+  mode: string;
+  compiler: string;
+  flag_set: string;
+  compiler_index: number;
+  flag_index: number;
+  /** Geometric means of configuration / baseline on A and on B (1.03 = 3% faster than the baseline). */
+  a_ratio: number;
+  a_band: number | null;
+  a_verdict: Verdict;
+  b_ratio: number;
+  b_band: number | null;
+  b_verdict: Verdict;
+  /** Items (version and test) behind both means, and the versions among them. */
+  items: number;
+  versions: number;
+}
+
+/** Every configuration against `base` on A and on B, per mode; parameters: the labels of A and B. */
+export function hardwareRankingQuery(a: string, b: string, base: ConfigRef): Query<HardwareRankingRow> {
+  return query(
+    `WITH ${ITEMS},
+     pairs AS (
+       SELECT c.mode, c.compiler, c.flag_set, c.compiler_index, c.flag_index, c.version,
+              c.a_best / o.a_best AS a_ratio, ${bandSql('c.a_spread', 'o.a_spread')} AS a_band,
+              c.b_best / o.b_best AS b_ratio, ${bandSql('c.b_spread', 'o.b_spread')} AS b_band
+       FROM items c
+       JOIN items o ON o.version = c.version AND o.mode = c.mode AND o.test = c.test
+       WHERE o.compiler = ? AND o.flag_set = ?
+     ),
+     scores AS (
+       SELECT mode, compiler, flag_set, compiler_index, flag_index,
+              ${geomeanSql('a_ratio')} AS a_ratio, ${geomeanBandSql('a_band')} AS a_band,
+              ${geomeanSql('b_ratio')} AS b_ratio, ${geomeanBandSql('b_band')} AS b_band,
+              count(*)::INTEGER AS items, count(DISTINCT version)::INTEGER AS versions
+       FROM pairs GROUP BY mode, compiler, flag_set, compiler_index, flag_index
+     )
+     SELECT mode, compiler, flag_set, compiler_index, flag_index,
+            a_ratio, a_band, ${verdictSql('a_ratio', 'a_band')} AS a_verdict,
+            b_ratio, b_band, ${verdictSql('b_ratio', 'b_band')} AS b_verdict, items, versions
+     FROM scores ORDER BY mode, compiler_index, flag_index`,
+    [a, b, base.compiler, base.flag_set],
+  );
+}

@@ -1,0 +1,206 @@
+/**
+ * Across hardware: the fixture's second class ('Fixture Intel CPU', 2 cores) measured three cells
+ * (7.4.1 gcc -O2, 7.4.1 clang -O2, 6.2.16 gcc -Os) once per mode, 30% faster than the default
+ * class's machine, on which 6.2.16 gcc -Os is still pending. The section pairs each (cell, mode,
+ * test) measured on both, and nothing else.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULTS, decodeState, encodeState, reconcileState } from '../../src/model/state';
+import { ranks, spearman } from '../../src/model/ranking';
+import { hardwareSlug, type HardwareClass } from '../../src/model/hardware';
+import { hardwareRankingQuery, hardwareRatiosQuery, type HardwareRankingRow, type HardwareRatioRow } from '../../src/sql/acrossHardware';
+import { query } from '../../src/sql/query';
+import { comparedClasses, headlineText, rankingText, rankMode, shortLabel } from '../../src/views/acrossHardware';
+import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
+
+const AMD = 'Fixture CPU @ 2.00GHz, 2 cores';
+const INTEL = 'Fixture Intel CPU, 2 cores';
+const MACHINE = { [AMD]: 'm-fixture', [INTEL]: 'm-fixture-intel' } as const;
+const GCC_O2 = { compiler: 'gcc', flag_set: '-O2' };
+
+let fx: FixtureDb;
+beforeAll(async () => {
+  fx = await openFixtureDb();
+});
+
+/** Best rps per test of one cell and mode on one machine, straight from every machine's results. */
+async function bestByTest(label: keyof typeof MACHINE, cellId: string, mode: string): Promise<Map<string, number>> {
+  const rows = await fx.runner.run(query<{ test: string; best: number }>(
+    `SELECT x.test, max(x.rps)::DOUBLE AS best FROM all_results x JOIN all_runs r USING (run_id)
+     WHERE r.machine_id = ? AND x.cell_id = ? AND x.mode = ? AND x.status = 'ok' GROUP BY x.test`,
+    [MACHINE[label], cellId, mode],
+  ));
+  return new Map(rows.map((r) => [r.test, r.best]));
+}
+
+const geomean = (values: readonly number[]) => Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length);
+
+/** The per-test ratios B / A of one cell and mode, over the tests both measured. */
+async function cellRatios(a: keyof typeof MACHINE, b: keyof typeof MACHINE, cellId: string, mode: string): Promise<number[]> {
+  const [ra, rb] = await Promise.all([bestByTest(a, cellId, mode), bestByTest(b, cellId, mode)]);
+  return [...ra].flatMap(([test, best]) => (rb.has(test) ? [rb.get(test)! / best] : []));
+}
+
+const find = (rows: HardwareRatioRow[], mode: string, config: string | null, version: string | null) =>
+  rows.find((r) => r.mode === mode && r.version === version
+    && (config === null ? r.compiler === null : `${r.compiler}|${r.flag_set}` === config));
+
+describe('hardwareRatiosQuery', () => {
+  let rows: HardwareRatioRow[];
+  beforeAll(async () => {
+    rows = await fx.runner.run(hardwareRatiosQuery(AMD, INTEL));
+  });
+
+  it('pairs only the cells measured on both classes', () => {
+    const cells = new Set(rows.filter((r) => r.compiler !== null && r.version !== null).map((r) => `${r.version}|${r.compiler}|${r.flag_set}`));
+    // 6.2.16 gcc -Os was measured on the second class only.
+    expect([...cells].sort()).toEqual(['7.4.1|clang|-O2', '7.4.1|gcc|-O2']);
+    for (const mode of ['data', 'pipe']) expect(find(rows, mode, null, null)?.cells).toBe(2);
+    expect(rows.some((r) => r.version === '6.2.16' || r.flag_set === '-Os')).toBe(false);
+  });
+
+  it('give each cell B / A as the geometric mean of its tests, best repeat against best repeat', async () => {
+    for (const [version, config] of [['7.4.1', 'gcc|-O2'], ['7.4.1', 'clang|-O2']] as const) {
+      const expected = await cellRatios(AMD, INTEL, `${version}|${config}`, 'data');
+      expect(expected.length).toBeGreaterThan(5);
+      const row = find(rows, 'data', config, version)!;
+      expect(row.items).toBe(expected.length);
+      expect(row.ratio).toBeCloseTo(geomean(expected), 10);
+      // The second class ran 30% faster, against the first class's best of three repeats.
+      expect(row.ratio).toBeGreaterThan(1.1);
+      expect(row.ratio).toBeLessThan(1.31);
+    }
+  });
+
+  it('weigh every test of every cell the same in the overall mean, with its middle 80%', async () => {
+    const gcc = await cellRatios(AMD, INTEL, '7.4.1|gcc|-O2', 'pipe');
+    const all = [...gcc, ...await cellRatios(AMD, INTEL, '7.4.1|clang|-O2', 'pipe')];
+    const overall = find(rows, 'pipe', null, null)!;
+    expect(overall.items).toBe(all.length);
+    expect(overall.ratio).toBeCloseTo(geomean(all), 10);
+    expect(overall.p10).toBeLessThanOrEqual(overall.ratio);
+    expect(overall.p90).toBeGreaterThanOrEqual(overall.ratio);
+    // Per version over all configurations, and per configuration over all versions.
+    expect(find(rows, 'pipe', null, '7.4.1')?.ratio).toBeCloseTo(geomean(all), 10);
+    expect(find(rows, 'pipe', 'gcc|-O2', null)?.ratio).toBeCloseTo(geomean(gcc), 10);
+    expect(find(rows, 'pipe', 'gcc|-O2', null)?.items).toBe(gcc.length);
+  });
+
+  it('leave the noise unjudged while a class has one repeat, and read the other way round as the reciprocal', async () => {
+    const overall = find(rows, 'data', null, null)!;
+    expect(overall.verdict).toBe('unknown');
+    expect(overall.unknown).toBe(overall.items);
+    expect(overall.band).toBeNull();
+    const back = await fx.runner.run(hardwareRatiosQuery(INTEL, AMD));
+    expect(find(back, 'data', null, null)?.ratio).toBeCloseTo(1 / overall.ratio, 10);
+  });
+
+  it('are empty against a class with no machine', async () => {
+    expect(await fx.runner.run(hardwareRatiosQuery(AMD, 'No such CPU, 2 cores'))).toEqual([]);
+  });
+});
+
+describe('hardwareRankingQuery', () => {
+  it('score each configuration against the baseline on each class over the same tests', async () => {
+    const rows = await fx.runner.run(hardwareRankingQuery(AMD, INTEL, GCC_O2));
+    const data = rows.filter((r) => r.mode === 'data');
+    // Only 7.4.1 has the baseline and another configuration measured on both classes.
+    expect(data.map((r) => `${r.compiler}|${r.flag_set}`)).toEqual(['gcc|-O2', 'clang|-O2']);
+    const base = data[0]!;
+    expect(base.a_ratio).toBeCloseTo(1, 12);
+    expect(base.b_ratio).toBeCloseTo(1, 12);
+    const clang = data[1]!;
+    const [ga, ca, gb, cb] = await Promise.all([
+      bestByTest(AMD, '7.4.1|gcc|-O2', 'data'), bestByTest(AMD, '7.4.1|clang|-O2', 'data'),
+      bestByTest(INTEL, '7.4.1|gcc|-O2', 'data'), bestByTest(INTEL, '7.4.1|clang|-O2', 'data'),
+    ]);
+    const tests = [...ga.keys()].filter((t) => ca.has(t) && gb.has(t) && cb.has(t));
+    expect(clang.items).toBe(tests.length);
+    expect(clang.versions).toBe(1);
+    expect(clang.a_ratio).toBeCloseTo(geomean(tests.map((t) => ca.get(t)! / ga.get(t)!)), 10);
+    expect(clang.b_ratio).toBeCloseTo(geomean(tests.map((t) => cb.get(t)! / gb.get(t)!)), 10);
+    // A has three repeats of each, so its noise is judged; B has one.
+    expect(clang.a_verdict).not.toBe('unknown');
+    expect(clang.b_verdict).toBe('unknown');
+  });
+});
+
+describe('ranks and spearman', () => {
+  it('rank the largest first, ties sharing their mean rank', () => {
+    expect(ranks([1.0, 1.2, 0.9, 1.2])).toEqual([3, 1.5, 4, 1.5]);
+    expect(ranks([])).toEqual([]);
+  });
+
+  it('give 1 for the same order, -1 for the reverse, and null when they cannot tell', () => {
+    expect(spearman([1, 2, 3, 4], [10, 20, 30, 40])).toBeCloseTo(1, 12);
+    expect(spearman([1, 2, 3, 4], [4, 3, 2, 1])).toBeCloseTo(-1, 12);
+    expect(spearman([1, 2, 3, 4, 5], [2, 1, 4, 3, 5])).toBeCloseTo(0.8, 12);
+    expect(spearman([1, 2], [1, 2])).toBeNull();
+    expect(spearman([1, 2, 3], [5, 5, 5])).toBeNull();
+    expect(() => spearman([1, 2, 3], [1, 2])).toThrow();
+  });
+});
+
+describe('the section\'s words', () => {
+  const make = (label: string): HardwareClass => ({ label, slug: hardwareSlug(label), runs: 1, measuredCells: 1, plannedCells: 84, firstRunMs: 1, firstMeasuredMs: 1 });
+  const amd = make(AMD);
+  const intel = make(INTEL);
+  const third = make('Third CPU, 4 cores');
+
+  it('set the shown class against the one asked for, else the first other, and nothing with one class', () => {
+    expect(comparedClasses([amd, intel, third], amd, null)).toEqual({ a: amd, b: intel });
+    expect(comparedClasses([amd, intel, third], amd, third.slug)).toEqual({ a: amd, b: third });
+    expect(comparedClasses([amd, intel, third], intel, intel.slug)).toEqual({ a: intel, b: amd });
+    expect(comparedClasses([amd], amd, null)).toBeNull();
+    expect(comparedClasses([], null, null)).toBeNull();
+  });
+
+  it('drop a core count both labels share', () => {
+    expect(shortLabel('AMD EPYC, 2 cores', 'Intel(R) Xeon(R) Processor, 2 cores')).toBe('AMD EPYC');
+    expect(shortLabel('AMD EPYC, 2 cores', 'AMD EPYC, 4 cores')).toBe('AMD EPYC, 2 cores');
+  });
+
+  it('say the overall change with its spread and verdicts, and which configuration wins on each class', () => {
+    const row: HardwareRatioRow = { mode: 'data', compiler: null, flag_set: null, version: null, ratio: 1.185, band: null, verdict: 'unknown', items: 741, cells: 39, p10: 0.87, p90: 1.52, faster: 0, slower: 0, tie: 0, unknown: 741 };
+    expect(headlineText('data', row, 'AMD EPYC', 'Intel Xeon')).toBe(
+      'data mode: Intel Xeon ? +18.5% against AMD EPYC (geometric mean of 741 tests in 39 cells measured on both; middle 80% of the per-test changes −13.0% to +52.0%; '
+      + 'per test: 0 faster and 0 slower beyond noise, 0 within noise, 741 without a spread)',
+    );
+    const score = (compiler: string, flag_set: string, a_ratio: number, b_ratio: number): HardwareRankingRow => ({
+      mode: 'data', compiler, flag_set, compiler_index: 0, flag_index: 0, a_ratio, a_band: 0.01, a_verdict: 'tie', b_ratio, b_band: null, b_verdict: 'unknown', items: 20, versions: 2,
+    });
+    const ranked = rankMode([score('gcc', '-O2', 1, 1), score('gcc', '-O2 -flto', 1.04, 1.01), score('clang', '-O2', 0.98, 1.03), score('clang', '-O2 -flto', 1.02, 1.05)]);
+    expect(ranked.rows.map((r) => [r.a_rank, r.b_rank])).toEqual([[3, 4], [1, 3], [4, 2], [2, 1]]);
+    expect(rankingText(ranked, 'AMD EPYC', 'Intel Xeon')).toBe(
+      'Fastest on AMD EPYC: gcc -O2 -flto (+4.0%); on Intel Xeon: clang -O2 -flto (+5.0%); rank correlation (Spearman) 0.00 over 4 configurations.'
+      + ' Intel Xeon has one repeat per cell so far: no spread is known, and its ranking is as noisy as single runs.',
+    );
+    const judged = rankMode(ranked.rows.map((r) => ({ ...r, b_verdict: 'tie' as const })));
+    expect(rankingText(judged, 'AMD EPYC', 'Intel Xeon')).not.toContain('one repeat');
+  });
+});
+
+describe('the vs parameter', () => {
+  const catalog = {
+    versions: ['7.4.1'], charts: new Set(['data:SET']), configs: new Set(['gcc|-O2']),
+    hardware: [{ slug: 'amd-epyc-2-cores', label: 'AMD EPYC, 2 cores' }, { slug: 'intel-xeon-2-cores', label: 'Intel Xeon, 2 cores' }],
+    defaultHardware: 'amd-epyc-2-cores',
+  };
+
+  it('round-trips after the compared builds', () => {
+    const state = { ...DEFAULTS, hw: 'amd-epyc-2-cores', b: '7.4.1', vs: 'intel-xeon-2-cores', section: 'hardware' as const };
+    const url = encodeState(state);
+    expect(url).toBe('?hw=amd-epyc-2-cores&b=7.4.1&vs=intel-xeon-2-cores&section=hardware');
+    expect(decodeState(url)).toEqual({ state, problems: [] });
+    expect(reconcileState(state, catalog)).toEqual({ state, problems: [] });
+  });
+
+  it('falls back to the first other class, with a notice, when unknown or the class shown', () => {
+    const unknown = reconcileState({ ...DEFAULTS, vs: 'pentium-1-core' }, catalog);
+    expect(unknown.state.vs).toBeNull();
+    expect(unknown.problems).toEqual(['The hardware "pentium-1-core" to compare with is not in the data; comparing with the default instead.']);
+    const itself = reconcileState({ ...DEFAULTS, vs: 'amd-epyc-2-cores' }, catalog);
+    expect(itself.state.vs).toBeNull();
+    expect(itself.problems).toEqual(['AMD EPYC, 2 cores is the hardware shown; it is compared with another class instead.']);
+  });
+});
