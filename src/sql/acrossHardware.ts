@@ -5,8 +5,8 @@
  * figure of the same cell, mode and test on class B, never combining them into one figure.
  *
  * An item is one (cell, mode, test) measured on both classes: each side's figure is its best
- * repeat on that class (as cell_status has it for the shown class), its spread that class's own
- * spread of repeats, and the pair is judged by the site's noise rule (noise.ts).
+ * repeat on that class over as many repeats as both classes have (ITEMS), its spread that
+ * class's own spread of those repeats, and the pair is judged by the site's noise rule (noise.ts).
  *   - hardwareRatiosQuery: B / A per item, as geometric means per mode for every configuration
  *     and version, every configuration over all versions, every version over all
  *     configurations, and everything (each item weighs the same).
@@ -19,19 +19,37 @@ import type { ConfigRef } from '../model/analysisState';
 import { bandSql, geomeanBandSql, geomeanSql, spreadSql, verdictCountsSql, verdictSql, type Verdict, type VerdictCounts } from './noise';
 import { query, type Query } from './query';
 
-/** Items of classes A and B (parameters: A's label, B's label). */
-const ITEMS = `side AS MATERIALIZED (
-  SELECT mh.hardware, x.cell_id, x.mode, x.test, min(x.test_index) AS test_index,
+/**
+ * Items of classes A and B (parameters: A's label, B's label, three times). Each side takes as
+ * many repeats of a (cell, mode) as the class with fewer has, its lowest-numbered ones: a best of
+ * three is higher than a best of one by itself, so a class further along would otherwise look
+ * faster. With every repeat measured on both, the figures are the charts' own.
+ */
+const ITEMS = `numbered AS MATERIALIZED (
+  SELECT mh.hardware, r.run_id, r.cell_id, r.mode,
+         row_number() OVER (PARTITION BY mh.hardware, r.cell_id, r.mode ORDER BY r.repeat, r.run_id) AS k
+  FROM all_runs r JOIN machine_hardware mh ON mh.machine_id = r.machine_id
+  WHERE r.status <> 'server_failed' AND mh.hardware IN (?, ?)
+),
+shared AS (
+  SELECT a.cell_id, a.mode, least(a.n, b.n) AS n
+  FROM (SELECT hardware, cell_id, mode, max(k) AS n FROM numbered GROUP BY hardware, cell_id, mode) a
+  JOIN (SELECT hardware, cell_id, mode, max(k) AS n FROM numbered GROUP BY hardware, cell_id, mode) b
+    ON b.cell_id = a.cell_id AND b.mode = a.mode
+  WHERE a.hardware = ? AND b.hardware = ?
+),
+side AS MATERIALIZED (
+  SELECT u.hardware, u.cell_id, u.mode, x.test, min(x.test_index) AS test_index, min(s.n)::INTEGER AS used,
          max(x.rps)::DOUBLE AS best, min(x.rps)::DOUBLE AS low, count(x.rps)::INTEGER AS repeats
-  FROM all_results x
-  JOIN all_runs r ON r.run_id = x.run_id
-  JOIN machine_hardware mh ON mh.machine_id = r.machine_id
+  FROM numbered u
+  JOIN shared s ON s.cell_id = u.cell_id AND s.mode = u.mode AND u.k <= s.n
+  JOIN all_results x ON x.run_id = u.run_id
   WHERE x.status = 'ok' AND x.rps IS NOT NULL
-  GROUP BY mh.hardware, x.cell_id, x.mode, x.test
+  GROUP BY u.hardware, u.cell_id, u.mode, x.test
 ),
 items AS MATERIALIZED (
   SELECT p.version, p.compiler, p.flag_set, p.compiler_index::INTEGER AS compiler_index, p.flag_index::INTEGER AS flag_index,
-         a.mode, a.test, a.test_index,
+         a.mode, a.test, a.test_index, a.used,
          a.best AS a_best, ${spreadSql('a.best', 'a.low', 'a.repeats')} AS a_spread,
          b.best AS b_best, ${spreadSql('b.best', 'b.low', 'b.repeats')} AS b_spread
   FROM side a
@@ -60,6 +78,9 @@ export interface HardwareRatioRow extends VerdictCounts {
   /** The 10th and 90th percentile of the items' ratios. */
   p10: number;
   p90: number;
+  /** The fewest and most repeats per side behind an item (each side's best is over that many). */
+  min_used: number;
+  max_used: number;
 }
 
 /** Every scope's B / A, per mode; parameters: the labels of A and B. */
@@ -76,16 +97,17 @@ export function hardwareRatiosQuery(a: string, b: string): Query<HardwareRatioRo
               ${geomeanSql('ratio')} AS ratio, ${geomeanBandSql('band')} AS band,
               count(*)::INTEGER AS items, count(DISTINCT version || '|' || compiler || '|' || flag_set)::INTEGER AS cells,
               quantile_cont(ratio, 0.1) AS p10, quantile_cont(ratio, 0.9) AS p90,
+              min(used)::INTEGER AS min_used, max(used)::INTEGER AS max_used,
               ${verdictCountsSql('verdict')},
               min(compiler_index) AS ci, min(flag_index) AS fi
        FROM judged_v
        GROUP BY GROUPING SETS ((mode, compiler, flag_set, version), (mode, compiler, flag_set), (mode, version), (mode))
      )
      SELECT s.mode, s.compiler, s.flag_set, s.version, s.ratio, s.band, ${verdictSql('s.ratio', 's.band')} AS verdict,
-            s.items, s.cells, s.p10, s.p90, s.faster, s.slower, s.tie, s.unknown
+            s.items, s.cells, s.p10, s.p90, s.min_used, s.max_used, s.faster, s.slower, s.tie, s.unknown
      FROM scopes s LEFT JOIN versions v ON v.version = s.version
      ORDER BY s.mode, s.compiler IS NULL, s.ci, s.fi, v.ord NULLS LAST`,
-    [a, b],
+    [a, b, a, b, a, b],
   );
 }
 
@@ -131,6 +153,6 @@ export function hardwareRankingQuery(a: string, b: string, base: ConfigRef): Que
             a_ratio, a_band, ${verdictSql('a_ratio', 'a_band')} AS a_verdict,
             b_ratio, b_band, ${verdictSql('b_ratio', 'b_band')} AS b_verdict, items, versions
      FROM scores ORDER BY mode, compiler_index, flag_index`,
-    [a, b, base.compiler, base.flag_set],
+    [a, b, a, b, a, b, base.compiler, base.flag_set],
   );
 }

@@ -38,8 +38,9 @@ const range = (row: Pick<HardwareRatioRow, 'p10' | 'p90'>) => `${formatChange(ro
 
 /** One mode's headline: "data mode: Intel Xeon ? +18.5% against AMD EPYC (geometric mean of 741 tests in 39 cells …)". */
 export function headlineText(mode: string, row: HardwareRatioRow, a: string, b: string): string {
-  return `${mode} mode: ${b} ${VERDICT_GLYPH[row.verdict]} ${formatChange(row.ratio)} against ${a} (geometric mean of ${row.items} tests in ${row.cells} cell${row.cells === 1 ? '' : 's'} measured on both; `
-    + `middle 80% of the per-test changes ${range(row)}; ${countsText(row, 'per test')})`;
+  const used = row.min_used === row.max_used ? `${row.min_used}` : `${row.min_used}–${row.max_used}`;
+  return `${mode} mode: ${b} ${VERDICT_GLYPH[row.verdict]} ${formatChange(row.ratio)} against ${a} (geometric mean of ${row.items} tests in ${row.cells} cell${row.cells === 1 ? '' : 's'} measured on both, `
+    + `best of ${used} repeat${used === '1' ? '' : 's'} on each side; middle 80% of the per-test changes ${range(row)}; ${countsText(row, 'per test')})`;
 }
 
 /** The ranking of one mode, with each side's rank and the rank correlation. */
@@ -102,12 +103,10 @@ export function rankingText(ranking: ModeRanking, a: string, b: string): string 
   const rho = ranking.rho === null
     ? 'too few configurations for a rank correlation'
     : `rank correlation (Spearman) ${ranking.rho.toFixed(2)} over ${ranking.rows.length} configurations`;
-  // A class measured once per cell has no spread: its order is that of single runs.
-  const single = ([['a', a], ['b', b]] as const)
-    .filter(([side]) => ranking.rows.length > 0 && ranking.rows.every((r) => r[side === 'a' ? 'a_verdict' : 'b_verdict'] === 'unknown'))
-    .map(([, name]) => name);
-  const caveat = single.length
-    ? ` ${single.join(' and ')} ${single.length === 1 ? 'has' : 'have'} one repeat per cell so far: no spread is known, and ${single.length === 1 ? 'its ranking is' : 'their rankings are'} as noisy as single runs.`
+  // One repeat per cell on the class with fewer: each side's best is one run, with no spread.
+  const single = ranking.rows.length > 0 && ranking.rows.every((r) => r.a_verdict === 'unknown' && r.b_verdict === 'unknown');
+  const caveat = single
+    ? ' One repeat per cell on each side so far (as many as the class with fewer has): no spread is known, and the rankings are as noisy as single runs.'
     : '';
   return `Fastest on ${a}: ${top('a')}; on ${b}: ${top('b')}; ${rho}.${caveat}`;
 }
@@ -116,7 +115,8 @@ export function rankingText(ranking: ModeRanking, a: string, b: string): string 
 export function createAcrossHardware(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('hardware', 'Across hardware: the same builds on another CPU', [
     'Everywhere else this page shows one hardware class, never mixing CPUs. Here the shown class (A) is set against another (B), ',
-    'over the cells, modes and tests both measured: B / A per test (best repeat on each), as geometric means per configuration and version, ',
+    'over the cells, modes and tests both measured: B / A per test (best repeat on each, over as many repeats as the class with fewer has, ',
+    'so that a class further along does not look faster for it), as geometric means per configuration and version, ',
     'judged by the same noise rule (▲/▼ beyond the larger spread of the two classes\' repeats; ? when a class has one repeat). ',
     'Below, whether the choice of build carries over: every configuration against the baseline on each class, over the same tests.',
   ], () => ctx.link({ section: 'hardware' }), ctx.tools);

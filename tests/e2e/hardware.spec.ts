@@ -99,7 +99,7 @@ test('across hardware: the shown class set against the other, per configuration 
   await expect(across).toBeInViewport();
   await expect(page.locator('#hardware-vs')).toHaveValue(OTHER_HW);
   await expect(across.locator('.hardware-headline li[data-mode="data"]')).toHaveText(
-    `data mode: Fixture Intel CPU ? ${formatChange(overall?.ratio ?? 1)} against Fixture CPU @ 2.00GHz (geometric mean of ${overall?.items} tests in 2 cells measured on both; `
+    `data mode: Fixture Intel CPU ? ${formatChange(overall?.ratio ?? 1)} against Fixture CPU @ 2.00GHz (geometric mean of ${overall?.items} tests in 2 cells measured on both, best of 1 repeat on each side; `
     + `middle 80% of the per-test changes ${formatChange(overall?.p10 ?? 1)} to ${formatChange(overall?.p90 ?? 1)}; per test: 0 faster and 0 slower beyond noise, 0 within noise, ${overall?.items} without a spread)`);
   // Rows: the two configurations measured on both, then all; columns: their version, then all.
   const data = across.locator('.hardware-table[data-mode="data"]');
@@ -112,7 +112,7 @@ test('across hardware: the shown class set against the other, per configuration 
   await expect(ranking.locator('tbody tr')).toHaveCount(2);
   await expect(ranking.locator('tr[data-config="gcc|-O2"]')).toContainText('baseline');
   await expect(across.locator('.hardware-ranking-note').first()).toContainText('too few configurations for a rank correlation');
-  await expect(across.locator('.hardware-ranking-note').first()).toContainText('Fixture Intel CPU has one repeat per cell so far');
+  await expect(across.locator('.hardware-ranking-note').first()).toContainText('One repeat per cell on each side so far');
   await screenshot(page, testInfo, 'across-hardware');
 
   // The shared baseline: picking one here moves the summary's too, and the link keeps it.
