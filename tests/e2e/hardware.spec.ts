@@ -132,4 +132,10 @@ test('across hardware: the shown class set against the other, per configuration 
   await waitForCharts(page);
   await expect(page.locator('[data-notice="link"]')).toContainText('Fixture Intel CPU, 2 cores is the hardware shown; it is compared with another class instead.');
   await expect(page).not.toHaveURL(/vs=/);
+
+  // Its SQL runs in the console as it stands (the console has every machine's tables too).
+  const reversed = page.locator('#section-hardware');
+  await reversed.getByRole('button', { name: 'Open the SQL of the ratios of the comparison across hardware in the console' }).click();
+  await expect(page.locator('#sql-status')).toHaveText(new RegExp(`^${ratios.length} rows in \\d+ ms`));
+  await expect(page.locator('#sql-editor')).toHaveValue(/^-- Across hardware: Fixture CPU @ 2\.00GHz, 2 cores \/ Fixture Intel CPU, 2 cores/);
 });
