@@ -9,7 +9,7 @@
  * class's own spread of those repeats, and the pair is judged by the site's noise rule (noise.ts).
  *   - hardwareRatiosQuery: B / A per item, as geometric means per mode for every configuration
  *     and version, every configuration over all versions, every version over all
- *     configurations, and everything (each item weighs the same).
+ *     configurations, every test over all cells, and everything (each item weighs the same).
  *   - hardwareRankingQuery: does the choice of build carry over? Each configuration's speed
  *     against a baseline configuration, on A and on B, over the same items (the version and
  *     test measured for both configurations on both classes), so the two columns differ only
@@ -60,13 +60,16 @@ items AS MATERIALIZED (
 
 /**
  * B / A in one mode for one scope: a configuration (compiler and flag set, or null for all) on
- * one version (or null for all versions).
+ * one version (or null for all versions), or one test over every cell (test not null; then
+ * configuration and version are null).
  */
 export interface HardwareRatioRow extends VerdictCounts {
   mode: string;
   compiler: string | null;
   flag_set: string | null;
   version: string | null;
+  test: string | null;
+  test_index: number | null;
   /** The geometric mean of the items' B / A (1.2 = B 20% faster). */
   ratio: number;
   /** Its noise band (geometric mean of the items' bands), null when no item has a known one. */
@@ -93,7 +96,7 @@ export function hardwareRatiosQuery(a: string, b: string): Query<HardwareRatioRo
      ),
      judged_v AS (SELECT *, ${verdictSql('ratio', 'band')} AS verdict FROM judged),
      scopes AS (
-       SELECT mode, compiler, flag_set, version,
+       SELECT mode, compiler, flag_set, version, test, min(test_index)::INTEGER AS test_index,
               ${geomeanSql('ratio')} AS ratio, ${geomeanBandSql('band')} AS band,
               count(*)::INTEGER AS items, count(DISTINCT version || '|' || compiler || '|' || flag_set)::INTEGER AS cells,
               quantile_cont(ratio, 0.1) AS p10, quantile_cont(ratio, 0.9) AS p90,
@@ -101,12 +104,12 @@ export function hardwareRatiosQuery(a: string, b: string): Query<HardwareRatioRo
               ${verdictCountsSql('verdict')},
               min(compiler_index) AS ci, min(flag_index) AS fi
        FROM judged_v
-       GROUP BY GROUPING SETS ((mode, compiler, flag_set, version), (mode, compiler, flag_set), (mode, version), (mode))
+       GROUP BY GROUPING SETS ((mode, compiler, flag_set, version), (mode, compiler, flag_set), (mode, version), (mode, test), (mode))
      )
-     SELECT s.mode, s.compiler, s.flag_set, s.version, s.ratio, s.band, ${verdictSql('s.ratio', 's.band')} AS verdict,
+     SELECT s.mode, s.compiler, s.flag_set, s.version, s.test, s.test_index, s.ratio, s.band, ${verdictSql('s.ratio', 's.band')} AS verdict,
             s.items, s.cells, s.p10, s.p90, s.min_used, s.max_used, s.faster, s.slower, s.tie, s.unknown
      FROM scopes s LEFT JOIN versions v ON v.version = s.version
-     ORDER BY s.mode, s.compiler IS NULL, s.ci, s.fi, v.ord NULLS LAST`,
+     ORDER BY s.mode, s.test IS NOT NULL, s.test_index, s.test, s.compiler IS NULL, s.ci, s.fi, v.ord NULLS LAST`,
     [a, b, a, b, a, b],
   );
 }

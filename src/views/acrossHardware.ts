@@ -116,7 +116,7 @@ export function createAcrossHardware(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('hardware', 'Across hardware: the same builds on another CPU', [
     'Everywhere else this page shows one hardware class, never mixing CPUs. Here the shown class (A) is set against another (B), ',
     'over the cells, modes and tests both measured: B / A per test (best repeat on each, over as many repeats as the class with fewer has, ',
-    'so that a class further along does not look faster for it), as geometric means per configuration and version, ',
+    'so that a class further along does not look faster for it), as geometric means per configuration and version, and per test, ',
     'judged by the same noise rule (▲/▼ beyond the larger spread of the two classes\' repeats; ? when a class has one repeat). ',
     'Below, whether the choice of build carries over: every configuration against the baseline on each class, over the same tests.',
   ], () => ctx.link({ section: 'hardware' }), ctx.tools);
@@ -126,9 +126,11 @@ export function createAcrossHardware(ctx: AnalysisContext): SectionView {
   frame.controls.append(vsSelect.wrap, baseSelect.wrap);
   const headline = h('ul', { class: 'hardware-headline mb-3 space-y-1 text-sm text-slate-800' });
   const tablesBox = h('div', { class: 'grid grid-cols-1 gap-4 overflow-x-auto' });
+  const testsBox = h('div', { class: 'hardware-tests mt-4 max-w-2xl overflow-x-auto' });
   const rankingBox = h('div', { class: 'mt-4 grid grid-cols-1 gap-4 xl:grid-cols-2' });
-  frame.body.append(headline, tablesBox, rankingBox);
+  frame.body.append(headline, tablesBox, testsBox, rankingBox);
   const tables = new Map<string, HeatTable>();
+  let testsTable: HeatTable | null = null;
   let shown = '';
 
   async function render(state: AppState): Promise<void> {
@@ -169,12 +171,12 @@ export function createAcrossHardware(ctx: AnalysisContext): SectionView {
       ? `B: ${b.label} (${b.measuredCells} of ${b.plannedCells} cells measured) against A: ${a.label} (${a.measuredCells} of ${a.plannedCells})`
       : `No cell measured on both ${a.label} and ${b.label} yet.`;
     headline.replaceChildren(...modes.flatMap((mode) => {
-      const overall = ratios.find((r) => r.mode === mode && r.compiler === null && r.version === null);
+      const overall = ratios.find((r) => r.mode === mode && r.compiler === null && r.version === null && r.test === null);
       return overall ? [h('li', { attrs: { 'data-mode': mode } }, headlineText(mode, overall, an, bn))] : [];
     }));
 
     for (const mode of modes) {
-      const inMode = ratios.filter((r) => r.mode === mode);
+      const inMode = ratios.filter((r) => r.mode === mode && r.test === null);
       const versions = ctx.versions.filter((v) => inMode.some((r) => r.version === v));
       const configRows = [...ctx.configs.filter((c) => inMode.some((r) => r.compiler === c.compiler && r.flag_set === c.flag_set)), null];
       const data: HeatTableData = {
@@ -200,6 +202,25 @@ export function createAcrossHardware(ctx: AnalysisContext): SectionView {
         tables.set(mode, heatTable(box, data, {}));
       }
     }
+    // Per test, both modes side by side: where the two CPUs differ most.
+    const testRows = ratios.filter((r) => r.test !== null);
+    const tests = [...new Map(testRows.map((r) => [r.test, r.test_index ?? 0])).entries()].sort((x, y) => x[1] - y[1]).map(([t]) => t as string);
+    const testData: HeatTableData = {
+      caption: `Per test: ${bn} / ${an} over every cell measured on both, per mode`,
+      columns: modes.map((m) => ({ key: m, label: `${m} mode` })),
+      rows: tests.map((test) => ({
+        key: test,
+        label: test,
+        cells: modes.map((mode) => {
+          const r = testRows.find((x) => x.mode === mode && x.test === test);
+          return r
+            ? { ratio: r.ratio, verdict: r.verdict, title: `${test}, ${mode} mode: ${bn} ${changeText(r.ratio, r.band, r.verdict)} against ${an}, over ${r.cells} cell${r.cells === 1 ? '' : 's'} (middle 80% ${range(r)}); ${countsText(r, 'per cell')}` }
+            : { ratio: null, verdict: null, title: `${test}, ${mode} mode: not measured on both classes` };
+        }),
+      })),
+    };
+    if (testsTable) testsTable.update(testData, {});
+    else testsTable = heatTable(testsBox, testData, {});
     for (const [mode, table] of tables) {
       if (modes.includes(mode)) continue;
       table.destroy();

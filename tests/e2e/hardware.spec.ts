@@ -89,7 +89,7 @@ test('across hardware: the shown class set against the other, per configuration 
   const amd = 'Fixture CPU @ 2.00GHz, 2 cores';
   const intel = 'Fixture Intel CPU, 2 cores';
   const ratios = await fx.runner.run(hardwareRatiosQuery(amd, intel));
-  const overall = ratios.find((r) => r.mode === 'data' && r.compiler === null && r.version === null);
+  const overall = ratios.find((r) => r.mode === 'data' && r.compiler === null && r.version === null && r.test === null);
   // 6.2.16 gcc -Os, measured on the other class only, is left out.
   expect(overall?.cells).toBe(2);
 
@@ -107,6 +107,12 @@ test('across hardware: the shown class set against the other, per configuration 
   await expect(data.locator('thead th')).toHaveText(['', '7.4.1', 'all']);
   const cell = ratios.find((r) => r.mode === 'data' && r.compiler === 'gcc' && r.flag_set === '-O2' && r.version === '7.4.1');
   await expect(data.locator('tr[data-row="gcc|-O2"] td[data-column="7.4.1"]')).toHaveAttribute('data-ratio', String(cell?.ratio));
+  // Per test, a row each, with both modes.
+  const perTest = across.locator('.hardware-tests');
+  await expect(perTest.locator('tbody tr')).toHaveCount(new Set(ratios.filter((r) => r.test !== null).map((r) => r.test)).size);
+  await expect(perTest.locator('thead th')).toHaveText(['', 'data mode', 'pipe mode']);
+  const set = ratios.find((r) => r.mode === 'pipe' && r.test === 'SET');
+  await expect(perTest.locator('tr[data-row="SET"] td[data-column="pipe"]')).toHaveAttribute('data-ratio', String(set?.ratio));
   // The ranking: gcc -O2 (the baseline) and clang -O2, the only pair measured on both.
   const ranking = across.locator('table.hardware-ranking[data-mode="pipe"]');
   await expect(ranking.locator('tbody tr')).toHaveCount(2);
@@ -124,7 +130,7 @@ test('across hardware: the shown class set against the other, per configuration 
   await page.goto(`./?hw=${OTHER_HW}&section=hardware`);
   await waitForCharts(page);
   await expect(page.locator('#hardware-vs')).toHaveValue(DEFAULT_HW);
-  const back = (await fx.runner.run(hardwareRatiosQuery(intel, amd))).find((r) => r.mode === 'data' && r.compiler === null && r.version === null);
+  const back = (await fx.runner.run(hardwareRatiosQuery(intel, amd))).find((r) => r.mode === 'data' && r.compiler === null && r.version === null && r.test === null);
   await expect(page.locator('#section-hardware .hardware-headline li[data-mode="data"]')).toContainText(`Fixture CPU @ 2.00GHz ? ${formatChange(back?.ratio ?? 1)} against Fixture Intel CPU`);
 
   // A vs naming the class shown falls back with a notice.

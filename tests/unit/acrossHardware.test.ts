@@ -46,7 +46,7 @@ async function cellRatios(a: keyof typeof MACHINE, b: keyof typeof MACHINE, cell
 }
 
 const find = (rows: HardwareRatioRow[], mode: string, config: string | null, version: string | null) =>
-  rows.find((r) => r.mode === mode && r.version === version
+  rows.find((r) => r.mode === mode && r.version === version && r.test === null
     && (config === null ? r.compiler === null : `${r.compiler}|${r.flag_set}` === config));
 
 describe('hardwareRatiosQuery', () => {
@@ -90,6 +90,22 @@ describe('hardwareRatiosQuery', () => {
     expect(find(rows, 'pipe', null, '7.4.1')?.ratio).toBeCloseTo(geomean(all), 10);
     expect(find(rows, 'pipe', 'gcc|-O2', null)?.ratio).toBeCloseTo(geomean(gcc), 10);
     expect(find(rows, 'pipe', 'gcc|-O2', null)?.items).toBe(gcc.length);
+  });
+
+  it('give each test over every cell measured on both, in test order', async () => {
+    const [gcc, clang] = await Promise.all([
+      Promise.all([bestByTest(AMD, '7.4.1|gcc|-O2', 'data'), bestByTest(INTEL, '7.4.1|gcc|-O2', 'data')]),
+      Promise.all([bestByTest(AMD, '7.4.1|clang|-O2', 'data'), bestByTest(INTEL, '7.4.1|clang|-O2', 'data')]),
+    ]);
+    const set = rows.find((r) => r.mode === 'data' && r.test === 'SET')!;
+    expect(set.compiler).toBeNull();
+    expect(set.version).toBeNull();
+    expect(set.cells).toBe(2);
+    expect(set.items).toBe(2);
+    expect(set.ratio).toBeCloseTo(geomean([gcc[1].get('SET')! / gcc[0].get('SET')!, clang[1].get('SET')! / clang[0].get('SET')!]), 10);
+    const order = rows.filter((r) => r.mode === 'data' && r.test !== null).map((r) => r.test_index);
+    expect(order).toEqual([...order].sort((x, y) => (x ?? 0) - (y ?? 0)));
+    expect(order.length).toBe(gcc[0].size);
   });
 
   it('leave the noise unjudged while a class has one repeat, and read the other way round as the reciprocal', async () => {
@@ -181,7 +197,7 @@ describe('the section\'s words', () => {
   });
 
   it('say the overall change with its spread and verdicts, and which configuration wins on each class', () => {
-    const row: HardwareRatioRow = { mode: 'data', compiler: null, flag_set: null, version: null, ratio: 1.185, band: null, verdict: 'unknown', items: 741, cells: 39, p10: 0.87, p90: 1.52, min_used: 1, max_used: 1, faster: 0, slower: 0, tie: 0, unknown: 741 };
+    const row: HardwareRatioRow = { mode: 'data', compiler: null, flag_set: null, version: null, test: null, test_index: null, ratio: 1.185, band: null, verdict: 'unknown', items: 741, cells: 39, p10: 0.87, p90: 1.52, min_used: 1, max_used: 1, faster: 0, slower: 0, tie: 0, unknown: 741 };
     expect(headlineText('data', row, 'AMD EPYC', 'Intel Xeon')).toBe(
       'data mode: Intel Xeon ? +18.5% against AMD EPYC (geometric mean of 741 tests in 39 cells measured on both, best of 1 repeat on each side; middle 80% of the per-test changes −13.0% to +52.0%; '
       + 'per test: 0 faster and 0 slower beyond noise, 0 within noise, 741 without a spread)',
