@@ -121,3 +121,38 @@ export function heatTable(el: HTMLElement, data: HeatTableData, options: HeatTab
     destroy: () => table.remove(),
   };
 }
+
+/** Heat tables kept by key (one per mode, say) in one container, each in a `<div class=…  data-mode=…>`. */
+export interface HeatTables {
+  /** Draws `data` in the table of `key`, adding it at the end of the container the first time. */
+  show(key: string, data: HeatTableData, options: HeatTableOptions): void;
+  /** Removes the tables whose key is not in `keep`. */
+  keepOnly(keep: readonly string[]): void;
+}
+
+/** Heat tables in `container`, each wrapped in a div of class `className` with `data-mode` = its key. */
+export function heatTables(container: HTMLElement, className: string): HeatTables {
+  const tables = new Map<string, { table: HeatTable; box: HTMLElement }>();
+  return {
+    show(key, data, options) {
+      const drawn = tables.get(key);
+      if (drawn) {
+        drawn.table.update(data, options);
+        return;
+      }
+      const box = document.createElement('div');
+      box.className = className;
+      box.dataset.mode = key;
+      container.append(box);
+      tables.set(key, { table: heatTable(box, data, options), box });
+    },
+    keepOnly(keep) {
+      for (const [key, drawn] of tables) {
+        if (keep.includes(key)) continue;
+        drawn.table.destroy();
+        drawn.box.remove();
+        tables.delete(key);
+      }
+    },
+  };
+}

@@ -4,7 +4,7 @@
  * same builds, per configuration and version, and whether the ranking of configurations carries
  * over from one CPU to the other. Figures of the two classes are only ever set side by side here.
  */
-import { heatTable, type HeatTable, type HeatTableData, tint } from '../chart/heatTable';
+import { heatTable, type HeatTable, type HeatTableData, heatTables, tint } from '../chart/heatTable';
 import { type ConfigRef, configKey, parseConfigKey } from '../model/analysisState';
 import { changeText, configName, countsNote, countsText, formatChange, VERDICT_GLYPH } from '../model/changeText';
 import type { HardwareClass } from '../model/hardware';
@@ -129,7 +129,7 @@ export function createAcrossHardware(ctx: AnalysisContext): SectionView {
   const testsBox = h('div', { class: 'hardware-tests mt-4 max-w-2xl overflow-x-auto' });
   const rankingBox = h('div', { class: 'mt-4 grid grid-cols-1 gap-4 xl:grid-cols-2' });
   frame.body.append(headline, tablesBox, testsBox, rankingBox);
-  const tables = new Map<string, HeatTable>();
+  const tables = heatTables(tablesBox, 'hardware-table');
   let testsTable: HeatTable | null = null;
   let shown = '';
 
@@ -194,14 +194,9 @@ export function createAcrossHardware(ctx: AnalysisContext): SectionView {
           }),
         })),
       };
-      const table = tables.get(mode);
-      if (table) table.update(data, {});
-      else {
-        const box = h('div', { class: 'hardware-table', attrs: { 'data-mode': mode } });
-        tablesBox.append(box);
-        tables.set(mode, heatTable(box, data, {}));
-      }
+      tables.show(mode, data, {});
     }
+    tables.keepOnly(modes);
     // Per test, both modes side by side: where the two CPUs differ most.
     const testRows = ratios.filter((r) => r.test !== null);
     const tests = [...new Map(testRows.map((r) => [r.test, r.test_index ?? 0])).entries()].sort((x, y) => x[1] - y[1]).map(([t]) => t as string);
@@ -221,12 +216,6 @@ export function createAcrossHardware(ctx: AnalysisContext): SectionView {
     };
     if (testsTable) testsTable.update(testData, {});
     else testsTable = heatTable(testsBox, testData, {});
-    for (const [mode, table] of tables) {
-      if (modes.includes(mode)) continue;
-      table.destroy();
-      tables.delete(mode);
-      tablesBox.querySelector(`.hardware-table[data-mode="${mode}"]`)?.remove();
-    }
 
     const rankingModes = [...new Set(ranking.map((r) => r.mode))];
     rankingBox.replaceChildren(...rankingModes.map((mode) => {

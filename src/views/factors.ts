@@ -2,7 +2,7 @@
  * The build-factor section: what the compiler, the optimisation level and LTO are each worth,
  * holding the other factors fixed, per version and over all versions, per mode.
  */
-import { heatTable, type HeatTable } from '../chart/heatTable';
+import { heatTables } from '../chart/heatTable';
 import { changeText, countsText, formatChange, VERDICT_GLYPH } from '../model/changeText';
 import { effectsQuery, type EffectRow } from '../sql/effects';
 import { h } from '../ui/dom';
@@ -33,7 +33,7 @@ export function createFactors(ctx: AnalysisContext): SectionView {
   const headline = h('ul', { class: 'factor-headline mb-3 space-y-1 text-sm text-slate-800' });
   const tablesBox = h('div', { class: 'grid grid-cols-1 gap-4 overflow-x-auto' });
   frame.body.append(headline, tablesBox);
-  const tables = new Map<string, HeatTable>();
+  const tables = heatTables(tablesBox, 'factor-table');
   let drawn = false;
 
   async function render(): Promise<void> {
@@ -74,13 +74,7 @@ export function createFactors(ctx: AnalysisContext): SectionView {
           }),
         })),
       };
-      const table = tables.get(mode);
-      if (table) table.update(data, {});
-      else {
-        const box = h('div', { class: 'factor-table', attrs: { 'data-mode': mode } });
-        tablesBox.append(box);
-        tables.set(mode, heatTable(box, data, {}));
-      }
+      tables.show(mode, data, {});
     }
   }
 

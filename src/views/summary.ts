@@ -4,7 +4,7 @@
  * versions) and a table of the scores per version.
  */
 import { changeStrip, type ChangeStrip, type StripRow } from '../chart/changeStrip';
-import { heatTable, type HeatTable, type HeatTableData } from '../chart/heatTable';
+import { type HeatTableData, heatTables } from '../chart/heatTable';
 import { type ConfigRef, configKey, parseConfigKey } from '../model/analysisState';
 import { changeText, configName, countsNote, countsText, formatChange, verdictText } from '../model/changeText';
 import type { AppState } from '../model/state';
@@ -65,7 +65,7 @@ export function createSummary(ctx: AnalysisContext): SectionView {
   const tablesBox = h('div', { class: 'mt-4 grid grid-cols-1 gap-4 overflow-x-auto' });
   frame.body.append(stripsBox, tablesBox);
   const strips = new Map<string, { chart: ChangeStrip; caption: HTMLElement }>();
-  const tables = new Map<string, HeatTable>();
+  const tables = heatTables(tablesBox, 'summary-table');
 
   async function render(state: AppState): Promise<void> {
     const base = parseConfigKey(state.base ?? '') ?? ctx.configs[0];
@@ -131,13 +131,7 @@ export function createSummary(ctx: AnalysisContext): SectionView {
         onCell: (_row: string, column: string) => ctx.update({ scope: column === ALL ? null : column, section: 'summary' }),
         selectedColumn: state.scope ?? ALL,
       };
-      const table = tables.get(mode);
-      if (table) table.update(data, options);
-      else {
-        const box = h('div', { class: 'summary-table', attrs: { 'data-mode': mode } });
-        tablesBox.append(box);
-        tables.set(mode, heatTable(box, data, options));
-      }
+      tables.show(mode, data, options);
     }
   }
 
