@@ -20,32 +20,38 @@ import { bandSql, geomeanBandSql, geomeanSql, spreadSql, verdictCountsSql, verdi
 import { query, type Query } from './query';
 
 /**
- * Items of classes A and B (parameters: A's label, B's label, three times). Each side takes as
- * many repeats of a (cell, mode) as the class with fewer has, its lowest-numbered ones: a best of
- * three is higher than a best of one by itself, so a class further along would otherwise look
- * faster. With every repeat measured on both, the figures are the charts' own.
+ * Items of classes A and B (parameters: A's label, B's label, four times). Each side takes as
+ * many repeats of a (cell, mode) as the class with fewer has, its lowest-numbered ones (repeat
+ * numbers are unique per cell and mode across machines): a best of three is higher than a best
+ * of one by itself, so a class further along would otherwise look faster. With every repeat
+ * measured on both, the figures are the charts' own. Aggregates only, no window function
+ * (DuckDB-WASM runs those slowly cold).
  */
-const ITEMS = `numbered AS MATERIALIZED (
-  SELECT mh.hardware, r.run_id, r.cell_id, r.mode,
-         row_number() OVER (PARTITION BY mh.hardware, r.cell_id, r.mode ORDER BY r.repeat, r.run_id) AS k
+const ITEMS = `measured AS (
+  SELECT mh.hardware, r.cell_id, r.mode, list_sort(list(r.repeat)) AS repeats
   FROM all_runs r JOIN machine_hardware mh ON mh.machine_id = r.machine_id
   WHERE r.status <> 'server_failed' AND mh.hardware IN (?, ?)
+  GROUP BY mh.hardware, r.cell_id, r.mode
 ),
 shared AS (
-  SELECT a.cell_id, a.mode, least(a.n, b.n) AS n
-  FROM (SELECT hardware, cell_id, mode, max(k) AS n FROM numbered GROUP BY hardware, cell_id, mode) a
-  JOIN (SELECT hardware, cell_id, mode, max(k) AS n FROM numbered GROUP BY hardware, cell_id, mode) b
-    ON b.cell_id = a.cell_id AND b.mode = a.mode
+  SELECT a.cell_id, a.mode, least(len(a.repeats), len(b.repeats)) AS n, a.repeats AS a_repeats, b.repeats AS b_repeats
+  FROM measured a JOIN measured b ON b.cell_id = a.cell_id AND b.mode = a.mode
   WHERE a.hardware = ? AND b.hardware = ?
 ),
+-- The highest repeat number each side uses (UNION: one row when A and B are the same class).
+limits AS (
+  SELECT ? AS hardware, cell_id, mode, n, a_repeats[n] AS last FROM shared
+  UNION SELECT ? AS hardware, cell_id, mode, n, b_repeats[n] AS last FROM shared
+),
 side AS MATERIALIZED (
-  SELECT u.hardware, u.cell_id, u.mode, x.test, min(x.test_index) AS test_index, min(s.n)::INTEGER AS used,
+  SELECT l.hardware, r.cell_id, r.mode, x.test, min(x.test_index) AS test_index, min(l.n)::INTEGER AS used,
          max(x.rps)::DOUBLE AS best, min(x.rps)::DOUBLE AS low, count(x.rps)::INTEGER AS repeats
-  FROM numbered u
-  JOIN shared s ON s.cell_id = u.cell_id AND s.mode = u.mode AND u.k <= s.n
-  JOIN all_results x ON x.run_id = u.run_id
-  WHERE x.status = 'ok' AND x.rps IS NOT NULL
-  GROUP BY u.hardware, u.cell_id, u.mode, x.test
+  FROM all_runs r
+  JOIN machine_hardware mh ON mh.machine_id = r.machine_id
+  JOIN limits l ON l.hardware = mh.hardware AND l.cell_id = r.cell_id AND l.mode = r.mode AND r.repeat <= l.last
+  JOIN all_results x ON x.run_id = r.run_id
+  WHERE r.status <> 'server_failed' AND x.status = 'ok' AND x.rps IS NOT NULL
+  GROUP BY l.hardware, r.cell_id, r.mode, x.test
 ),
 items AS MATERIALIZED (
   SELECT p.version, p.compiler, p.flag_set, p.compiler_index::INTEGER AS compiler_index, p.flag_index::INTEGER AS flag_index,
@@ -110,7 +116,7 @@ export function hardwareRatiosQuery(a: string, b: string): Query<HardwareRatioRo
             s.items, s.cells, s.p10, s.p90, s.min_used, s.max_used, s.faster, s.slower, s.tie, s.unknown
      FROM scopes s LEFT JOIN versions v ON v.version = s.version
      ORDER BY s.mode, s.test IS NOT NULL, s.test_index, s.test, s.compiler IS NULL, s.ci, s.fi, v.ord NULLS LAST`,
-    [a, b, a, b, a, b],
+    [a, b, a, b, a, b, a, b],
   );
 }
 
@@ -156,6 +162,6 @@ export function hardwareRankingQuery(a: string, b: string, base: ConfigRef): Que
             a_ratio, a_band, ${verdictSql('a_ratio', 'a_band')} AS a_verdict,
             b_ratio, b_band, ${verdictSql('b_ratio', 'b_band')} AS b_verdict, items, versions
      FROM scores ORDER BY mode, compiler_index, flag_index`,
-    [a, b, a, b, a, b, base.compiler, base.flag_set],
+    [a, b, a, b, a, b, a, b, base.compiler, base.flag_set],
   );
 }
