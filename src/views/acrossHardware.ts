@@ -4,7 +4,7 @@
  * same builds, per configuration and version, and whether the ranking of configurations carries
  * over from one CPU to the other. Figures of the two classes are only ever set side by side here.
  */
-import { heatTable, type HeatTable, type HeatTableData, heatTables, tint } from '../chart/heatTable';
+import { heatTable, type HeatTable, type HeatTableData, heatTables } from '../chart/heatTable';
 import { type ConfigRef, configKey, parseConfigKey } from '../model/analysisState';
 import { changeText, configName, countsNote, countsText, formatChange, VERDICT_GLYPH } from '../model/changeText';
 import type { HardwareClass } from '../model/hardware';
@@ -14,6 +14,7 @@ import { hardwareRankingQuery, type HardwareRankingRow, hardwareRatiosQuery, typ
 import type { Verdict } from '../sql/noise';
 import { fileSlug } from '../export/download';
 import { h } from '../ui/dom';
+import { changeCell } from './compare';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 import { labelledSelect, sectionFrame } from './section';
 
@@ -63,14 +64,7 @@ export function rankMode(rows: readonly HardwareRankingRow[]): ModeRanking {
 const rankText = (rank: number) => (Number.isInteger(rank) ? String(rank) : `${Math.floor(rank)}=`);
 
 function scoreCell(ratio: number, band: number | null, verdict: Verdict, reference: boolean): HTMLElement {
-  if (reference) return h('td', { class: 'px-2 py-1 text-right text-slate-600' }, 'baseline');
-  const cell = h('td', {
-    class: `px-2 py-1 text-right ${verdict === 'tie' || verdict === 'unknown' ? 'text-slate-600' : 'font-medium'}`,
-    attrs: { 'data-verdict': verdict, 'data-ratio': String(ratio), title: changeText(ratio, band, verdict) },
-  }, `${VERDICT_GLYPH[verdict]} ${formatChange(ratio)}`);
-  const background = tint(ratio, verdict);
-  if (background) cell.style.background = background;
-  return cell;
+  return reference ? h('td', { class: 'px-2 py-1 text-right text-slate-600' }, 'baseline') : changeCell(ratio, band, verdict);
 }
 
 function rankingTable(mode: string, ranking: ModeRanking, base: ConfigRef, a: string, b: string): HTMLElement {
@@ -150,10 +144,12 @@ export function createAcrossHardware(ctx: AnalysisContext): SectionView {
     shown = key;
     frame.status.textContent = 'Computing…';
     frame.status.dataset.status = '';
+    const ratiosQuery = hardwareRatiosQuery(a.label, b.label);
+    const rankingQuery = hardwareRankingQuery(a.label, b.label, base);
     let ratios: HardwareRatioRow[];
     let ranking: HardwareRankingRow[];
     try {
-      [ratios, ranking] = await Promise.all([ctx.run(hardwareRatiosQuery(a.label, b.label)), ctx.run(hardwareRankingQuery(a.label, b.label, base))]);
+      [ratios, ranking] = await Promise.all([ctx.run(ratiosQuery), ctx.run(rankingQuery)]);
     } catch (err) {
       showSectionError(frame, 'The comparison across hardware', err);
       return;
@@ -163,8 +159,8 @@ export function createAcrossHardware(ctx: AnalysisContext): SectionView {
     const bn = shortLabel(b.label, a.label);
     const files = `redis-benchmarks-hardware-${fileSlug(b.slug)}-vs-${fileSlug(a.slug)}`;
     frame.setQueries([
-      { label: 'ratios', title: `Across hardware: ${b.label} / ${a.label} per mode, configuration and version (NULL: all)`, query: hardwareRatiosQuery(a.label, b.label), file: `${files}-ratios` },
-      { label: 'rankings', title: `Across hardware: every configuration against ${configName(base)} on ${a.label} and on ${b.label}, per mode`, query: hardwareRankingQuery(a.label, b.label, base), file: `${files}-rankings` },
+      { label: 'ratios', title: `Across hardware: ${b.label} / ${a.label} per mode, configuration and version (NULL: all)`, query: ratiosQuery, file: `${files}-ratios` },
+      { label: 'rankings', title: `Across hardware: every configuration against ${configName(base)} on ${a.label} and on ${b.label}, per mode`, query: rankingQuery, file: `${files}-rankings` },
     ]);
     const modes = [...new Set(ratios.map((r) => r.mode))];
     frame.status.textContent = modes.length

@@ -10,6 +10,7 @@ import { formatRps } from '../model/format';
 import type { AppState } from '../model/state';
 import { statusText } from '../model/bars';
 import { compareQuery, type CompareRow } from '../sql/compare';
+import type { Verdict } from '../sql/noise';
 import { fileSlug } from '../export/download';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
@@ -43,13 +44,14 @@ function figure(status: CompareRow['a_status'], best: number | null, spread: num
     showConfig && config ? h('span', { class: 'block text-[11px] text-slate-600' }, config) : '');
 }
 
-function changeCell(row: CompareRow): HTMLElement {
-  if (row.ratio === null || row.verdict === null) return h('td', { class: 'px-2 py-1 text-right text-slate-600', attrs: { 'data-verdict': '' } }, '–');
+/** A table cell with a change and its verdict ("▲ +4.1%"), tinted as the heat tables are; '–' without a ratio. */
+export function changeCell(ratio: number | null, band: number | null, verdict: Verdict | null): HTMLElement {
+  if (ratio === null || verdict === null) return h('td', { class: 'px-2 py-1 text-right text-slate-600', attrs: { 'data-verdict': '' } }, '–');
   const cell = h('td', {
-    class: `px-2 py-1 text-right font-medium ${row.verdict === 'tie' || row.verdict === 'unknown' ? 'text-slate-600' : ''}`,
-    attrs: { 'data-verdict': row.verdict, 'data-ratio': String(row.ratio), title: changeText(row.ratio, row.band, row.verdict) },
-  }, `${VERDICT_GLYPH[row.verdict]} ${formatChange(row.ratio)}`);
-  const background = tint(row.ratio, row.verdict);
+    class: `px-2 py-1 text-right font-medium ${verdict === 'tie' || verdict === 'unknown' ? 'text-slate-600' : ''}`,
+    attrs: { 'data-verdict': verdict, 'data-ratio': String(ratio), title: changeText(ratio, band, verdict) },
+  }, `${VERDICT_GLYPH[verdict]} ${formatChange(ratio)}`);
+  const background = tint(ratio, verdict);
   if (background) cell.style.background = background;
   return cell;
 }
@@ -59,7 +61,7 @@ function modeTable(mode: string, rows: readonly CompareRow[], a: SideRef, b: Sid
   const mean = rows.find((r) => r.test === null);
   const th = (text: string, extra = '') => h('th', { class: `border-b border-slate-300 px-2 py-1 font-semibold text-slate-700 ${extra}`, attrs: { scope: 'col' } }, text);
   const meanCells = mean && mean.ratio !== null && mean.verdict !== null
-    ? [h('td', { class: 'px-2 py-1 text-right text-slate-700', attrs: { colspan: '2' } }, `${countsText(mean, `${mean.tests} tests`)} · band ${formatBand(mean.band ?? 0)}`), changeCell(mean)]
+    ? [h('td', { class: 'px-2 py-1 text-right text-slate-700', attrs: { colspan: '2' } }, `${countsText(mean, `${mean.tests} tests`)} · band ${formatBand(mean.band ?? 0)}`), changeCell(mean.ratio, mean.band, mean.verdict)]
     : [h('td', { class: 'px-2 py-1 text-right text-slate-600', attrs: { colspan: '3' } }, 'no test measured on both sides')];
   return h('table', { class: 'compare-table w-full border-collapse text-sm tabular-nums', attrs: { 'data-mode': mode } },
     h('caption', { class: 'mb-1 text-left font-semibold text-slate-800' }, `${mode} mode: B against A, requests/second (best of repeats)`),
@@ -68,7 +70,7 @@ function modeTable(mode: string, rows: readonly CompareRow[], a: SideRef, b: Sid
       h('th', { class: 'px-2 py-1 text-left font-normal', attrs: { scope: 'row' } }, r.test ?? ''),
       figure(r.a_status, r.a_best, r.a_spread, r.a_config, r.a_reason, a.config === null),
       figure(r.b_status, r.b_best, r.b_spread, r.b_config, r.b_reason, b.config === null),
-      changeCell(r),
+      changeCell(r.ratio, r.band, r.verdict),
     ))),
     h('tfoot', {}, h('tr', { class: 'border-t-2 border-slate-300 font-semibold', attrs: { 'data-test': '' } },
       h('th', { class: 'px-2 py-1 text-left', attrs: { scope: 'row' } }, 'Geometric mean'),
