@@ -33,7 +33,7 @@ commands:
 run 'collector <command> -h' for a command's flags`
 
 // Version is the collector's version, recorded with every build and machine.
-const Version = "0.1.5"
+const Version = "0.1.6"
 
 func collectorVersion() string {
 	v := Version
@@ -340,6 +340,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	report.Totals(stdout, d)
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)
+	report.Steal(stdout, d)
 	if *compare != "" {
 		other, err := store.Load(*compare)
 		if err != nil {

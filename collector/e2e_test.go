@@ -280,6 +280,7 @@ func checkRuns(t *testing.T, runs []store.Run, want int, builds map[string]strin
 			{within(r.StartedAt, start, end) && within(r.FinishedAt, start, end) && !r.FinishedAt.Before(r.StartedAt), "started_at, finished_at"},
 			{r.MachineID == machineID, "machine_id"},
 			{r.MemWriteBefore != nil && *r.MemWriteBefore > 1e8 && r.MemWriteAfter != nil && *r.MemWriteAfter > 1e8, "mem_write_before, mem_write_after"},
+			{r.StealPct != nil && *r.StealPct >= 0, "steal_pct"},
 		} {
 			if !check.ok {
 				shown := r

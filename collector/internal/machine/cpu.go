@@ -103,24 +103,48 @@ func kernelThread(name string) bool {
 // BusyTicks is the machine's total CPU time spent by processes (all CPUs, clock
 // ticks) from /proc/stat: short-lived processes included, interrupts excluded.
 func BusyTicks() int64 {
+	busy, _ := cpuTicks()
+	return busy
+}
+
+// StealTicks is the CPU time (all CPUs, clock ticks) the hypervisor gave to
+// others while this VM had work to run: /proc/stat's steal column, the one
+// trace a busy host leaves inside a VM.
+func StealTicks() int64 {
+	_, steal := cpuTicks()
+	return steal
+}
+
+func cpuTicks() (busy, steal int64) {
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	line, _, _ := strings.Cut(string(b), "\n")
+	return parseCPULine(line)
+}
+
+// parseCPULine reads /proc/stat's first line ("cpu user nice system idle
+// iowait irq softirq steal guest guest_nice"). busy counts user, nice, system
+// and steal; it skips idle and iowait, irq and softirq (mostly the benchmark's
+// own loopback traffic, charged to no process) and guest time (already inside
+// user).
+func parseCPULine(line string) (busy, steal int64) {
 	f := strings.Fields(line)
-	var busy int64
+	if len(f) == 0 {
+		return 0, 0
+	}
 	for i, v := range f[1:] {
-		// Count user, nice, system and steal. Skip idle and iowait; irq and
-		// softirq (mostly the benchmark's own loopback traffic, charged to no
-		// process); guest time, already inside user.
 		if i >= 3 && i != 7 {
 			continue
 		}
 		n, _ := strconv.ParseInt(v, 10, 64)
 		busy += n
+		if i == 7 {
+			steal = n
+		}
 	}
-	return busy
+	return busy, steal
 }
 
 // BusyPercent turns a BusyTicks difference over an interval into percent of one CPU.

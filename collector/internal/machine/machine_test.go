@@ -96,3 +96,21 @@ func TestFlushWritesLeavesLittleDirty(t *testing.T) {
 		t.Errorf("after FlushWrites %d bytes are still dirty", after)
 	}
 }
+
+func TestParseCPULineCountsStealApart(t *testing.T) {
+	// cpu user nice system idle iowait irq softirq steal guest guest_nice
+	busy, steal := parseCPULine("cpu  1913069 19205 737364 1646103 3851 0 214505 136770 0 0")
+	if want := int64(1913069 + 19205 + 737364 + 136770); busy != want {
+		t.Errorf("busy = %d, want %d (user+nice+system+steal)", busy, want)
+	}
+	if steal != 136770 {
+		t.Errorf("steal = %d, want 136770", steal)
+	}
+	// An old kernel's line without a steal column.
+	if busy, steal := parseCPULine("cpu 10 0 5 100"); busy != 15 || steal != 0 {
+		t.Errorf("short line: busy %d steal %d, want 15 0", busy, steal)
+	}
+	if busy, steal := parseCPULine(""); busy != 0 || steal != 0 {
+		t.Errorf("empty line: busy %d steal %d, want 0 0", busy, steal)
+	}
+}

@@ -289,3 +289,30 @@ func Probes(w io.Writer, d *store.Data) {
 			id, mb/1e9, ma/1e9, len(s.before), slow)
 	}
 }
+
+// Steal prints, per machine, the CPU time its host took while its runs were
+// measured (runs.steal_pct, percent of one CPU): the median, the maximum, and
+// how many runs lost 5% of a CPU or more.
+func Steal(w io.Writer, d *store.Data) {
+	perMachine := map[string][]float64{}
+	for _, r := range d.Runs {
+		if r.StealPct != nil {
+			perMachine[r.MachineID] = append(perMachine[r.MachineID], *r.StealPct)
+		}
+	}
+	if len(perMachine) == 0 {
+		fmt.Fprintln(w, "host steal: no run has it yet (collector 0.1.6 on)")
+		return
+	}
+	for _, id := range slices.Sorted(maps.Keys(perMachine)) {
+		s := perMachine[id]
+		high := 0
+		for _, v := range s {
+			if v >= 5 {
+				high++
+			}
+		}
+		fmt.Fprintf(w, "host steal %s: median %.1f%% of a CPU, max %.1f%%, over %d runs; %d runs with 5%% or more\n",
+			id, Median(s), max(s), len(s), high)
+	}
+}

@@ -147,3 +147,25 @@ func TestProbesPerMachine(t *testing.T) {
 		t.Errorf("Probes =\n%s\nwant\n%s", out.String(), want)
 	}
 }
+
+func TestStealPerMachine(t *testing.T) {
+	var out bytes.Buffer
+	Steal(&out, &store.Data{Runs: []store.Run{{MachineID: "m1"}}})
+	if !strings.Contains(out.String(), "no run has it yet") {
+		t.Errorf("without steal: %q", out.String())
+	}
+	out.Reset()
+	d := &store.Data{Runs: []store.Run{
+		{MachineID: "m1", StealPct: rps(0.5)},
+		{MachineID: "m1", StealPct: rps(12)},
+		{MachineID: "m1", StealPct: rps(1.5)},
+		{MachineID: "m1"}, // an older run: not recorded
+		{MachineID: "m0", StealPct: rps(0)},
+	}}
+	Steal(&out, d)
+	want := "host steal m0: median 0.0% of a CPU, max 0.0%, over 1 runs; 0 runs with 5% or more\n" +
+		"host steal m1: median 1.5% of a CPU, max 12.0%, over 3 runs; 1 runs with 5% or more\n"
+	if out.String() != want {
+		t.Errorf("Steal =\n%s\nwant\n%s", out.String(), want)
+	}
+}

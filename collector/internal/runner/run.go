@@ -173,12 +173,13 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	probeStart := time.Now()
 	memBefore := machine.MemWriteProbe()
 	probeBefore := time.Since(probeStart)
-	load0, snap0, busy0, start := machine.Load1(), machine.SnapshotCPU(), machine.BusyTicks(), time.Now()
+	load0, snap0, busy0, steal0, start := machine.Load1(), machine.SnapshotCPU(), machine.BusyTicks(), machine.StealTicks(), time.Now()
 	out, err := bench.Run(ctx, spec)
 	if err != nil {
 		return summary, err
 	}
 	end := time.Now()
+	steal := machine.BusyPercent(machine.StealTicks()-steal0, end.Sub(start))
 	t0 := time.Now()
 	memAfter := machine.MemWriteProbe()
 	snap1 := machine.SnapshotCPU()
@@ -209,6 +210,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 		Load1Before: load0, Load1After: machine.Load1(), OtherCPU: other, RawOutput: out.Raw,
 		DurationSeconds: end.Sub(start).Seconds(), StartedAt: start.UTC(), FinishedAt: end.UTC(),
 		MachineID: c.machine.ID, MemWriteBefore: &memBefore, MemWriteAfter: &memAfter,
+		StealPct: &steal,
 	}
 	for _, r := range out.Results {
 		res := store.Result{
@@ -249,7 +251,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	if out.ServerFailed != "" {
 		line += ", server: " + out.ServerFailed
 	}
-	line += fmt.Sprintf(", memory write %.1f/%.1f GB/s", memBefore/1e9, memAfter/1e9)
+	line += fmt.Sprintf(", host steal %.1f%%, memory write %.1f/%.1f GB/s", steal, memBefore/1e9, memAfter/1e9)
 	line += fmt.Sprintf(", overhead %.3fs (%.2f%%)", over.Seconds(), 100*over.Seconds()/time.Since(start).Seconds())
 	return withNote(summary, line), nil
 }

@@ -88,6 +88,10 @@ type Run struct {
 	// docs/data-schema.md).
 	MemWriteBefore *float64 `parquet:"mem_write_before,optional"`
 	MemWriteAfter  *float64 `parquet:"mem_write_after,optional"`
+	// StealPct is the CPU time the VM's host gave to others while this VM had
+	// work to run (/proc/stat steal, all CPUs) during the benchmark, in percent
+	// of one CPU. Null for runs collected before collector 0.1.6.
+	StealPct *float64 `parquet:"steal_pct,optional"`
 }
 
 // Result is one test of a run.
