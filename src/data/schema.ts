@@ -49,7 +49,7 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
     client_args: 'VARCHAR', server_cpu: 'INTEGER', client_cpu: 'INTEGER', load1_before: 'DOUBLE',
     load1_after: 'DOUBLE', other_cpu: 'VARCHAR', raw_output: 'VARCHAR', duration_seconds: 'DOUBLE',
     started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP', machine_id: 'VARCHAR', mem_write_before: 'DOUBLE',
-    mem_write_after: 'DOUBLE',
+    mem_write_after: 'DOUBLE', steal_pct: 'DOUBLE',
   },
   results: {
     run_id: 'VARCHAR', build_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR',

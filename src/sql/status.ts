@@ -149,6 +149,11 @@ export interface RunDetailRow {
    */
   mem_write_before: number | null;
   mem_write_after: number | null;
+  /**
+   * CPU time the VM's host took during the run, percent of one CPU (/proc/stat steal); null for
+   * runs of collectors before 0.1.6.
+   */
+  steal_pct: number | null;
 }
 
 /** A cell's benchmark runs by mode and repeat. */
@@ -160,11 +165,11 @@ export function cellRunsQuery(cellId: string): Query<RunDetailRow> {
             count(r.test) FILTER (WHERE r.status = 'unsupported')::INTEGER AS unsupported_tests,
             strftime(u.started_at, '%Y-%m-%d %H:%M') AS started_at, u.machine_id,
             TRY_CAST(regexp_extract(u.other_cpu, '^others:([0-9.]+)', 1) AS DOUBLE) AS busy_pct,
-            u.mem_write_before, u.mem_write_after
+            u.mem_write_before, u.mem_write_after, u.steal_pct
      FROM runs u LEFT JOIN results r ON r.run_id = u.run_id
      WHERE u.cell_id = ?
      GROUP BY u.run_id, u.mode, u.repeat, u.status, u.duration_seconds, u.load1_before, u.load1_after, u.started_at,
-              u.machine_id, u.other_cpu, u.mem_write_before, u.mem_write_after
+              u.machine_id, u.other_cpu, u.mem_write_before, u.mem_write_after, u.steal_pct
      ORDER BY u.mode, u.repeat, u.started_at`,
     [cellId],
   );

@@ -126,17 +126,22 @@ function memWriteText(before: number | null, after: number | null): string {
   return `${(before / 1e9).toFixed(1)} → ${(after / 1e9).toFixed(1)} GB/s`;
 }
 
+/** The host's steal during a run: "24.1%", "not recorded" before collector 0.1.6. */
+function stealText(stealPct: number | null): string {
+  return stealPct === null ? 'not recorded' : `${stealPct.toFixed(1)}%`;
+}
+
 function runsTable(runs: readonly RunDetailRow[]): HTMLElement {
   if (!runs.length) return h('p', { class: 'mt-2 text-sm text-slate-700' }, 'No benchmark run recorded.');
   const th = (text: string) => h('th', { class: 'border-b border-slate-300 px-2 py-1 text-left font-semibold', attrs: { scope: 'col' } }, text);
   return h('table', { class: 'runs-table mt-2 border-collapse text-xs tabular-nums' },
     h('caption', { class: 'mb-1 text-left text-sm font-semibold text-slate-700' }, 'Benchmark runs'),
     h('thead', {}, h('tr', {}, ...['Mode', 'Repeat', 'Run', 'Tests ok / failed / unsupported', 'Duration', 'Load before → after',
-      'Others\' CPU', 'Memory write before → after', 'Machine', 'Started (UTC)'].map(th))),
+      'Others\' CPU', 'Memory write before → after', 'Host steal', 'Machine', 'Started (UTC)'].map(th))),
     h('tbody', {}, ...runs.map((r) => h('tr', { class: 'border-b border-slate-100' },
       ...[r.mode, String(r.repeat), r.status, `${r.ok_tests} / ${r.failed_tests} / ${r.unsupported_tests}`, `${r.duration_seconds.toFixed(0)} s`,
         `${r.load1_before.toFixed(2)} → ${r.load1_after.toFixed(2)}`, othersText(r.busy_pct),
-        memWriteText(r.mem_write_before, r.mem_write_after), r.machine_id, r.started_at ?? ''].map((v) => h('td', { class: 'px-2 py-1' }, v)),
+        memWriteText(r.mem_write_before, r.mem_write_after), stealText(r.steal_pct), r.machine_id, r.started_at ?? ''].map((v) => h('td', { class: 'px-2 py-1' }, v)),
     ))),
   );
 }

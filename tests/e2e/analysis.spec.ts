@@ -173,13 +173,22 @@ test('the status grid shows every cell, and a click shows its build log tail and
   await expect(runsTable.locator('thead')).toContainText('Memory write before → after');
   await expect(runs.nth(0).locator('td').nth(6)).toHaveText('3%');
   await expect(runs.nth(0).locator('td').nth(7)).toHaveText('not recorded');
-  await expect(runs.nth(0).locator('td').nth(8)).toHaveText('m-fixture');
+  await expect(runsTable.locator('thead')).toContainText('Host steal');
+  await expect(runs.nth(0).locator('td').nth(8)).toHaveText('not recorded');
+  await expect(runs.nth(0).locator('td').nth(9)).toHaveText('m-fixture');
   await expect(section(fresh, 'status')).toBeInViewport();
   // A run with the host-speed probe (the fixture records it from 6.2.16 on).
   await fresh.goto('./?cell=6.2.16|gcc|-O2&section=status');
   await waitForCharts(fresh);
   const probed = section(fresh, 'status').locator('article[data-cell="6.2.16|gcc|-O2"] .runs-table tbody tr');
   await expect(probed.nth(1).locator('td').nth(7)).toHaveText('44.0 → 38.0 GB/s');
+  // A run during which the host took a quarter of a CPU (the fixture records steal from 7.2.6 on).
+  await fresh.goto('./?cell=7.2.6|gcc|-O2&section=status');
+  await waitForCharts(fresh);
+  const stolen = section(fresh, 'status').locator('article[data-cell="7.2.6|gcc|-O2"] .runs-table tbody tr');
+  await expect(stolen.nth(4)).toContainText('pipe');
+  await expect(stolen.nth(4).locator('td').nth(8)).toHaveText('24.5%');
+  await expect(stolen.nth(0).locator('td').nth(8)).toHaveText('0.5%');
   await fresh.context().close();
 
   await detail.getByRole('button', { name: 'Close' }).click();

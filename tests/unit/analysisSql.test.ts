@@ -268,5 +268,11 @@ describe('statusGridQuery', () => {
     // The host-speed probe: recorded from 6.2.16 on in the fixture, null before (older collectors).
     expect(busy[1]).toMatchObject({ mem_write_before: 4.4e10, mem_write_after: 3.8e10 });
     expect(runs[0]).toMatchObject({ mem_write_before: null, mem_write_after: null });
+    // The host's steal: recorded from 7.2.6 on in the fixture, null before (older collectors).
+    expect(runs[0]).toMatchObject({ steal_pct: null });
+    const stolen = await fx.runner.run(cellRunsQuery('7.2.6|gcc|-O2'));
+    expect(stolen.map((r) => `${r.mode} ${r.repeat} ${r.steal_pct}`)).toEqual([
+      'data 1 0.5', 'data 2 1', 'data 3 1.5', 'pipe 1 0.5', 'pipe 2 24.5', 'pipe 3 1.5',
+    ]);
   });
 });
