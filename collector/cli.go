@@ -151,6 +151,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	baseURL := fs.String("download-url", "https://download.redis.io/releases/", "release download site")
 	retry := fs.Bool("retry-failed", false, "rebuild cells whose last build failed and redo runs whose server failed")
 	redoNoisy := fs.Float64("redo-noisy", 0, "redo runs during which other processes used more than this percent of a CPU (0: never)")
+	redoSteal := fs.Float64("redo-steal", 0, "redo runs during which the VM's host took more than this percent of a CPU (runs.steal_pct; 0: never)")
 	var redoBefore timeFlag
 	fs.Var(&redoBefore, "redo-before", "redo runs started before this UTC time (2006-01-02T15:04:05Z), e.g. after fixing how a run is measured")
 	noBar := fs.Bool("no-progress", false, "plain log lines even on a terminal")
@@ -188,7 +189,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opts := runner.Options{
 		Config: cfg, Cells: cells, DataDir: m.data, WorkDir: *work,
 		Sources:     &source.Cache{Dir: filepath.Join(*work, "src"), Getter: getter},
-		RetryFailed: *retry, RedoNoisy: *redoNoisy, RedoBefore: redoBefore.t, QuietWait: *quietWait, QuietPercent: *quietPct, Log: stderr, Version: collectorVersion(),
+		RetryFailed: *retry, RedoNoisy: *redoNoisy, RedoSteal: *redoSteal, RedoBefore: redoBefore.t, QuietWait: *quietWait, QuietPercent: *quietPct, Log: stderr, Version: collectorVersion(),
 	}
 	if !*noBar && isTerminal(stderr) {
 		opts.Progress = newBar(stderr)

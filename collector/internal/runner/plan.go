@@ -50,6 +50,9 @@ type Redo struct {
 	// more than this percent of a CPU (runs.other_cpu "others:N"); the new run
 	// replaces the noisy one.
 	NoisyPercent float64
+	// StealPercent, when > 0, redoes runs during which the VM's host took more
+	// than this percent of a CPU (runs.steal_pct; runs without it are kept).
+	StealPercent float64
 	// Before, when set, redoes runs started before it (e.g. measured before a fix).
 	Before time.Time
 }
@@ -93,6 +96,7 @@ func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Dat
 	redone := func(r store.Run) bool {
 		return retryFailed && r.Status == "server_failed" ||
 			redo.NoisyPercent > 0 && OthersPercent(r.OtherCPU) > redo.NoisyPercent ||
+			redo.StealPercent > 0 && r.StealPct != nil && *r.StealPct > redo.StealPercent ||
 			!redo.Before.IsZero() && r.StartedAt.Before(redo.Before)
 	}
 	builds := LatestBuilds(classBuilds(d, inClass))

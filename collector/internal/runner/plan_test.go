@@ -240,6 +240,24 @@ func TestPendingRedoesNoisyRunsAboveTheThreshold(t *testing.T) {
 	}
 }
 
+func TestPendingRedoesRunsTheHostSlowed(t *testing.T) {
+	c := testConfig(t)
+	cell := c.Cells()[0]
+	steal := func(v float64) *float64 { return &v }
+	d := &store.Data{Runs: []store.Run{
+		{CellID: cell.ID(), Mode: "data", Repeat: 1, Status: "ok", OtherCPU: "others:0", StealPct: steal(12)},
+		{CellID: cell.ID(), Mode: "pipe", Repeat: 1, Status: "ok", OtherCPU: "others:0", StealPct: steal(3)},
+		{CellID: cell.ID(), Mode: "data", Repeat: 2, Status: "ok", OtherCPU: "others:0"}, // before collector 0.1.6
+	}}
+	if got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 2, d, "", Redo{NoisyPercent: 5})); !reflect.DeepEqual(got, []string{cell.ID() + " pipe 2"}) {
+		t.Fatalf("without StealPercent steal is not a reason to redo, got %v", got)
+	}
+	got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 2, d, "", Redo{StealPercent: 10}))
+	if want := []string{cell.ID() + " data 1", cell.ID() + " pipe 2"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("only the run with steal 12%% > 10%% is redone (and the missing repeat done), got %v, want %v", got, want)
+	}
+}
+
 func TestPendingRedoesANoisyRunInItsPlace(t *testing.T) {
 	// A run measured under load is not coverage: it is redone where it stands in the order,
 	// before later cells get their first repeat.

@@ -29,14 +29,17 @@ type Options struct {
 	WorkDir     string
 	Sources     *source.Cache
 	RetryFailed bool
-	// QuietWait is how long to wait before each run for the other processes'
-	// CPU use to fall below QuietPercent (of one CPU); after it the run goes on
-	// anyway and records what else was running. 0 disables the wait.
 	// RedoNoisy, when > 0, redoes runs during which other processes used more
 	// than this percent of a CPU.
 	RedoNoisy float64
+	// RedoSteal, when > 0, redoes runs during which the VM's host took more
+	// than this percent of a CPU (runs.steal_pct).
+	RedoSteal float64
 	// RedoBefore, when set, redoes runs started before it.
-	RedoBefore   time.Time
+	RedoBefore time.Time
+	// QuietWait is how long to wait before each run for the other processes'
+	// CPU use to fall below QuietPercent (of one CPU); after it the run goes on
+	// anyway and records what else was running. 0 disables the wait.
 	QuietWait    time.Duration
 	QuietPercent float64
 	// Log receives one line per event; Progress, when set, is shown instead of
@@ -99,7 +102,7 @@ func Run(ctx context.Context, o Options) error {
 		c.machine.CPUModel, c.machine.Cores, float64(c.machine.MemoryBytes)/(1<<30), c.machine.MemWriteBPS/1e9)
 
 	hw := store.HardwareLabel(c.machine.CPUModel, c.machine.Cores)
-	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, hw, Redo{Failed: o.RetryFailed, NoisyPercent: o.RedoNoisy, Before: o.RedoBefore})
+	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, hw, Redo{Failed: o.RetryFailed, NoisyPercent: o.RedoNoisy, StealPercent: o.RedoSteal, Before: o.RedoBefore})
 	fmt.Fprintf(o.Log, "%d cells, %d runs to do on %s (repeats count per hardware class)\n", len(o.Cells), len(tasks), hw)
 	if len(tasks) == 0 {
 		return nil
