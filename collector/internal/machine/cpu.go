@@ -103,19 +103,14 @@ func kernelThread(name string) bool {
 // BusyTicks is the machine's total CPU time spent by processes (all CPUs, clock
 // ticks) from /proc/stat: short-lived processes included, interrupts excluded.
 func BusyTicks() int64 {
-	busy, _ := cpuTicks()
+	busy, _ := CPUTicks()
 	return busy
 }
 
-// StealTicks is the CPU time (all CPUs, clock ticks) the hypervisor gave to
-// others while this VM had work to run: /proc/stat's steal column, the one
-// trace a busy host leaves inside a VM.
-func StealTicks() int64 {
-	_, steal := cpuTicks()
-	return steal
-}
-
-func cpuTicks() (busy, steal int64) {
+// CPUTicks reads /proc/stat once for BusyTicks and steal: the CPU time (all
+// CPUs, clock ticks) the hypervisor gave to others while this VM had work to
+// run, the one trace a busy host leaves inside a VM.
+func CPUTicks() (busy, steal int64) {
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
 		return 0, 0

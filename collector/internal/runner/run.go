@@ -176,13 +176,16 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	probeStart := time.Now()
 	memBefore := machine.MemWriteProbe()
 	probeBefore := time.Since(probeStart)
-	load0, snap0, busy0, steal0, start := machine.Load1(), machine.SnapshotCPU(), machine.BusyTicks(), machine.StealTicks(), time.Now()
+	load0, snap0 := machine.Load1(), machine.SnapshotCPU()
+	busy0, steal0 := machine.CPUTicks()
+	start := time.Now()
 	out, err := bench.Run(ctx, spec)
 	if err != nil {
 		return summary, err
 	}
 	end := time.Now()
-	steal := machine.BusyPercent(machine.StealTicks()-steal0, end.Sub(start))
+	_, steal1 := machine.CPUTicks()
+	steal := machine.BusyPercent(steal1-steal0, end.Sub(start))
 	t0 := time.Now()
 	memAfter := machine.MemWriteProbe()
 	snap1 := machine.SnapshotCPU()
