@@ -31,14 +31,40 @@ export function statusText(status: Exclude<CellStatus, 'ok'>, reason: string | n
  */
 export const BUSY_PERCENT = 20;
 
-/** Whether a figure was measured on a busy machine. */
-export const isBusy = (busyPct: number | null): boolean => busyPct !== null && busyPct > BUSY_PERCENT;
+/**
+ * CPU time the VM's host took (steal, percent of one CPU) above which the machine counts as busy:
+ * the collector's -redo-steal threshold for this dataset. On the Intel VM, runs with 10% or more
+ * steal measured a median 0.76 of their usual speed (README, "Host steal").
+ */
+export const STEAL_PERCENT = 10;
+
+/** How much of the machine others took during a cell's runs (null: not recorded). */
+export interface MachineLoad {
+  /** The most CPU other processes used, percent of one CPU. */
+  readonly busy_pct: number | null;
+  /** The most CPU the VM's host took (steal), percent of one CPU. */
+  readonly steal_pct: number | null;
+}
+
+/** Whether other processes used more than the quiet threshold. */
+export const othersBusy = (busyPct: number | null): boolean => busyPct !== null && busyPct > BUSY_PERCENT;
+
+/** Whether the VM's host took more than the steal threshold. */
+export const hostBusy = (stealPct: number | null): boolean => stealPct !== null && stealPct > STEAL_PERCENT;
+
+/** Whether a figure was measured on a busy machine: other processes or the VM's host took too much. */
+export const isBusy = (load: MachineLoad): boolean => othersBusy(load.busy_pct) || hostBusy(load.steal_pct);
 
 /** How busy the machine was during a cell's runs, in words. */
-export function busyText(busyPct: number | null): string {
-  if (busyPct === null) return 'Machine load during the runs: not recorded';
-  const used = `other processes used up to ${Math.round(busyPct)}% of a CPU during the runs`;
-  return isBusy(busyPct) ? `⚠ Busy machine: ${used}; the figure may be low` : `Quiet machine: ${used}`;
+export function busyText(load: MachineLoad): string {
+  const { busy_pct: others, steal_pct: steal } = load;
+  if (others === null && steal === null) return 'Machine load during the runs: not recorded';
+  const parts = [
+    others === null ? "other processes' CPU not recorded" : `other processes used up to ${Math.round(others)}% of a CPU`,
+    ...(steal === null ? [] : [`the VM's host took up to ${steal.toFixed(1)}% (steal)`]),
+  ];
+  const used = `${parts.join(' and ')} during the runs`;
+  return isBusy(load) ? `⚠ Busy machine: ${used}; the figure may be low` : `Quiet machine: ${used}`;
 }
 
 /** "best of 3 of 3 repeats, spread 119,000 – 123,456 req/s (3.6%)" for a measured figure. */
@@ -88,16 +114,16 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
     color: colorOf(row.compiler ?? ''),
     winner: false,
     low: lowOf(row),
-    busy: isBusy(row.busy_pct),
+    busy: isBusy(row),
     change: verdict?.change_verdict === 'faster' || verdict?.change_verdict === 'slower' ? verdict.change_verdict : null,
-    ariaLabel: `Redis ${row.version}: ${rps} requests per second, best configuration ${config}${verdict ? `, ${winnerCallText(verdict, row.best_rps)}` : ''}${verdict ? previousReleaseText(verdict, ', ') : ''}${isBusy(row.busy_pct) ? ', measured on a busy machine' : ''}. Show its configurations.`,
+    ariaLabel: `Redis ${row.version}: ${rps} requests per second, best configuration ${config}${verdict ? `, ${winnerCallText(verdict, row.best_rps)}` : ''}${verdict ? previousReleaseText(verdict, ', ') : ''}${isBusy(row) ? ', measured on a busy machine' : ''}. Show its configurations.`,
     tooltip: [
       `Redis ${row.version} — ${rps} req/s`,
       `Best configuration: ${config}${row.cc_version ? ` (${row.cc_version})` : ''}`,
       ...(verdict ? [capitalize(winnerCallText(verdict, row.best_rps)), previousReleaseText(verdict, '')].filter(Boolean) : []),
       row.p50_ms === null ? 'p50 latency: not printed by this client' : `p50 latency ${formatMs(row.p50_ms)}`,
       capitalize(repeatsText(row.best_rps, row.min_rps, row.ok_repeats, row.planned_repeats)),
-      busyText(row.busy_pct),
+      busyText(row),
       configurationsText(row),
       'Click for all configurations',
     ],
@@ -142,8 +168,8 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
     winner: row.winner,
     noise,
     low: lowOf(row),
-    busy: isBusy(row.busy_pct),
-    ariaLabel: `Redis ${version} ${name}: ${rps} requests per second${called || (row.winner && call === undefined) ? ', winner' : tie ? ', tie within noise' : row.winner ? ', fastest' : ''}${isBusy(row.busy_pct) ? ', measured on a busy machine' : ''}. Back to all versions.`,
+    busy: isBusy(row),
+    ariaLabel: `Redis ${version} ${name}: ${rps} requests per second${called || (row.winner && call === undefined) ? ', winner' : tie ? ', tie within noise' : row.winner ? ', fastest' : ''}${isBusy(row) ? ', measured on a busy machine' : ''}. Back to all versions.`,
     tooltip: [
       `${name} — ${rps} req/s`,
       `Redis ${version}, ${standing}`,
@@ -151,7 +177,7 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
       ...flags,
       row.p50_ms === null ? 'p50 latency: not printed by this client' : `p50 latency ${formatMs(row.p50_ms)}`,
       capitalize(repeatsText(row.best_rps, row.min_rps, row.ok_repeats, row.planned_repeats)),
-      busyText(row.busy_pct),
+      busyText(row),
       'Click to return to all versions',
     ],
   };

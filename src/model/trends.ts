@@ -51,12 +51,12 @@ function point(config: ConfigRef, version: string, row: ConfigRow | undefined, p
     version,
     value: row.best_rps,
     status: 'ok',
-    busy: isBusy(row.busy_pct),
+    busy: isBusy(row),
     tooltip: [
       `${name} — ${formatRps(row.best_rps)} req/s`,
       `Best of ${row.ok_repeats} of ${row.planned_repeats} repeats`,
       previous ? `${formatChange(row.best_rps / previous.value)} against ${previous.version} (same configuration)` : 'The first release measured in this configuration',
-      busyText(row.busy_pct),
+      busyText(row),
     ],
   };
 }

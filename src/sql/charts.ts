@@ -30,6 +30,8 @@ export interface VersionRow {
   cc_version: string | null;
   /** The most CPU other processes used during the winner's runs, percent of one CPU (null: not recorded). */
   busy_pct: number | null;
+  /** The most CPU the VM's host took (steal) during the winner's runs, percent of one CPU (null: not recorded). */
+  steal_pct: number | null;
   /** An error message explaining a non-ok status, when there is one. */
   reason: string | null;
   /** Configurations planned for this version and mode, and how many of them are in each state. */
@@ -69,6 +71,7 @@ export function versionBarsQuery(range: { readonly from: number; readonly to: nu
             ${winner('flag_set')} AS flag_set,
             ${winner('cc_version')} AS cc_version,
             ${winner('busy_pct')} AS busy_pct,
+            ${winner('steal_pct')} AS steal_pct,
             arg_min(s.reason, ${STATUS_PRIORITY}) AS reason,
             count(*)::INTEGER AS planned_cells,
             ${countOf('ok')}, ${countOf('unsupported')}, ${countOf('failed')},
@@ -100,6 +103,8 @@ export interface ConfigRow {
   compat_flags: string | null;
   /** The most CPU other processes used during this cell's runs, percent of one CPU (null: not recorded). */
   busy_pct: number | null;
+  /** The most CPU the VM's host took (steal) during this cell's runs, percent of one CPU (null: not recorded). */
+  steal_pct: number | null;
   /** True for the version's winning configuration. */
   winner: boolean;
   /** best_rps relative to the version winner's, minus 1 (0 for the winner, -0.05 for 5% slower); null without a figure. */
@@ -130,7 +135,7 @@ function configBars<Row>(chart: { readonly mode: string; readonly test: string }
           top AS (SELECT mode, test, version, max(score) AS top_score, max(best_rps) AS top_rps, arg_max(spread, score) AS top_spread
                   FROM c GROUP BY mode, test, version)
      SELECT ${chartColumns}c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
-            c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags, c.busy_pct,
+            c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags, c.busy_pct, c.steal_pct,
             coalesce(c.score = top.top_score, false) AS winner,
             c.best_rps / top.top_rps - 1 AS vs_winner, c.spread,
             CASE WHEN c.score < top.top_score THEN ${verdictSql('c.best_rps / top.top_rps', bandSql('top.top_spread', 'c.spread'))} END AS vs_winner_verdict

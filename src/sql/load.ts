@@ -74,7 +74,8 @@ const pickBuild = (column: string): string =>
  *   server_failed the server did not start, crashed or hung in this mode
  *   not_collected nothing measured yet for this cell and mode (on the selected hardware: a
  *                 cell built and measured only on other machines is not collected here)
- * busy_pct is how busy the machine was while the cell was measured in the mode (see run_counts).
+ * busy_pct and steal_pct are how busy the machine was while the cell was measured in the mode (see
+ * run_counts).
  * `score` ranks the configurations of a version for picking its winner: the best repeat to the
  * cent (as redis-benchmark prints it), ties broken by compiler then flag-set order. It is an
  * exact integer in a DOUBLE (below 2^53 up to 90 million requests/s), so max() and arg_max()
@@ -102,9 +103,11 @@ build AS (
 ),
 run_counts AS (
   -- busy_pct: the most CPU (percent of one CPU) other processes used during any run of the cell
-  -- in this mode, from other_cpu's leading "others:N" (NULL when not recorded).
+  -- in this mode, from other_cpu's leading "others:N" (NULL when not recorded); steal_pct: the
+  -- most CPU the VM's host took during any of them (runs.steal_pct, NULL before collector 0.1.6).
   SELECT cell_id, mode, count(*) FILTER (WHERE status = 'server_failed')::INTEGER AS server_failed_runs,
-         max(TRY_CAST(regexp_extract(other_cpu, '^others:([0-9.]+)', 1) AS DOUBLE)) AS busy_pct
+         max(TRY_CAST(regexp_extract(other_cpu, '^others:([0-9.]+)', 1) AS DOUBLE)) AS busy_pct,
+         max(steal_pct)::DOUBLE AS steal_pct
   FROM runs GROUP BY cell_id, mode
 ),
 test_stats AS (
@@ -129,7 +132,7 @@ SELECT cm.cell_id, cm.version, cm.compiler, cm.flag_set, cm.compiler_index, cm.f
        END AS status,
        ts.best_rps, ts.min_rps, coalesce(ts.ok_repeats, 0) AS ok_repeats, ts.p50_ms,
        coalesce(ts.test_error, b.build_error) AS reason,
-       b.cc_version, b.cflags, b.ldflags, b.compat_flags, rc.busy_pct,
+       b.cc_version, b.cflags, b.ldflags, b.compat_flags, rc.busy_pct, rc.steal_pct,
        round(ts.best_rps * 100) * 10000 - (cm.compiler_index * 100 + cm.flag_index) AS score
 FROM cell_modes cm
 CROSS JOIN tests t

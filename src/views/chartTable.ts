@@ -4,7 +4,7 @@
  */
 import type { PlainValue } from '../data/arrowValues';
 import { formatMs, formatPercent, formatRps } from '../model/format';
-import { isBusy, statusText } from '../model/bars';
+import { hostBusy, othersBusy, statusText } from '../model/bars';
 import type { ConfigRow, VersionRow } from '../sql/charts';
 import type { TableColumn } from './dataTable';
 
@@ -19,7 +19,8 @@ const text = (header: string): TableColumn => ({ header, numeric: false, format:
 const RPS: TableColumn = { header: 'Requests/s (best repeat)', numeric: true, format: number(formatRps) };
 const SLOWEST: TableColumn = { header: 'Slowest repeat, req/s', numeric: true, format: number(formatRps) };
 const P50: TableColumn = { header: 'p50 latency', numeric: true, format: number(formatMs) };
-const BUSY: TableColumn = { header: 'Other processes, max % of a CPU', numeric: true, format: number((n) => `${Math.round(n)}%${isBusy(n) ? ' ⚠ busy' : ''}`) };
+const BUSY: TableColumn = { header: 'Other processes, max % of a CPU', numeric: true, format: number((n) => `${Math.round(n)}%${othersBusy(n) ? ' ⚠ busy' : ''}`) };
+const STEAL: TableColumn = { header: 'Host steal, max % of a CPU', numeric: true, format: number((n) => `${n.toFixed(1)}%${hostBusy(n) ? ' ⚠ busy' : ''}`) };
 
 function outcome(row: VersionRow | ConfigRow): string {
   return row.status === 'ok' ? 'measured' : statusText(row.status, row.reason);
@@ -32,10 +33,10 @@ function repeats(row: VersionRow | ConfigRow): string | null {
 /** One row per version: its fastest configuration's figures. */
 export function versionTable(rows: readonly VersionRow[]): TableModel {
   return {
-    columns: [text('Version'), RPS, text('Fastest configuration'), text('Repeats'), SLOWEST, P50, BUSY, text('Status')],
+    columns: [text('Version'), RPS, text('Fastest configuration'), text('Repeats'), SLOWEST, P50, BUSY, STEAL, text('Status')],
     rows: rows.map((r) => [
       r.version, r.best_rps, r.compiler ? `${r.compiler} ${r.flag_set ?? ''}`.trim() : null,
-      repeats(r), r.min_rps, r.p50_ms, r.busy_pct, outcome(r),
+      repeats(r), r.min_rps, r.p50_ms, r.busy_pct, r.steal_pct, outcome(r),
     ]),
   };
 }
@@ -46,10 +47,10 @@ export function configTable(rows: readonly ConfigRow[]): TableModel {
     columns: [
       text('Compiler'), text('Flag set'), RPS,
       { header: 'Compared with the fastest', numeric: true, format: number(formatPercent) },
-      text('Repeats'), SLOWEST, P50, BUSY, text('Status'),
+      text('Repeats'), SLOWEST, P50, BUSY, STEAL, text('Status'),
     ],
     rows: rows.map((r) => [
-      r.compiler, r.flag_set, r.best_rps, r.vs_winner, repeats(r), r.min_rps, r.p50_ms, r.busy_pct, r.winner ? 'measured, the fastest ★' : outcome(r),
+      r.compiler, r.flag_set, r.best_rps, r.vs_winner, repeats(r), r.min_rps, r.p50_ms, r.busy_pct, r.steal_pct, r.winner ? 'measured, the fastest ★' : outcome(r),
     ]),
   };
 }

@@ -4,7 +4,7 @@
  * measured; a click shows the cell's build (flags, compiler, log tail) and its runs.
  */
 import { type ConfigRef, configKey, parseCellId } from '../model/analysisState';
-import { isBusy } from '../model/bars';
+import { hostBusy, othersBusy } from '../model/bars';
 import { configName } from '../model/changeText';
 import { formatBytes } from '../model/format';
 import type { AppState } from '../model/state';
@@ -117,7 +117,7 @@ function allBuilds(builds: readonly BuildDetailRow[]): HTMLElement {
 /** Other processes' CPU use during a run, flagged when the run counts as busy. */
 function othersText(busyPct: number | null): string {
   if (busyPct === null) return 'not recorded';
-  return `${isBusy(busyPct) ? '⚠ ' : ''}${Math.round(busyPct)}%`;
+  return `${othersBusy(busyPct) ? '⚠ ' : ''}${Math.round(busyPct)}%`;
 }
 
 /** The host-speed probe around a run: "45.1 → 44.8 GB/s". */
@@ -126,9 +126,9 @@ function memWriteText(before: number | null, after: number | null): string {
   return `${(before / 1e9).toFixed(1)} → ${(after / 1e9).toFixed(1)} GB/s`;
 }
 
-/** The host's steal during a run: "24.1%", "not recorded" before collector 0.1.6. */
+/** The host's steal during a run: "1.2%", "⚠ 24.1%" above the busy threshold, "not recorded" before collector 0.1.6. */
 function stealText(stealPct: number | null): string {
-  return stealPct === null ? 'not recorded' : `${stealPct.toFixed(1)}%`;
+  return stealPct === null ? 'not recorded' : `${hostBusy(stealPct) ? '⚠ ' : ''}${stealPct.toFixed(1)}%`;
 }
 
 function runsTable(runs: readonly RunDetailRow[]): HTMLElement {

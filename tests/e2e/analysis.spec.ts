@@ -187,7 +187,7 @@ test('the status grid shows every cell, and a click shows its build log tail and
   await waitForCharts(fresh);
   const stolen = section(fresh, 'status').locator('article[data-cell="7.2.6|gcc|-O2"] .runs-table tbody tr');
   await expect(stolen.nth(4)).toContainText('pipe');
-  await expect(stolen.nth(4).locator('td').nth(8)).toHaveText('24.5%');
+  await expect(stolen.nth(4).locator('td').nth(8)).toHaveText('⚠ 24.5%');
   await expect(stolen.nth(0).locator('td').nth(8)).toHaveText('0.5%');
   await fresh.context().close();
 

@@ -132,7 +132,7 @@ test('a figure measured on a busy machine is marked as such, with how busy it wa
   await bar(set, '6.2.16').hover();
   await expect(page.locator('#chart-tooltip')).toContainText('⚠ Busy machine: other processes used up to 85% of a CPU during the runs; the figure may be low');
   await bar(set, '7.4.1').hover();
-  await expect(page.locator('#chart-tooltip')).toContainText('Quiet machine: other processes used up to 3% of a CPU during the runs');
+  await expect(page.locator('#chart-tooltip')).toContainText("Quiet machine: other processes used up to 3% of a CPU and the VM's host took up to 1.5% (steal) during the runs");
   // In pipe mode the same builds ran on a quiet machine.
   await expect(bar(chart(page, 'pipe:SET'), '6.2.16')).not.toHaveAttribute('data-busy', /.*/);
   // A bar too short to hold the words carries ⚠ in its mark above instead; every bar says it one way.
@@ -148,6 +148,27 @@ test('a figure measured on a busy machine is marked as such, with how busy it wa
   }
   await bar(set, '6.2.16').click();
   await expect(set.getByRole('button', { name: /^Redis 6\.2\.16 clang -O2 -flto: [\d,]+ requests per second.*, measured on a busy machine\./ })).toHaveCount(1);
+});
+
+test("a figure measured while the VM's host took CPU (steal) is marked busy, in the bar, its tooltip and the table", async ({ page }) => {
+  // The fixture's 7.2.6 gcc -O2 pipe run 2 lost 24.5% of a CPU to the host while other processes used 3%.
+  const set = chart(page, 'pipe:SET');
+  await bar(set, '7.2.6').click();
+  await expect(set).toHaveAttribute('data-drill', '7.2.6');
+  const marked = set.getByRole('button', { name: /measured on a busy machine/ });
+  await expect(marked).toHaveCount(1);
+  await expect(marked).toHaveAccessibleName(/^Redis 7\.2\.6 gcc -O2: [\d,]+ requests per second.*, measured on a busy machine\./);
+  await marked.hover();
+  await expect(page.locator('#chart-tooltip')).toContainText(
+    "⚠ Busy machine: other processes used up to 3% of a CPU and the VM's host took up to 24.5% (steal) during the runs; the figure may be low",
+  );
+  await set.getByRole('button', { name: 'Data table' }).click();
+  const table = set.getByRole('table', { name: /the configurations of Redis 7\.2\.6/ });
+  await expect(table.locator('thead')).toContainText('Host steal, max % of a CPU');
+  await expect(table.locator('tbody tr', { hasText: '24.5% ⚠ busy' })).toHaveCount(1);
+  await expect(table.locator('tbody tr', { hasText: '24.5% ⚠ busy' })).toContainText('-O2');
+  // Pipe mode of the same version by another configuration: a quiet host.
+  await expect(table.locator('tbody tr', { hasText: '1.5%' }).first()).not.toContainText('⚠');
 });
 
 test('bars have accessible names with version, configuration and requests per second', async ({ page }) => {

@@ -7,7 +7,7 @@ const colorOf = (compiler: string) => (compiler === 'gcc' ? 'blue' : 'orange');
 const measured: VersionRow = {
   mode: 'data', test: 'SET', test_index: 2, version: '7.4.1', ord: 6, status: 'ok',
   best_rps: 123456.7, min_rps: 120000, ok_repeats: 3, planned_repeats: 3, p50_ms: 0.311,
-  compiler: 'clang', flag_set: '-O2 -flto', cc_version: 'clang 19', busy_pct: 4, reason: null,
+  compiler: 'clang', flag_set: '-O2 -flto', cc_version: 'clang 19', busy_pct: 4, steal_pct: null, reason: null,
   planned_cells: 12, ok_cells: 10, unsupported_cells: 0, failed_cells: 0,
   build_failed_cells: 2, server_failed_cells: 0, not_collected_cells: 0,
 };
@@ -31,10 +31,28 @@ describe('versionBar', () => {
     expect(busy.tooltip).toContain('⚠ Busy machine: other processes used up to 85% of a CPU during the runs; the figure may be low');
     expect(busy.ariaLabel).toBe('Redis 7.4.1: 123,457 requests per second, best configuration clang -O2 -flto, measured on a busy machine. Show its configurations.');
     // The threshold is the collector's own for a quiet machine: 20% of a CPU.
-    expect([busyText(20), busyText(20.5), busyText(null)]).toEqual([
+    const load = (busy_pct: number | null, steal_pct: number | null) => busyText({ busy_pct, steal_pct });
+    expect([load(20, null), load(20.5, null), load(null, null)]).toEqual([
       'Quiet machine: other processes used up to 20% of a CPU during the runs',
       '⚠ Busy machine: other processes used up to 21% of a CPU during the runs; the figure may be low',
       'Machine load during the runs: not recorded',
+    ]);
+  });
+
+  it("counts the VM host's steal: above 10% of a CPU the machine was busy, however quiet its own processes", () => {
+    const stolen = versionBar({ ...measured, busy_pct: 1, steal_pct: 24.46 }, colorOf);
+    expect(stolen.busy).toBe(true);
+    expect(stolen.tooltip).toContain("⚠ Busy machine: other processes used up to 1% of a CPU and the VM's host took up to 24.5% (steal) during the runs; the figure may be low");
+    expect(stolen.ariaLabel).toContain(', measured on a busy machine.');
+    const config = configBar({ ...configRow, steal_pct: 24.46 }, colorOf);
+    expect(config.busy).toBe(true);
+    expect(config.ariaLabel).toContain(', measured on a busy machine.');
+    // The threshold is the collector's -redo-steal for this dataset: 10% of a CPU.
+    const load = (busy_pct: number | null, steal_pct: number | null) => busyText({ busy_pct, steal_pct });
+    expect([load(3, 10), load(3, 10.04), load(null, 2.5)]).toEqual([
+      "Quiet machine: other processes used up to 3% of a CPU and the VM's host took up to 10.0% (steal) during the runs",
+      "⚠ Busy machine: other processes used up to 3% of a CPU and the VM's host took up to 10.0% (steal) during the runs; the figure may be low",
+      "Quiet machine: other processes' CPU not recorded and the VM's host took up to 2.5% (steal) during the runs",
     ]);
   });
 
@@ -46,15 +64,15 @@ describe('versionBar', () => {
   });
 });
 
-const config: ConfigRow = {
+const configRow: ConfigRow = {
   version: '7.4.1', cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_rps: 100000, min_rps: 99000,
   ok_repeats: 1, planned_repeats: 3, p50_ms: null, reason: null, cc_version: 'gcc-12', cflags: '-Os',
-  ldflags: '-Os', compat_flags: '', busy_pct: null, winner: false, vs_winner: -0.05, spread: null, vs_winner_verdict: null,
+  ldflags: '-Os', compat_flags: '', busy_pct: null, steal_pct: null, winner: false, vs_winner: -0.05, spread: null, vs_winner_verdict: null,
 };
 
 describe('configBar', () => {
   it('groups by compiler, labels by flag set and says how far it is from the winner', () => {
-    const bar = configBar(config, colorOf);
+    const bar = configBar(configRow, colorOf);
     expect(bar).toMatchObject({ key: '7.4.1|gcc|-Os', label: '-Os', group: 'gcc', color: 'blue', winner: false });
     expect(bar.tooltip).toContain('Redis 7.4.1, 5.0% slower than the fastest');
     expect(bar.tooltip).toContain('p50 latency: not printed by this client');
@@ -62,11 +80,11 @@ describe('configBar', () => {
   });
 
   it('marks the winner in its accessible name', () => {
-    expect(configBar({ ...config, winner: true, vs_winner: 0 }, colorOf).ariaLabel).toMatch(/requests per second, winner\./);
+    expect(configBar({ ...configRow, winner: true, vs_winner: 0 }, colorOf).ariaLabel).toMatch(/requests per second, winner\./);
   });
 
   it('shows a failed build with its reason and no value', () => {
-    const bar = configBar({ ...config, status: 'build_failed', best_rps: null, reason: 'cc1: error' }, colorOf);
+    const bar = configBar({ ...configRow, status: 'build_failed', best_rps: null, reason: 'cc1: error' }, colorOf);
     expect(bar.value).toBeNull();
     expect(bar.tooltip[1]).toBe('The build failed: cc1: error');
   });

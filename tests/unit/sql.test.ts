@@ -143,6 +143,17 @@ describe('configBarsQuery', () => {
     expect(rows.every((r) => r.busy_pct === null)).toBe(true);
   });
 
+  it("gives each cell the most CPU the VM's host took (steal) during its runs in the mode, NULL before collector 0.1.6", async () => {
+    // The fixture records steal from 7.2.6 on (0.5% per repeat number); 7.2.6 gcc -O2's pipe run 2 lost 24.5%.
+    const pipe = await configs('pipe', 'SET', '7.2.6');
+    expect(pipe.find((r) => r.cell_id === '7.2.6|gcc|-O2')?.steal_pct).toBe(24.5);
+    expect(new Set(pipe.filter((r) => r.status === 'ok' && r.cell_id !== '7.2.6|gcc|-O2').map((r) => r.steal_pct))).toEqual(new Set([1.5]));
+    expect((await configs('data', 'SET', '7.2.6')).find((r) => r.cell_id === '7.2.6|gcc|-O2')?.steal_pct).toBe(1.5);
+    expect(new Set((await configs('data', 'SET', '6.2.16')).map((r) => r.steal_pct))).toEqual(new Set([null]));
+    expect(bar('data', 'SET', '6.2.16')?.steal_pct).toBeNull();
+    expect(bar('data', 'SET', '7.4.1')?.steal_pct).toBe(1.5);
+  });
+
   it('counts only the repeats collected so far', async () => {
     const rows = await configs('data', 'SET', '7.4.1');
     expect(rows.find((r) => r.cell_id === '7.4.1|gcc|-Os -flto')).toMatchObject({ ok_repeats: 1, planned_repeats: 3 });
