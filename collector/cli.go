@@ -28,12 +28,14 @@ commands:
   plan    print the matrix and which cells are done, partial, failed or pending
   stats   time per cell (source, build, benchmark, collector overhead); with -compare, run-to-run noise
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
+  recover add runs that earlier versions of a dataset had and that were measured again to its
+          redone tables: collector recover -data DIR [-redo-... rules] EARLIER_DIR...
   version print the collector version
 
 run 'collector <command> -h' for a command's flags`
 
 // Version is the collector's version, recorded with every build and machine.
-const Version = "0.1.6"
+const Version = "0.1.7"
 
 func collectorVersion() string {
 	v := Version
@@ -62,6 +64,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		err = cmdMerge(args[1:], stdout, stderr)
 	case "stats":
 		err = cmdStats(args[1:], stdout, stderr)
+	case "recover":
+		err = cmdRecover(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, collectorVersion())
 	case "help", "-h", "--help":
@@ -149,11 +153,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	tarDir := fs.String("tarballs", "", "directory of release tarballs (with -source tarballs)")
 	hashes := fs.String("hashes", "", "redis-hashes list (file or URL) to verify tarballs; required for download")
 	baseURL := fs.String("download-url", "https://download.redis.io/releases/", "release download site")
-	retry := fs.Bool("retry-failed", false, "rebuild cells whose last build failed and redo runs whose server failed")
-	redoNoisy := fs.Float64("redo-noisy", 0, "redo runs during which other processes used more than this percent of a CPU (0: never)")
-	redoSteal := fs.Float64("redo-steal", 0, "redo runs during which the VM's host took more than this percent of a CPU (runs.steal_pct; 0: never)")
-	var redoBefore timeFlag
-	fs.Var(&redoBefore, "redo-before", "redo runs started before this UTC time (2006-01-02T15:04:05Z), e.g. after fixing how a run is measured")
+	var redo redoFlags
+	redo.register(fs)
 	noBar := fs.Bool("no-progress", false, "plain log lines even on a terminal")
 	quietWait := fs.Duration("quiet-wait", 10*time.Minute, "before each run, wait up to this long for other processes to go quiet (0: don't)")
 	quietPct := fs.Float64("quiet-percent", 20, "other processes' CPU use (percent of one CPU) below which the machine counts as quiet")
@@ -189,7 +190,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opts := runner.Options{
 		Config: cfg, Cells: cells, DataDir: m.data, WorkDir: *work,
 		Sources:     &source.Cache{Dir: filepath.Join(*work, "src"), Getter: getter},
-		RetryFailed: *retry, RedoNoisy: *redoNoisy, RedoSteal: *redoSteal, RedoBefore: redoBefore.t, QuietWait: *quietWait, QuietPercent: *quietPct, Log: stderr, Version: collectorVersion(),
+		RetryFailed: redo.failed, RedoNoisy: redo.noisy, RedoSteal: redo.steal, RedoBefore: redo.before.t, QuietWait: *quietWait, QuietPercent: *quietPct, Log: stderr, Version: collectorVersion(),
 	}
 	if !*noBar && isTerminal(stderr) {
 		opts.Progress = newBar(stderr)
@@ -342,6 +343,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)
 	report.Steal(stdout, d)
+	report.Redone(stdout, d)
 	if *compare != "" {
 		other, err := store.Load(*compare)
 		if err != nil {
@@ -350,6 +352,66 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout)
 		report.Noise(stdout, d, other)
 	}
+	return nil
+}
+
+// redoFlags are the rules for measuring runs again, shared by run and recover.
+type redoFlags struct {
+	failed       bool
+	noisy, steal float64
+	before       timeFlag
+}
+
+func (r *redoFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&r.failed, "retry-failed", false, "rebuild cells whose last build failed and redo runs whose server failed")
+	fs.Float64Var(&r.noisy, "redo-noisy", 0, "redo runs during which other processes used more than this percent of a CPU (0: never)")
+	fs.Float64Var(&r.steal, "redo-steal", 0, "redo runs during which the VM's host took more than this percent of a CPU (runs.steal_pct; 0: never)")
+	fs.Var(&r.before, "redo-before", "redo runs started before this UTC time (2006-01-02T15:04:05Z), e.g. after fixing how a run is measured")
+}
+
+func (r *redoFlags) rules() runner.Redo {
+	return runner.Redo{Failed: r.failed, NoisyPercent: r.noisy, StealPercent: r.steal, Before: r.before.t}
+}
+
+// cmdRecover adds to a dataset's redone tables the runs that earlier versions
+// of it (e.g. checkouts of its git history) had and that were measured again
+// before the collector kept redone runs (0.1.7).
+func cmdRecover(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("recover", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "public/data", "the dataset to add the recovered runs to")
+	var redo redoFlags
+	redo.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return errors.New("usage: collector recover [-data DIR] [-redo-... rules as given to run] EARLIER_DATA_DIR...")
+	}
+	d, err := store.Load(*data)
+	if err != nil {
+		return err
+	}
+	if len(d.Runs) == 0 {
+		return fmt.Errorf("recover: no runs in %s", *data)
+	}
+	var earlier []*store.Data
+	for _, in := range fs.Args() {
+		if _, err := os.Stat(in); err != nil {
+			return fmt.Errorf("recover input: %w", err)
+		}
+		e, err := store.Load(in)
+		if err != nil {
+			return err
+		}
+		earlier = append(earlier, e)
+	}
+	n, orphans := runner.Recover(d, earlier, redo.rules())
+	if err := d.Save(*data); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "recovered %d runs measured again from %d earlier versions (%d left out: their cell, mode and repeat is not in %s); %d redone runs in all\n",
+		n, len(earlier), orphans, *data, len(d.RedoneRuns))
 	return nil
 }
 

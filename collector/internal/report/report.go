@@ -316,3 +316,65 @@ func Steal(w io.Writer, d *store.Data) {
 			id, Median(s), max(s), len(s), high)
 	}
 }
+
+// Redone prints how many runs were measured again and why (the rules of
+// redone_runs.redo_reason, a run counted under each rule it fell under), and
+// per mode how fast each discarded run was against the run that replaced it:
+// the median over its tests of discarded / replacement requests per second.
+func Redone(w io.Writer, d *store.Data) {
+	if len(d.RedoneRuns) == 0 {
+		fmt.Fprintln(w, "runs measured again: none recorded (collector 0.1.7 on, or collector recover)")
+		return
+	}
+	rps := map[string]map[string]float64{} // run id -> test -> rps
+	add := func(results []store.Result) {
+		for _, r := range results {
+			if r.RPS != nil {
+				if rps[r.RunID] == nil {
+					rps[r.RunID] = map[string]float64{}
+				}
+				rps[r.RunID][r.Test] = *r.RPS
+			}
+		}
+	}
+	add(d.Results)
+	add(d.RedoneResults)
+	rules := map[string]int{}
+	speed := map[string][]float64{} // mode -> per discarded run, its median ratio
+	for _, r := range d.RedoneRuns {
+		for _, part := range strings.Split(r.RedoReason, "; ") {
+			rules[ruleName(part)]++
+		}
+		var ratios []float64
+		for test, v := range rps[r.RunID] {
+			if by, ok := rps[r.ReplacedBy][test]; ok && by > 0 {
+				ratios = append(ratios, v/by)
+			}
+		}
+		if len(ratios) > 0 {
+			speed[r.Mode] = append(speed[r.Mode], Median(ratios))
+		}
+	}
+	var why []string
+	for _, name := range slices.Sorted(maps.Keys(rules)) {
+		why = append(why, fmt.Sprintf("%s %d", name, rules[name]))
+	}
+	fmt.Fprintf(w, "runs measured again: %d (%s)\n", len(d.RedoneRuns), strings.Join(why, ", "))
+	for _, mode := range slices.Sorted(maps.Keys(speed)) {
+		fmt.Fprintf(w, "  %s mode: a discarded run measured a median %.3f of its replacement's speed (over %d runs; min %.3f, max %.3f)\n",
+			mode, Median(speed[mode]), len(speed[mode]), slices.Min(speed[mode]), slices.Max(speed[mode]))
+	}
+}
+
+// ruleName is the rule of one part of a redo reason: its words before the
+// first figure or parenthesis ("host steal 26.9% > 10%" -> "host steal").
+func ruleName(part string) string {
+	var words []string
+	for _, f := range strings.Fields(part) {
+		if strings.HasPrefix(f, "(") || strings.ContainsAny(f[:1], "0123456789") {
+			break
+		}
+		words = append(words, f)
+	}
+	return strings.Join(words, " ")
+}

@@ -169,3 +169,29 @@ func TestStealPerMachine(t *testing.T) {
 		t.Errorf("Steal =\n%s\nwant\n%s", out.String(), want)
 	}
 }
+
+func TestRedoneCountsRulesAndComparesWithTheReplacement(t *testing.T) {
+	var out bytes.Buffer
+	Redone(&out, &store.Data{})
+	if !strings.Contains(out.String(), "none recorded") {
+		t.Errorf("without redone runs: %q", out.String())
+	}
+	out.Reset()
+	res := func(run, test string, v float64) store.Result { return store.Result{RunID: run, Test: test, RPS: rps(v)} }
+	d := &store.Data{
+		Results: []store.Result{res("new1", "SET", 100), res("new1", "GET", 200), res("new2", "SET", 100)},
+		RedoneRuns: []store.RedoneRun{
+			{Run: store.Run{RunID: "old1", Mode: "data"}, RedoReason: "host steal 26.9% > 10%", ReplacedBy: "new1"},
+			{Run: store.Run{RunID: "old2", Mode: "data"}, RedoReason: "other processes 12% of a CPU > 5%; started before 2026-11-22T04:55:00Z (recovered from an earlier version of the dataset)", ReplacedBy: "new2"},
+			{Run: store.Run{RunID: "old3", Mode: "pipe"}, RedoReason: "server failed", ReplacedBy: "new3"},
+		},
+		RedoneResults: []store.Result{res("old1", "SET", 70), res("old1", "GET", 160), res("old2", "SET", 90)},
+	}
+	Redone(&out, d)
+	// old1: median of 0.7 and 0.8 = 0.75; old2: 0.9; old3 has no figures to compare.
+	want := "runs measured again: 3 (host steal 1, other processes 1, server failed 1, started before 1)\n" +
+		"  data mode: a discarded run measured a median 0.825 of its replacement's speed (over 2 runs; min 0.750, max 0.900)\n"
+	if out.String() != want {
+		t.Errorf("Redone =\n%s\nwant\n%s", out.String(), want)
+	}
+}

@@ -4,6 +4,7 @@
 package runner
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,9 @@ type Task struct {
 	Cell   config.Cell
 	Mode   config.Mode
 	Repeat int
+	// Redo, for a run measured again, says why (Redo.Reason); the run it
+	// replaces is kept in the redone tables.
+	Redo string
 }
 
 // CellStatus summarises one cell for the plan command.
@@ -57,6 +61,25 @@ type Redo struct {
 	Before time.Time
 }
 
+// Reason says why run r is to be measured again, "" if it is not: every rule
+// it falls under, "; "-separated (stored as redone_runs.redo_reason).
+func (redo Redo) Reason(r store.Run) string {
+	var why []string
+	if redo.Failed && r.Status == "server_failed" {
+		why = append(why, "server failed")
+	}
+	if others := OthersPercent(r.OtherCPU); redo.NoisyPercent > 0 && others > redo.NoisyPercent {
+		why = append(why, fmt.Sprintf("other processes %g%% of a CPU > %g%%", others, redo.NoisyPercent))
+	}
+	if redo.StealPercent > 0 && r.StealPct != nil && *r.StealPct > redo.StealPercent {
+		why = append(why, fmt.Sprintf("host steal %.1f%% > %g%%", *r.StealPct, redo.StealPercent))
+	}
+	if !redo.Before.IsZero() && r.StartedAt.Before(redo.Before) {
+		why = append(why, "started before "+redo.Before.UTC().Format(time.RFC3339))
+	}
+	return strings.Join(why, "; ")
+}
+
 // OthersPercent reads N from a runs.other_cpu value "others:N,..." (0 if absent).
 func OthersPercent(otherCPU string) float64 {
 	first, _, _ := strings.Cut(otherCPU, ",")
@@ -93,12 +116,6 @@ func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Dat
 	for _, rs := range slots {
 		sort.SliceStable(rs, func(i, j int) bool { return rs[i].Repeat < rs[j].Repeat })
 	}
-	redone := func(r store.Run) bool {
-		return retryFailed && r.Status == "server_failed" ||
-			redo.NoisyPercent > 0 && OthersPercent(r.OtherCPU) > redo.NoisyPercent ||
-			redo.StealPercent > 0 && r.StealPct != nil && *r.StealPct > redo.StealPercent ||
-			!redo.Before.IsZero() && r.StartedAt.Before(redo.Before)
-	}
 	builds := LatestBuilds(classBuilds(d, inClass))
 	var tasks []Task
 	for level := 1; level <= repeats; level++ {
@@ -108,8 +125,8 @@ func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Dat
 			}
 			for _, m := range modes {
 				if rs := slots[cellMode{c.ID(), m.Name}]; level <= len(rs) {
-					if redone(rs[level-1]) {
-						tasks = append(tasks, Task{c, m, int(rs[level-1].Repeat)})
+					if why := redo.Reason(rs[level-1]); why != "" {
+						tasks = append(tasks, Task{c, m, int(rs[level-1].Repeat), why})
 					}
 					continue
 				}
@@ -118,7 +135,7 @@ func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Dat
 					n++
 				}
 				used[store.RunKey(c.ID(), m.Name, n)] = true
-				tasks = append(tasks, Task{c, m, n})
+				tasks = append(tasks, Task{c, m, n, ""})
 			}
 		}
 	}

@@ -252,9 +252,25 @@ func TestPendingRedoesRunsTheHostSlowed(t *testing.T) {
 	if got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 2, d, "", Redo{NoisyPercent: 5})); !reflect.DeepEqual(got, []string{cell.ID() + " pipe 2"}) {
 		t.Fatalf("without StealPercent steal is not a reason to redo, got %v", got)
 	}
-	got := tasks(Pending([]config.Cell{cell}, c.Bench.Modes, 2, d, "", Redo{StealPercent: 10}))
-	if want := []string{cell.ID() + " data 1", cell.ID() + " pipe 2"}; !reflect.DeepEqual(got, want) {
+	pending := Pending([]config.Cell{cell}, c.Bench.Modes, 2, d, "", Redo{StealPercent: 10})
+	if got, want := tasks(pending), []string{cell.ID() + " data 1", cell.ID() + " pipe 2"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("only the run with steal 12%% > 10%% is redone (and the missing repeat done), got %v, want %v", got, want)
+	}
+	if pending[0].Redo != "host steal 12.0% > 10%" || pending[1].Redo != "" {
+		t.Errorf("why: %q and %q, want the steal rule for the redo and nothing for the new run", pending[0].Redo, pending[1].Redo)
+	}
+}
+
+func TestRedoReasonNamesEveryRuleARunFallsUnder(t *testing.T) {
+	steal := 26.94
+	r := store.Run{Status: "server_failed", OtherCPU: "others:12,node:9", StealPct: &steal, StartedAt: t0}
+	all := Redo{Failed: true, NoisyPercent: 5, StealPercent: 10, Before: t0.Add(time.Minute)}
+	want := "server failed; other processes 12% of a CPU > 5%; host steal 26.9% > 10%; started before " + t0.Add(time.Minute).UTC().Format(time.RFC3339)
+	if got := all.Reason(r); got != want {
+		t.Errorf("Reason = %q\nwant %q", got, want)
+	}
+	if got := (Redo{NoisyPercent: 20, StealPercent: 30}).Reason(r); got != "" {
+		t.Errorf("below every threshold Reason = %q, want none", got)
 	}
 }
 

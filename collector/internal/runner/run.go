@@ -242,6 +242,11 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 	// complete before it is written, and saves take about as long each time.
 	run.OverheadSeconds = (time.Since(t0) + probeBefore + c.lastSave + c.buildOverhead).Seconds()
 	c.buildOverhead = 0
+	if t.Redo != "" {
+		// Keep the run this one replaces, with why, in the redone tables.
+		c.data.Retire(t.Cell.ID(), t.Mode.Name, t.Repeat, t.Redo, runID)
+		summary = withNote(summary, "redo ("+t.Redo+")")
+	}
 	c.data.Runs = append(c.data.Runs, run)
 	t1 := time.Now()
 	if err := c.data.Save(c.DataDir); err != nil {

@@ -187,3 +187,60 @@ func TestSaveWritesOnlyTheLastRunOfAKey(t *testing.T) {
 		t.Errorf("saved runs %v and %d results, want only the redone run and its result", ids(runs), len(results))
 	}
 }
+
+func TestRetireKeepsTheReplacedRunWithItsResultsAndWhy(t *testing.T) {
+	// As the runner does when it redoes a run: retire the old one, append the new one, save.
+	d := &Data{}
+	old, oldRes := runWithResults("2.8.24|gcc|-O2", "data", 1, t0, "SET", "GET")
+	other, otherRes := runWithResults("2.8.24|gcc|-O2", "pipe", 1, t0.Add(time.Minute), "SET")
+	d.Runs = append(d.Runs, old, other)
+	d.Results = append(append(d.Results, oldRes...), otherRes...)
+	redo, redoRes := runWithResults("2.8.24|gcc|-O2", "data", 1, t0.Add(time.Hour), "SET", "GET")
+	d.Retire(redo.CellID, redo.Mode, int(redo.Repeat), "host steal 26.9% > 10%", redo.RunID)
+	d.Runs = append(d.Runs, redo)
+	d.Results = append(d.Results, redoRes...)
+	dir := t.TempDir()
+	if err := d.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Runs) != 2 || got.Runs[0].RunID != other.RunID || got.Runs[1].RunID != redo.RunID || len(got.Results) != 3 {
+		t.Fatalf("runs %v with %d results, want the pipe run and the new data run with 3", ids(got.Runs), len(got.Results))
+	}
+	if len(got.RedoneRuns) != 1 {
+		t.Fatalf("redone runs %+v, want the replaced one", got.RedoneRuns)
+	}
+	r := got.RedoneRuns[0]
+	if r.RunID != old.RunID || r.RedoReason != "host steal 26.9% > 10%" || r.ReplacedBy != redo.RunID || !r.StartedAt.Equal(old.StartedAt) {
+		t.Errorf("redone run = %s (%q, replaced by %s), want %s as it was, why and by %s", r.RunID, r.RedoReason, r.ReplacedBy, old.RunID, redo.RunID)
+	}
+	if len(got.RedoneResults) != 2 || got.RedoneResults[0].RunID != old.RunID || *got.RedoneResults[1].RPS != *oldRes[1].RPS {
+		t.Errorf("redone results %+v, want the replaced run's 2 results as they were", got.RedoneResults)
+	}
+
+	// Redone again: the second run joins the first in the redone tables, each naming its successor;
+	// a retire repeated after a save cut short (the same run again) is recorded once.
+	again, againRes := runWithResults("2.8.24|gcc|-O2", "data", 1, t0.Add(2*time.Hour), "SET", "GET")
+	got.Retire(again.CellID, again.Mode, int(again.Repeat), "other processes 12% of a CPU > 5%", again.RunID)
+	got.Retire(again.CellID, again.Mode, int(again.Repeat), "other processes 12% of a CPU > 5%", again.RunID)
+	got.Runs = append(got.Runs, again)
+	got.Results = append(got.Results, againRes...)
+	if err := got.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	final, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain := []string{}
+	for _, r := range final.RedoneRuns {
+		chain = append(chain, r.RunID+" -> "+r.ReplacedBy)
+	}
+	want := []string{old.RunID + " -> " + redo.RunID, redo.RunID + " -> " + again.RunID}
+	if fmt.Sprint(chain) != fmt.Sprint(want) || len(final.RedoneResults) != 4 || len(final.Runs) != 2 {
+		t.Errorf("redone chain %v with %d results, %d runs; want %v with 4, 2", chain, len(final.RedoneResults), len(final.Runs), want)
+	}
+}

@@ -20,6 +20,10 @@ type Data struct {
 	Runs     []Run
 	Results  []Result
 	Machines []Machine
+	// RedoneRuns and RedoneResults are the runs measured again and their
+	// results, out of runs and results (Retire).
+	RedoneRuns    []RedoneRun
+	RedoneResults []Result
 }
 
 // HardwareLabel names a hardware class: a CPU model and a core count. Runs are
@@ -48,6 +52,9 @@ const (
 	RunsFile     = "runs.parquet"
 	ResultsFile  = "results.parquet"
 	MachinesFile = "machines.parquet"
+	// RedoneRunsFile and RedoneResultsFile hold runs that were measured again.
+	RedoneRunsFile    = "redone_runs.parquet"
+	RedoneResultsFile = "redone_results.parquet"
 )
 
 // Load reads every table of dir; a missing file is an empty table.
@@ -69,6 +76,12 @@ func Load(dir string) (*Data, error) {
 	if d.Machines, err = read[Machine](dir, MachinesFile); err != nil {
 		return nil, err
 	}
+	if d.RedoneRuns, err = read[RedoneRun](dir, RedoneRunsFile); err != nil {
+		return nil, err
+	}
+	if d.RedoneResults, err = read[Result](dir, RedoneResultsFile); err != nil {
+		return nil, err
+	}
 	d.Dedupe()
 	return d, nil
 }
@@ -88,9 +101,12 @@ func read[T any](dir, name string) ([]T, error) {
 // Save writes every table of d into dir, each atomically. Results are
 // written before runs: a save cut short between the two leaves results of a
 // run not in runs (dropped by Load, the run is redone), never a run row
-// without its results (which would count as done).
+// without its results (which would count as done). Redone runs come first of
+// all: cut short after them, the discarded run is both in runs and in
+// redone_runs, is redone again and recorded once (keyed by run_id).
 func (d *Data) Save(dir string) error {
-	// A run redone (-redo-noisy, -retry-failed) is appended: the files keep only the last one.
+	// A run redone (-redo-noisy, -retry-failed) is appended: the files keep only
+	// the last one, the earlier one having been moved to the redone tables (Retire).
 	d.Dedupe()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -99,6 +115,12 @@ func (d *Data) Save(dir string) error {
 		return err
 	}
 	if err := write(dir, BuildsFile, d.Builds); err != nil {
+		return err
+	}
+	if err := write(dir, RedoneResultsFile, d.RedoneResults); err != nil {
+		return err
+	}
+	if err := write(dir, RedoneRunsFile, d.RedoneRuns); err != nil {
 		return err
 	}
 	if err := write(dir, ResultsFile, d.Results); err != nil {
@@ -171,14 +193,44 @@ func (d *Data) Dedupe() {
 	for _, r := range d.Runs {
 		keep[r.RunID] = true
 	}
-	var res []Result
-	for _, r := range d.Results {
-		if keep[r.RunID] {
-			res = append(res, r)
+	d.Results = ownedResults(d.Results, keep)
+	d.Machines = dedupe(d.Machines, func(m Machine) string { return m.MachineID })
+	d.RedoneRuns = dedupe(d.RedoneRuns, func(r RedoneRun) string { return r.RunID })
+	sort.SliceStable(d.RedoneRuns, func(i, j int) bool { return d.RedoneRuns[i].StartedAt.Before(d.RedoneRuns[j].StartedAt) })
+	redone := map[string]bool{}
+	for _, r := range d.RedoneRuns {
+		redone[r.RunID] = true
+	}
+	d.RedoneResults = ownedResults(d.RedoneResults, redone)
+}
+
+// ownedResults keeps the results of the runs in runIDs, one per (run, test).
+func ownedResults(results []Result, runIDs map[string]bool) []Result {
+	var out []Result
+	for _, r := range results {
+		if runIDs[r.RunID] {
+			out = append(out, r)
 		}
 	}
-	d.Results = dedupe(res, func(r Result) string { return r.RunID + "\x00" + r.Test })
-	d.Machines = dedupe(d.Machines, func(m Machine) string { return m.MachineID })
+	return dedupe(out, func(r Result) string { return r.RunID + "\x00" + r.Test })
+}
+
+// Retire moves the run of (cell, mode, repeat) now in d, if any, to the redone
+// tables with its results, as replaced by run replacedBy for reason. The caller
+// then appends the new run; Save keeps only the new one in runs.
+func (d *Data) Retire(cell, mode string, repeat int, reason, replacedBy string) {
+	key := RunKey(cell, mode, repeat)
+	for _, r := range d.Runs {
+		if RunKey(r.CellID, r.Mode, int(r.Repeat)) != key || r.RunID == replacedBy {
+			continue
+		}
+		d.RedoneRuns = append(d.RedoneRuns, RedoneRun{Run: r, RedoReason: reason, ReplacedBy: replacedBy})
+		for _, res := range d.Results {
+			if res.RunID == r.RunID {
+				d.RedoneResults = append(d.RedoneResults, res)
+			}
+		}
+	}
 }
 
 // RunKey identifies a (cell, mode, repeat).
@@ -207,5 +259,7 @@ func (d *Data) Merge(other *Data) {
 	d.Runs = append(d.Runs, other.Runs...)
 	d.Results = append(d.Results, other.Results...)
 	d.Machines = append(d.Machines, other.Machines...)
+	d.RedoneRuns = append(d.RedoneRuns, other.RedoneRuns...)
+	d.RedoneResults = append(d.RedoneResults, other.RedoneResults...)
 	d.Dedupe()
 }

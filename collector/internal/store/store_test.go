@@ -112,7 +112,7 @@ func TestRoundTripEveryTable(t *testing.T) {
 	if err != nil || len(raw) != 2 || raw[0].StartedAt != t0.UnixMilli() {
 		t.Errorf("stored started_at = %+v (%v), want %d (UTC ms)", raw, err, t0.UnixMilli())
 	}
-	for _, name := range []string{PlanFile, BuildsFile, RunsFile, ResultsFile, MachinesFile} {
+	for _, name := range []string{PlanFile, BuildsFile, RunsFile, ResultsFile, MachinesFile, RedoneRunsFile, RedoneResultsFile} {
 		st, err := os.Stat(filepath.Join(dir, name))
 		if err != nil || st.Mode().Perm() != 0o644 {
 			t.Errorf("%s: %v, mode %v; want a world-readable file", name, err, st.Mode())

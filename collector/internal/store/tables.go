@@ -94,6 +94,20 @@ type Run struct {
 	StealPct *float64 `parquet:"steal_pct,optional"`
 }
 
+// RedoneRun is a run that was measured again (-redo-noisy, -redo-steal,
+// -retry-failed, -redo-before): the discarded run as it was, why it was
+// redone, and the run that replaced it. Its results are kept, as they were, in
+// redone_results. Nothing measured is thrown away: a reader can see what was
+// redone and how different the discarded figures were.
+type RedoneRun struct {
+	Run
+	// RedoReason says which rule redid it, e.g. "host steal 26.9% > 10%".
+	RedoReason string `parquet:"redo_reason"`
+	// ReplacedBy is the run_id of the run measured in its place (in runs, or
+	// itself in redone_runs when it was redone again).
+	ReplacedBy string `parquet:"replaced_by"`
+}
+
 // Result is one test of a run.
 type Result struct {
 	RunID     string   `parquet:"run_id"`
