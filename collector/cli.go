@@ -388,6 +388,11 @@ func cmdRecover(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return errors.New("usage: collector recover [-data DIR] [-redo-... rules as given to run] EARLIER_DATA_DIR...")
 	}
+	for _, in := range fs.Args() {
+		if _, err := os.Stat(in); err != nil {
+			return fmt.Errorf("recover input: %w", err)
+		}
+	}
 	d, err := store.Load(*data)
 	if err != nil {
 		return err
@@ -397,9 +402,6 @@ func cmdRecover(args []string, stdout, stderr io.Writer) error {
 	}
 	var earlier []*store.Data
 	for _, in := range fs.Args() {
-		if _, err := os.Stat(in); err != nil {
-			return fmt.Errorf("recover input: %w", err)
-		}
 		e, err := store.Load(in)
 		if err != nil {
 			return err

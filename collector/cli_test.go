@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis-compiler-benchmarks/collector/internal/runner"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
@@ -145,6 +146,10 @@ args = ["--csv"]
 		{"merge without -out", []string{"merge", data}, "usage: collector merge -out DIR IN_DIR..."},
 		{"merge without inputs", []string{"merge", "-out", data}, "usage: collector merge -out DIR IN_DIR..."},
 		{"merge, missing input", []string{"merge", "-out", data, filepath.Join(work, "none")}, "merge input: stat "},
+		{"recover without inputs", []string{"recover", "-data", data}, "usage: collector recover"},
+		{"recover, missing input", []string{"recover", "-data", data, filepath.Join(work, "none")}, "recover input: stat "},
+		{"recover into an empty dataset", []string{"recover", "-data", data, work}, "recover: no runs in " + data},
+		{"recover, bad redo time", []string{"recover", "-data", data, "-redo-before", "now", work}, `want a time like 2026-11-22T04:55:00Z, got "now"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -214,5 +219,38 @@ func TestMergeCommand(t *testing.T) {
 	stdout, _, err = runCLI(t, "merge", "-out", out, b)
 	if err != nil || !strings.HasSuffix(stdout, ": 2 builds, 2 runs, 4 results\n") {
 		t.Errorf("second merge: %q, %v", stdout, err)
+	}
+}
+
+func TestRecoverCommand(t *testing.T) {
+	at := time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC)
+	const cell = "7.4.1|gcc|-O2"
+	version := func(id string, at time.Time, other string) string {
+		dir := t.TempDir()
+		d := &store.Data{
+			Runs:    []store.Run{{RunID: id, CellID: cell, Mode: "data", Repeat: 1, Status: "ok", OtherCPU: other, StartedAt: at}},
+			Results: []store.Result{{RunID: id, CellID: cell, Mode: "data", Repeat: 1, Test: "SET"}},
+		}
+		if err := d.Save(dir); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	earlier := version("old", at, "others:30")
+	data := version("new", at.Add(time.Hour), "others:0")
+	stdout, _, err := runCLI(t, "recover", "-data", data, "-redo-noisy", "5", earlier, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "recovered 1 runs measured again from 2 earlier versions (0 left out: their cell, mode and repeat is not in " + data + "); 1 redone runs in all\n"; stdout != want {
+		t.Errorf("stdout %q, want %q", stdout, want)
+	}
+	d, err := store.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Runs) != 1 || d.Runs[0].RunID != "new" || len(d.RedoneRuns) != 1 || len(d.RedoneResults) != 1 ||
+		d.RedoneRuns[0].RedoReason != "other processes 30% of a CPU > 5%"+runner.RecoveredNote || d.RedoneRuns[0].ReplacedBy != "new" {
+		t.Errorf("after recover: runs %+v, redone %+v", d.Runs, d.RedoneRuns)
 	}
 }

@@ -5,7 +5,7 @@
  */
 
 /** Table names, one Parquet file each under <base>/data/. */
-export const TABLES = ['plan', 'builds', 'runs', 'results', 'machines'] as const;
+export const TABLES = ['plan', 'builds', 'runs', 'results', 'machines', 'redone_runs', 'redone_results'] as const;
 
 /** One of the published tables. */
 export type TableName = (typeof TABLES)[number];
@@ -15,17 +15,34 @@ export const REQUIRED_TABLE: TableName = 'plan';
 
 /**
  * The name a published file is read under: `all_<table>` for the tables with a row per machine
- * (builds, runs, results), which the queries read through views of one hardware class
- * (src/sql/hardware.ts); the table's own name for plan and machines.
+ * (builds, runs, results and the redone runs and results), which the queries read through views
+ * of one hardware class (src/sql/hardware.ts); the table's own name for plan and machines.
  */
 export function storedName(table: TableName): string {
-  return table === 'builds' || table === 'runs' || table === 'results' ? `all_${table}` : table;
+  return table === 'plan' || table === 'machines' ? table : `all_${table}`;
 }
 
 /** File name of a table inside the data folder. */
 export function tableFile(table: TableName): string {
   return `${table}.parquet`;
 }
+
+const RUNS = {
+  run_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR', flag_set: 'VARCHAR',
+  build_id: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', status: 'VARCHAR', client_version: 'VARCHAR',
+  client_args: 'VARCHAR', server_cpu: 'INTEGER', client_cpu: 'INTEGER', load1_before: 'DOUBLE',
+  load1_after: 'DOUBLE', other_cpu: 'VARCHAR', raw_output: 'VARCHAR', duration_seconds: 'DOUBLE',
+  started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP', machine_id: 'VARCHAR', mem_write_before: 'DOUBLE',
+  mem_write_after: 'DOUBLE', steal_pct: 'DOUBLE',
+} as const;
+
+const RESULTS = {
+  run_id: 'VARCHAR', build_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR',
+  flag_set: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', test: 'VARCHAR', test_index: 'INTEGER',
+  status: 'VARCHAR', rps: 'DOUBLE', avg_latency_ms: 'DOUBLE', min_latency_ms: 'DOUBLE',
+  p50_latency_ms: 'DOUBLE', p95_latency_ms: 'DOUBLE', p99_latency_ms: 'DOUBLE', max_latency_ms: 'DOUBLE',
+  error: 'VARCHAR',
+} as const;
 
 /** Column name -> DuckDB type, in the documented order. */
 export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>>> = {
@@ -43,24 +60,14 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
     source_seconds: 'DOUBLE', deps_seconds: 'DOUBLE', build_seconds: 'DOUBLE', binary_bytes: 'BIGINT',
     started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP', machine_id: 'VARCHAR', collector_version: 'VARCHAR',
   },
-  runs: {
-    run_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR', flag_set: 'VARCHAR',
-    build_id: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', status: 'VARCHAR', client_version: 'VARCHAR',
-    client_args: 'VARCHAR', server_cpu: 'INTEGER', client_cpu: 'INTEGER', load1_before: 'DOUBLE',
-    load1_after: 'DOUBLE', other_cpu: 'VARCHAR', raw_output: 'VARCHAR', duration_seconds: 'DOUBLE',
-    started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP', machine_id: 'VARCHAR', mem_write_before: 'DOUBLE',
-    mem_write_after: 'DOUBLE', steal_pct: 'DOUBLE',
-  },
-  results: {
-    run_id: 'VARCHAR', build_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR',
-    flag_set: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', test: 'VARCHAR', test_index: 'INTEGER',
-    status: 'VARCHAR', rps: 'DOUBLE', avg_latency_ms: 'DOUBLE', min_latency_ms: 'DOUBLE',
-    p50_latency_ms: 'DOUBLE', p95_latency_ms: 'DOUBLE', p99_latency_ms: 'DOUBLE', max_latency_ms: 'DOUBLE',
-    error: 'VARCHAR',
-  },
+  runs: RUNS,
+  results: RESULTS,
   machines: {
     machine_id: 'VARCHAR', hostname: 'VARCHAR', cpu_model: 'VARCHAR', cores: 'INTEGER',
     memory_bytes: 'BIGINT', kernel: 'VARCHAR', os: 'VARCHAR', mem_write_bytes_per_s: 'DOUBLE',
     measured_at: 'TIMESTAMP', collector_version: 'VARCHAR',
   },
+  // Runs measured again (collector 0.1.7): the discarded run as it was, why, and its replacement.
+  redone_runs: { ...RUNS, redo_reason: 'VARCHAR', replaced_by: 'VARCHAR' },
+  redone_results: RESULTS,
 };

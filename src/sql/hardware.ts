@@ -1,7 +1,9 @@
 /**
  * One hardware class at a time (src/model/hardware.ts): the published builds, runs and results of
- * every machine are read as all_builds, all_runs and all_results, and the names every query uses
- * (builds, runs, results) are views restricted to the selected class's machines. So the charts,
+ * every machine (and the runs measured again, with their results) are read as all_builds,
+ * all_runs, all_results, all_redone_runs and all_redone_results, and the names every query uses
+ * (builds, runs, results, redone_runs, redone_results) are views restricted to the selected
+ * class's machines. So the charts,
  * noise verdicts, summary, status grid, header, exports and the SQL console never mix CPUs,
  * without a hardware condition in each query.
  */
@@ -52,7 +54,7 @@ export function hardwareClassesQuery(): Query<HardwareRow> {
 }
 
 /**
- * Statements that restrict builds, runs and results to the machines of the class labelled
+ * Statements that restrict builds, runs, results and the redone runs and results to the machines of the class labelled
  * `label` (results through their run), and the table machine_hardware (machine_id, hardware,
  * selected) they read. With no class (no machine described) nothing is restricted.
  */
@@ -66,5 +68,7 @@ FROM (${MACHINE_LABELS})`,
     `CREATE OR REPLACE VIEW builds AS SELECT * FROM all_builds${where('machine_id', selected)}`,
     `CREATE OR REPLACE VIEW runs AS SELECT * FROM all_runs${where('machine_id', selected)}`,
     `CREATE OR REPLACE VIEW results AS SELECT * FROM all_results${where('run_id', 'SELECT run_id FROM runs')}`,
+    `CREATE OR REPLACE VIEW redone_runs AS SELECT * FROM all_redone_runs${where('machine_id', selected)}`,
+    `CREATE OR REPLACE VIEW redone_results AS SELECT * FROM all_redone_results${where('run_id', 'SELECT run_id FROM redone_runs')}`,
   ].join(';\n');
 }

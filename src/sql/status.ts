@@ -174,3 +174,70 @@ export function cellRunsQuery(cellId: string): Query<RunDetailRow> {
     [cellId],
   );
 }
+
+/**
+ * Each run measured again (redone_runs) with how fast it was against the run that replaced it:
+ * the median over its tests of its requests/s over the replacement's (in results, or in
+ * redone_results when that one was redone too); null when either has no figure.
+ */
+const REDONE_SPEED = `redone_speed AS (
+  SELECT x.run_id, median(x.rps / y.rps)::DOUBLE AS speed
+  FROM redone_results x
+  JOIN redone_runs d ON d.run_id = x.run_id
+  JOIN (SELECT run_id, test, rps FROM results UNION ALL SELECT run_id, test, rps FROM redone_results) y
+    ON y.run_id = d.replaced_by AND y.test = x.test
+  WHERE x.rps > 0 AND y.rps > 0
+  GROUP BY x.run_id
+)`;
+
+/** A run of a cell that was measured again: the discarded run as it was, why, and against what. */
+export interface RedoneRunRow {
+  mode: string;
+  repeat: number;
+  status: string;
+  started_at: string | null;
+  /** Why the collector measured it again ("host steal 26.9% > 10%"; see docs/data-schema.md). */
+  redo_reason: string;
+  /** As in RunDetailRow. */
+  busy_pct: number | null;
+  steal_pct: number | null;
+  /** Median over its tests of its requests/s over its replacement's (0.8 = 20% slower); null without figures. */
+  speed: number | null;
+  /** When the run that replaced it started. */
+  replaced_at: string | null;
+}
+
+/** A cell's runs measured again, by mode, repeat and start. */
+export function cellRedoneQuery(cellId: string): Query<RedoneRunRow> {
+  return query(
+    `WITH ${REDONE_SPEED}
+     SELECT d.mode, d.repeat, d.status, strftime(d.started_at, '%Y-%m-%d %H:%M') AS started_at, d.redo_reason,
+            TRY_CAST(regexp_extract(d.other_cpu, '^others:([0-9.]+)', 1) AS DOUBLE) AS busy_pct, d.steal_pct,
+            s.speed, strftime(n.started_at, '%Y-%m-%d %H:%M') AS replaced_at
+     FROM redone_runs d
+     LEFT JOIN redone_speed s ON s.run_id = d.run_id
+     LEFT JOIN (SELECT run_id, started_at FROM runs UNION ALL SELECT run_id, started_at FROM redone_runs) n ON n.run_id = d.replaced_by
+     WHERE d.cell_id = ?
+     ORDER BY d.mode, d.repeat, d.started_at`,
+    [cellId],
+  );
+}
+
+/** The runs measured again on the selected hardware, per mode. */
+export interface RedoneSummaryRow {
+  mode: string;
+  runs: number;
+  /** Of them, with a speed against their replacement, and its median. */
+  compared: number;
+  median_speed: number | null;
+}
+
+/** How many runs were measured again, per mode, and how fast they were against their replacements. */
+export function redoneSummaryQuery(): Query<RedoneSummaryRow> {
+  return query(
+    `WITH ${REDONE_SPEED}
+     SELECT d.mode, count(*)::INTEGER AS runs, count(s.speed)::INTEGER AS compared, median(s.speed)::DOUBLE AS median_speed
+     FROM redone_runs d LEFT JOIN redone_speed s ON s.run_id = d.run_id
+     GROUP BY d.mode ORDER BY d.mode`,
+  );
+}

@@ -5,11 +5,12 @@
  */
 import { type ConfigRef, configKey, parseCellId } from '../model/analysisState';
 import { hostBusy, othersBusy } from '../model/bars';
-import { configName } from '../model/changeText';
+import { configName, formatChange } from '../model/changeText';
 import { formatBytes } from '../model/format';
 import type { AppState } from '../model/state';
 import {
-  type BuildDetailRow, cellBuildsQuery, cellRunsQuery, type GridRow, type GridStatus, type RunDetailRow, statusGridQuery,
+  type BuildDetailRow, cellBuildsQuery, cellRedoneQuery, cellRunsQuery, type GridRow, type GridStatus, type RedoneRunRow,
+  type RedoneSummaryRow, redoneSummaryQuery, type RunDetailRow, statusGridQuery,
 } from '../sql/status';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
@@ -146,6 +147,38 @@ function runsTable(runs: readonly RunDetailRow[]): HTMLElement {
   );
 }
 
+/** A run's speed against the run that replaced it: "−20.0% (0.80×)"; "no figures to compare" without. */
+function speedText(speed: number | null): string {
+  return speed === null ? 'no figures to compare' : `${formatChange(speed)} (${speed.toFixed(2)}×)`;
+}
+
+/**
+ * The cell's runs measured again (-redo-noisy, -redo-steal, -retry-failed, -redo-before): kept as
+ * they were, with why, and how fast they were against the run that replaced them. The charts use
+ * only the replacements.
+ */
+function redoneTable(redone: readonly RedoneRunRow[]): HTMLElement {
+  if (!redone.length) return h('p', { class: 'redone-none mt-2 text-xs text-slate-700' }, 'No run of this cell was measured again.');
+  const th = (text: string) => h('th', { class: 'border-b border-slate-300 px-2 py-1 text-left font-semibold', attrs: { scope: 'col' } }, text);
+  return h('table', { class: 'redone-table mt-3 border-collapse text-xs tabular-nums' },
+    h('caption', { class: 'mb-1 text-left text-sm font-semibold text-slate-700' }, 'Runs measured again (kept here, not used by the charts)'),
+    h('thead', {}, h('tr', {}, ...['Mode', 'Repeat', 'Run', 'Why measured again', 'Others\' CPU', 'Host steal',
+      'Speed against its replacement (median over tests)', 'Started (UTC)', 'Replacement started (UTC)'].map(th))),
+    h('tbody', {}, ...redone.map((r) => h('tr', { class: 'border-b border-slate-100' },
+      ...[r.mode, String(r.repeat), r.status, r.redo_reason, othersText(r.busy_pct), stealText(r.steal_pct), speedText(r.speed),
+        r.started_at ?? '', r.replaced_at ?? ''].map((v) => h('td', { class: 'px-2 py-1' }, v)),
+    ))),
+  );
+}
+
+/** One line on the runs measured again on this hardware: how many per mode, and how much slower they were. */
+function redoneSummary(rows: readonly RedoneSummaryRow[]): string {
+  const total = rows.reduce((n, r) => n + r.runs, 0);
+  if (!total) return 'No run on this hardware was measured again.';
+  const perMode = rows.map((r) => `${r.mode} mode ${r.runs}${r.median_speed === null ? '' : `, a median ${formatChange(r.median_speed)} against their replacements (${r.compared} compared)`}`);
+  return `Runs measured again on this hardware (busy machine, host steal, failed server or an older measurement; kept, not charted; each cell lists its own): ${total}: ${perMode.join('; ')}.`;
+}
+
 /** The status grid section. */
 export function createStatusGrid(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('status', 'Status grid: what has been collected', [
@@ -154,7 +187,8 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
   ], () => ctx.link({ section: 'status' }), ctx.tools);
   const gridBox = h('div', { class: 'overflow-x-auto' });
   const detail = h('div', { class: 'cell-detail mt-4', attrs: { 'aria-live': 'polite' } });
-  frame.body.append(legend(), gridBox, detail);
+  const redoneLine = h('p', { class: 'redone-summary mt-2 text-xs text-slate-700' });
+  frame.body.append(legend(), gridBox, redoneLine, detail);
   let shownCell: string | null | undefined;
   let rows: GridRow[] | null = null;
 
@@ -162,7 +196,7 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
     shownCell = id;
     const cell = id === null ? null : parseCellId(id);
     if (!id || !cell) return void detail.replaceChildren();
-    const [builds, runs] = await Promise.all([ctx.run(cellBuildsQuery(id)), ctx.run(cellRunsQuery(id))]);
+    const [builds, runs, redone] = await Promise.all([ctx.run(cellBuildsQuery(id)), ctx.run(cellRunsQuery(id)), ctx.run(cellRedoneQuery(id))]);
     if (shownCell !== id) return;
     const row = rows?.find((r) => r.cell_id === id);
     const close = h('button', {
@@ -176,6 +210,7 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
         close),
       buildDetails(builds),
       h('div', { class: 'overflow-x-auto' }, runsTable(runs)),
+      h('div', { class: 'overflow-x-auto' }, redoneTable(redone)),
     ));
   }
 
@@ -183,13 +218,18 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
     if (!rows) {
       frame.status.textContent = 'Loading…';
       try {
-        rows = await ctx.run(statusGridQuery());
+        const [grid, redone] = await Promise.all([ctx.run(statusGridQuery()), ctx.run(redoneSummaryQuery())]);
+        rows = grid;
+        redoneLine.textContent = redoneSummary(redone);
       } catch (err) {
         showSectionError(frame, 'The status grid', err);
         return;
       }
       frame.status.textContent = '';
-      frame.setQueries([{ label: 'cells', title: 'Status grid: every planned cell and how far its collection got', query: statusGridQuery(), file: 'redis-benchmarks-status' }]);
+      frame.setQueries([
+        { label: 'cells', title: 'Status grid: every planned cell and how far its collection got', query: statusGridQuery(), file: 'redis-benchmarks-status' },
+        { label: 'runs measured again', title: 'Runs measured again, per mode, against their replacements', query: redoneSummaryQuery(), file: 'redis-benchmarks-redone' },
+      ]);
     }
     gridBox.replaceChildren(grid(rows, ctx.versions, ctx.configs, state.cell, (id) =>
       ctx.update({ cell: state.cell === id ? null : id, section: 'status' })));

@@ -189,6 +189,20 @@ test('the status grid shows every cell, and a click shows its build log tail and
   await expect(stolen.nth(4)).toContainText('pipe');
   await expect(stolen.nth(4).locator('td').nth(8)).toHaveText('⚠ 24.5%');
   await expect(stolen.nth(0).locator('td').nth(8)).toHaveText('0.5%');
+  await expect(section(fresh, 'status').locator('article[data-cell="7.2.6|gcc|-O2"] .redone-none')).toHaveText('No run of this cell was measured again.');
+  // Runs measured again are kept and shown apart, with why and against their replacement.
+  await expect(section(fresh, 'status').locator('.redone-summary')).toContainText('Runs measured again on this hardware');
+  await expect(section(fresh, 'status').locator('.redone-summary')).toContainText(': 2: data mode 2, a median −3.8% against their replacements (2 compared).');
+  await fresh.goto('./?cell=7.4.1|gcc|-O2&section=status');
+  await waitForCharts(fresh);
+  const redone = section(fresh, 'status').locator('article[data-cell="7.4.1|gcc|-O2"] .redone-table tbody tr');
+  await expect(redone).toHaveCount(2);
+  await expect(redone.nth(0)).toContainText('other processes 12% of a CPU > 5% (recovered from an earlier version of the dataset)');
+  await expect(redone.nth(0).locator('td').nth(4)).toHaveText('12%');
+  await expect(redone.nth(0).locator('td').nth(6)).toHaveText('+12.5% (1.13×)');
+  await expect(redone.nth(1).locator('td').nth(3)).toHaveText('host steal 31.0% > 10%');
+  await expect(redone.nth(1).locator('td').nth(5)).toHaveText('⚠ 31.0%');
+  await expect(redone.nth(1).locator('td').nth(6)).toHaveText('−20.0% (0.80×)');
   await fresh.context().close();
 
   await detail.getByRole('button', { name: 'Close' }).click();

@@ -4,11 +4,12 @@
  * independently from results.parquet.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TABLES } from '../../src/data/schema';
 import { configBarsQuery } from '../../src/sql/charts';
 import { compareQuery } from '../../src/sql/compare';
 import { effectsQuery, type EffectRow } from '../../src/sql/effects';
 import { query } from '../../src/sql/query';
-import { cellBuildsQuery, cellRunsQuery, statusGridQuery } from '../../src/sql/status';
+import { cellBuildsQuery, cellRedoneQuery, cellRunsQuery, redoneSummaryQuery, statusGridQuery } from '../../src/sql/status';
 import { summaryItemsQuery, summaryQuery, type SummaryRow } from '../../src/sql/summary';
 import { versionVerdictsQuery, type VersionVerdictRow } from '../../src/sql/verdicts';
 import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
@@ -274,5 +275,31 @@ describe('statusGridQuery', () => {
     expect(stolen.map((r) => `${r.mode} ${r.repeat} ${r.steal_pct}`)).toEqual([
       'data 1 0.5', 'data 2 1', 'data 3 1.5', 'pipe 1 0.5', 'pipe 2 24.5', 'pipe 3 1.5',
     ]);
+  });
+
+  it('lists the runs measured again with why and their speed against the run that replaced them', async () => {
+    // The fixture's 7.4.1 gcc -O2 data repeat 2 was measured three times: 0.9x, then 0.8x, then the run in runs.
+    const redone = await fx.runner.run(cellRedoneQuery('7.4.1|gcc|-O2'));
+    expect(redone.map((r) => `${r.mode} ${r.repeat} ${r.busy_pct} ${r.steal_pct}`)).toEqual(['data 2 12 null', 'data 2 2 31']);
+    expect(redone[0]?.redo_reason).toBe('other processes 12% of a CPU > 5% (recovered from an earlier version of the dataset)');
+    expect(redone[1]?.redo_reason).toBe('host steal 31.0% > 10%');
+    // Each against its own successor: the second discarded run, then the run the charts use.
+    expect(redone[0]?.speed).toBeCloseTo(0.9 / 0.8, 3);
+    expect(redone[1]?.speed).toBeCloseTo(0.8, 3);
+    expect(redone[0]?.replaced_at).toBe(redone[1]?.started_at);
+    const [current] = (await fx.runner.run(cellRunsQuery('7.4.1|gcc|-O2'))).filter((r) => r.mode === 'data' && r.repeat === 2);
+    expect(redone[1]?.replaced_at).toBe(current?.started_at);
+    expect(await fx.runner.run(cellRedoneQuery('7.2.6|gcc|-O2'))).toEqual([]);
+    expect(await fx.runner.run(redoneSummaryQuery())).toEqual([{ mode: 'data', runs: 2, compared: 2, median_speed: expect.closeTo((0.9 / 0.8 + 0.8) / 2, 3) }]);
+    // The redone runs stay out of the charts: the cell's best repeat is the runs table's.
+    const [best] = await fx.runner.run(query<{ n: number }>(
+      `SELECT count(*)::INTEGER AS n FROM cell_status s WHERE s.cell_id = '7.4.1|gcc|-O2' AND s.ok_repeats <> 3 AND s.status = 'ok'`));
+    expect(best?.n).toBe(0);
+  });
+
+  it('shows no redone runs of another hardware class', async () => {
+    const intel = await openFixtureDb(TABLES, {}, 'fixture-intel-cpu-2-cores');
+    expect(intel.catalog.selectedHardware?.slug).toBe('fixture-intel-cpu-2-cores');
+    expect(await intel.runner.run(redoneSummaryQuery())).toEqual([]);
   });
 });

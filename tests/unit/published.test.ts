@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 
 describe('the published dataset', () => {
-  it('holds exactly the five tables the collector writes, and no fixture', () => {
+  it('holds exactly the seven tables the collector writes, and no fixture', () => {
     const files = fs.readdirSync(published).filter((name) => name !== '.gitkeep');
     expect(files.sort()).toEqual(TABLES.map(tableFile).sort());
   });
@@ -39,6 +39,20 @@ describe('the published dataset', () => {
       WHERE c.status IS NULL
          OR c.status <> CASE WHEN r.n > 0 THEN 'ok' WHEN r.unsupported THEN 'unsupported' ELSE 'failed' END
          OR c.best_rps IS DISTINCT FROM r.best OR c.ok_repeats <> r.n`)).toBe(0);
+  });
+
+  it('keeps every run measured again apart from the charted runs, with why and an existing replacement', async () => {
+    expect(await problems('SELECT run_id FROM all_redone_runs INTERSECT SELECT run_id FROM all_runs')).toBe(0);
+    expect(await problems(`SELECT d.run_id FROM all_redone_runs d
+      WHERE d.replaced_by NOT IN (SELECT run_id FROM all_runs UNION ALL SELECT run_id FROM all_redone_runs)
+         OR coalesce(d.redo_reason, '') = ''`)).toBe(0);
+    // A replacement measures the same cell, mode and repeat, and started later.
+    expect(await problems(`SELECT d.run_id FROM all_redone_runs d
+      JOIN (SELECT run_id, cell_id, mode, repeat, started_at FROM all_runs UNION ALL
+            SELECT run_id, cell_id, mode, repeat, started_at FROM all_redone_runs) n ON n.run_id = d.replaced_by
+      WHERE n.cell_id <> d.cell_id OR n.mode <> d.mode OR n.repeat <> d.repeat OR n.started_at <= d.started_at`)).toBe(0);
+    expect(await problems('SELECT run_id FROM all_redone_results WHERE run_id NOT IN (SELECT run_id FROM all_redone_runs)')).toBe(0);
+    expect(await problems('SELECT run_id, test FROM all_redone_results GROUP BY ALL HAVING count(*) > 1')).toBe(0);
   });
 
   it('has no measurement twice: one run per cell, mode and repeat; one result per run and test', async () => {

@@ -177,7 +177,9 @@ func TestRedoneCountsRulesAndComparesWithTheReplacement(t *testing.T) {
 		t.Errorf("without redone runs: %q", out.String())
 	}
 	out.Reset()
-	res := func(run, test string, v float64) store.Result { return store.Result{RunID: run, Test: test, RPS: rps(v)} }
+	res := func(run, test string, v float64) store.Result {
+		return store.Result{RunID: run, Test: test, RPS: rps(v)}
+	}
 	d := &store.Data{
 		Results: []store.Result{res("new1", "SET", 100), res("new1", "GET", 200), res("new2", "SET", 100)},
 		RedoneRuns: []store.RedoneRun{
