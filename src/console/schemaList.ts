@@ -31,6 +31,13 @@ const NOTES: Readonly<Record<string, { tag: string; note: string; sql?: string }
   all_builds: { tag: 'every machine', note: 'builds.parquet as published: every machine\'s builds.' },
   all_runs: { tag: 'every machine', note: 'runs.parquet as published: every machine\'s runs.' },
   all_results: { tag: 'every machine', note: 'results.parquet as published: every machine\'s results.' },
+  redone_runs: {
+    tag: 'this hardware',
+    note: `Runs measured again (kept, never charted: runs holds their replacements), with redo_reason and replaced_by, ${HARDWARE_NOTE} all_redone_runs.`,
+  },
+  redone_results: { tag: 'this hardware', note: `The results of the runs measured again ${HARDWARE_NOTE} all_redone_results.` },
+  all_redone_runs: { tag: 'every machine', note: 'redone_runs.parquet as published: every machine\'s runs measured again.' },
+  all_redone_results: { tag: 'every machine', note: 'redone_results.parquet as published: their results.' },
   machine_hardware: {
     tag: 'derived',
     note: 'Built at page load: each machine\'s hardware class ("<cpu_model>, <cores> cores") and whether it is the one shown. Figures from different classes are never combined.',

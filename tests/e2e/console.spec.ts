@@ -37,7 +37,9 @@ test('a console query in the URL opens the console, runs it and shows its rows u
   // hardware shown), then every machine's and the derived ones.
   await expect(page.locator('#console details[data-table] > summary')).toHaveText([
     /^plan · 84 rows$/, /^builds · 71 rows · this hardware$/, /^runs · 404 rows · this hardware$/, /^results · 4,030 rows · this hardware$/,
-    /^machines · 2 rows$/, /^all_builds · 74 rows · every machine$/, /^all_results · 4,090 rows · every machine$/,
+    /^machines · 2 rows$/, /^redone_runs · 2 rows · this hardware$/, /^redone_results · 20 rows · this hardware$/,
+    /^all_builds · 74 rows · every machine$/, /^all_redone_results · 20 rows · every machine$/, /^all_redone_runs · 2 rows · every machine$/,
+    /^all_results · 4,090 rows · every machine$/,
     /^all_runs · 410 rows · every machine$/, /^cell_status.*derived$/, /^machine_hardware · 2 rows · derived$/, /^versions.*derived$/,
   ]);
   // The charts are still there below.
