@@ -132,19 +132,24 @@ function stealText(stealPct: number | null): string {
   return stealPct === null ? 'not recorded' : `${hostBusy(stealPct) ? '⚠ ' : ''}${stealPct.toFixed(1)}%`;
 }
 
+/** A small table of a cell's runs: `className` names it for tests and styles. */
+function detailTable(className: string, caption: string, headers: readonly string[], rows: readonly (readonly string[])[]): HTMLElement {
+  const th = (text: string) => h('th', { class: 'border-b border-slate-300 px-2 py-1 text-left font-semibold', attrs: { scope: 'col' } }, text);
+  return h('table', { class: `${className} mt-2 border-collapse text-xs tabular-nums` },
+    h('caption', { class: 'mb-1 text-left text-sm font-semibold text-slate-700' }, caption),
+    h('thead', {}, h('tr', {}, ...headers.map(th))),
+    h('tbody', {}, ...rows.map((cells) => h('tr', { class: 'border-b border-slate-100' },
+      ...cells.map((v) => h('td', { class: 'px-2 py-1' }, v))))),
+  );
+}
+
 function runsTable(runs: readonly RunDetailRow[]): HTMLElement {
   if (!runs.length) return h('p', { class: 'mt-2 text-sm text-slate-700' }, 'No benchmark run recorded.');
-  const th = (text: string) => h('th', { class: 'border-b border-slate-300 px-2 py-1 text-left font-semibold', attrs: { scope: 'col' } }, text);
-  return h('table', { class: 'runs-table mt-2 border-collapse text-xs tabular-nums' },
-    h('caption', { class: 'mb-1 text-left text-sm font-semibold text-slate-700' }, 'Benchmark runs'),
-    h('thead', {}, h('tr', {}, ...['Mode', 'Repeat', 'Run', 'Tests ok / failed / unsupported', 'Duration', 'Load before → after',
-      'Others\' CPU', 'Memory write before → after', 'Host steal', 'Machine', 'Started (UTC)'].map(th))),
-    h('tbody', {}, ...runs.map((r) => h('tr', { class: 'border-b border-slate-100' },
-      ...[r.mode, String(r.repeat), r.status, `${r.ok_tests} / ${r.failed_tests} / ${r.unsupported_tests}`, `${r.duration_seconds.toFixed(0)} s`,
-        `${r.load1_before.toFixed(2)} → ${r.load1_after.toFixed(2)}`, othersText(r.busy_pct),
-        memWriteText(r.mem_write_before, r.mem_write_after), stealText(r.steal_pct), r.machine_id, r.started_at ?? ''].map((v) => h('td', { class: 'px-2 py-1' }, v)),
-    ))),
-  );
+  return detailTable('runs-table', 'Benchmark runs', ['Mode', 'Repeat', 'Run', 'Tests ok / failed / unsupported', 'Duration',
+    'Load before → after', 'Others\' CPU', 'Memory write before → after', 'Host steal', 'Machine', 'Started (UTC)'],
+  runs.map((r) => [r.mode, String(r.repeat), r.status, `${r.ok_tests} / ${r.failed_tests} / ${r.unsupported_tests}`,
+    `${r.duration_seconds.toFixed(0)} s`, `${r.load1_before.toFixed(2)} → ${r.load1_after.toFixed(2)}`, othersText(r.busy_pct),
+    memWriteText(r.mem_write_before, r.mem_write_after), stealText(r.steal_pct), r.machine_id, r.started_at ?? '']));
 }
 
 /** A run's speed against the run that replaced it: "−20.0% (0.80×)"; "no figures to compare" without. */
@@ -159,16 +164,11 @@ function speedText(speed: number | null): string {
  */
 function redoneTable(redone: readonly RedoneRunRow[]): HTMLElement {
   if (!redone.length) return h('p', { class: 'redone-none mt-2 text-xs text-slate-700' }, 'No run of this cell was measured again.');
-  const th = (text: string) => h('th', { class: 'border-b border-slate-300 px-2 py-1 text-left font-semibold', attrs: { scope: 'col' } }, text);
-  return h('table', { class: 'redone-table mt-3 border-collapse text-xs tabular-nums' },
-    h('caption', { class: 'mb-1 text-left text-sm font-semibold text-slate-700' }, 'Runs measured again (kept here, not used by the charts)'),
-    h('thead', {}, h('tr', {}, ...['Mode', 'Repeat', 'Run', 'Why measured again', 'Others\' CPU', 'Host steal',
-      'Speed against its replacement (median over tests)', 'Started (UTC)', 'Replacement started (UTC)'].map(th))),
-    h('tbody', {}, ...redone.map((r) => h('tr', { class: 'border-b border-slate-100' },
-      ...[r.mode, String(r.repeat), r.status, r.redo_reason, othersText(r.busy_pct), stealText(r.steal_pct), speedText(r.speed),
-        r.started_at ?? '', r.replaced_at ?? ''].map((v) => h('td', { class: 'px-2 py-1' }, v)),
-    ))),
-  );
+  return detailTable('redone-table', 'Runs measured again (kept here, not used by the charts)', ['Mode', 'Repeat', 'Run',
+    'Why measured again', 'Others\' CPU', 'Host steal', 'Speed against its replacement (median over tests)', 'Started (UTC)',
+    'Replacement started (UTC)'],
+  redone.map((r) => [r.mode, String(r.repeat), r.status, r.redo_reason, othersText(r.busy_pct), stealText(r.steal_pct),
+    speedText(r.speed), r.started_at ?? '', r.replaced_at ?? '']));
 }
 
 /** One line on the runs measured again on this hardware: how many per mode, and how much slower they were. */
