@@ -10,7 +10,7 @@ import { query, type Query } from './query';
  * cast to the documented types (DuckDB binds it at once, so a missing column fails here), or an
  * empty table of that shape when the collector has not written the file yet. Views, not copies:
  * the derived tables below read each file once, and nothing else reads the large ones at start.
- * builds, runs and results are created as all_builds, all_runs and all_results (storedName).
+ * builds, runs, results and the redone runs and results are created as all_<table> (storedName).
  */
 export function createTableSql(table: TableName, hasFile: boolean): string {
   const columns = Object.entries(SCHEMA[table]);
@@ -19,6 +19,13 @@ export function createTableSql(table: TableName, hasFile: boolean): string {
   const select = columns.map(([column, type]) => `"${column}"::${type} AS "${column}"`).join(', ');
   return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM read_parquet('${tableFile(table)}')`;
 }
+
+/**
+ * The CPU other processes used during a run, percent of one CPU: the leading "others:N" of the
+ * runs.other_cpu column `column` (NULL when not recorded).
+ */
+export const othersPercentSql = (column: string): string =>
+  `TRY_CAST(regexp_extract(${column}, '^others:([0-9.]+)', 1) AS DOUBLE)`;
 
 /** One row of the catalog: a planned version, a compiler, a configuration (in plan order) or a chart (mode and test). */
 export interface CatalogRow {
@@ -106,7 +113,7 @@ run_counts AS (
   -- in this mode, from other_cpu's leading "others:N" (NULL when not recorded); steal_pct: the
   -- most CPU the VM's host took during any of them (runs.steal_pct, NULL before collector 0.1.6).
   SELECT cell_id, mode, count(*) FILTER (WHERE status = 'server_failed')::INTEGER AS server_failed_runs,
-         max(TRY_CAST(regexp_extract(other_cpu, '^others:([0-9.]+)', 1) AS DOUBLE)) AS busy_pct,
+         max(${othersPercentSql('other_cpu')}) AS busy_pct,
          max(steal_pct)::DOUBLE AS steal_pct
   FROM runs GROUP BY cell_id, mode
 ),

@@ -2,6 +2,7 @@
  * The status grid: one row per planned cell (version × configuration) saying how far its
  * collection got, and a cell's details (its build attempts and benchmark runs) on demand.
  */
+import { othersPercentSql } from './load';
 import { query, type Query } from './query';
 
 /**
@@ -164,7 +165,7 @@ export function cellRunsQuery(cellId: string): Query<RunDetailRow> {
             count(r.test) FILTER (WHERE r.status NOT IN ('ok', 'unsupported'))::INTEGER AS failed_tests,
             count(r.test) FILTER (WHERE r.status = 'unsupported')::INTEGER AS unsupported_tests,
             strftime(u.started_at, '%Y-%m-%d %H:%M') AS started_at, u.machine_id,
-            TRY_CAST(regexp_extract(u.other_cpu, '^others:([0-9.]+)', 1) AS DOUBLE) AS busy_pct,
+            ${othersPercentSql('u.other_cpu')} AS busy_pct,
             u.mem_write_before, u.mem_write_after, u.steal_pct
      FROM runs u LEFT JOIN results r ON r.run_id = u.run_id
      WHERE u.cell_id = ?
@@ -212,7 +213,7 @@ export function cellRedoneQuery(cellId: string): Query<RedoneRunRow> {
   return query(
     `WITH ${REDONE_SPEED}
      SELECT d.mode, d.repeat, d.status, strftime(d.started_at, '%Y-%m-%d %H:%M') AS started_at, d.redo_reason,
-            TRY_CAST(regexp_extract(d.other_cpu, '^others:([0-9.]+)', 1) AS DOUBLE) AS busy_pct, d.steal_pct,
+            ${othersPercentSql('d.other_cpu')} AS busy_pct, d.steal_pct,
             s.speed, strftime(n.started_at, '%Y-%m-%d %H:%M') AS replaced_at
      FROM redone_runs d
      LEFT JOIN redone_speed s ON s.run_id = d.run_id
