@@ -35,7 +35,7 @@ commands:
 run 'collector <command> -h' for a command's flags`
 
 // Version is the collector's version, recorded with every build and machine.
-const Version = "0.1.7"
+const Version = "0.1.8"
 
 func collectorVersion() string {
 	v := Version
@@ -158,6 +158,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	noBar := fs.Bool("no-progress", false, "plain log lines even on a terminal")
 	quietWait := fs.Duration("quiet-wait", 10*time.Minute, "before each run, wait up to this long for other processes to go quiet (0: don't)")
 	quietPct := fs.Float64("quiet-percent", 20, "other processes' CPU use (percent of one CPU) below which the machine counts as quiet")
+	class := fs.String("hardware-class", "", `hardware class to measure for: an existing class of machines with this CPU model and cores, after "collector stats" showed they measure alike (default: the class this machine recorded, else "CPU model (family F model M), N cores")`)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -190,7 +191,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opts := runner.Options{
 		Config: cfg, Cells: cells, DataDir: m.data, WorkDir: *work,
 		Sources:     &source.Cache{Dir: filepath.Join(*work, "src"), Getter: getter},
-		RetryFailed: redo.failed, RedoNoisy: redo.noisy, RedoSteal: redo.steal, RedoBefore: redo.before.t, QuietWait: *quietWait, QuietPercent: *quietPct, Log: stderr, Version: collectorVersion(),
+		RetryFailed: redo.failed, RedoNoisy: redo.noisy, RedoSteal: redo.steal, RedoBefore: redo.before.t, QuietWait: *quietWait, QuietPercent: *quietPct, HardwareClass: *class, Log: stderr, Version: collectorVersion(),
 	}
 	if !*noBar && isTerminal(stderr) {
 		opts.Progress = newBar(stderr)
@@ -252,7 +253,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var m matrixFlags
 	m.register(fs)
-	hwFlag := fs.String("hardware", "", `hardware class whose repeats to count, as "CPU model, N cores" (default: this machine's; "all": every machine)`)
+	hwFlag := fs.String("hardware", "", `hardware class whose repeats to count, as "collector plan" lists them, e.g. "AMD EPYC, 2 cores" (default: this machine's; "all": every machine)`)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -266,7 +267,9 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	}
 	hw := *hwFlag
 	if hw == "" {
-		hw = store.HardwareLabel(machine.CPU())
+		if hw, err = runner.ChooseClass(d, machine.Identify(), ""); err != nil {
+			return err
+		}
 	}
 	if hw == "all" {
 		hw = ""
@@ -343,6 +346,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)
 	report.Steal(stdout, d)
+	report.Machines(stdout, d)
 	report.Redone(stdout, d)
 	if *compare != "" {
 		other, err := store.Load(*compare)

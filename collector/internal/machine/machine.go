@@ -19,9 +19,14 @@ import (
 
 // Info is the provenance of one machine.
 type Info struct {
-	ID          string
-	Hostname    string
-	CPUModel    string
+	ID       string
+	Hostname string
+	CPUModel string
+	// CPUID is the x86 CPU's family, model and stepping from /proc/cpuinfo
+	// ("family 25 model 17 stepping 1"), "" where the kernel does not give them.
+	// VMs name every AMD server CPU "AMD EPYC": the family and model tell the
+	// generations apart.
+	CPUID       string
 	Cores       int
 	MemoryBytes int64
 	Kernel      string
@@ -36,22 +41,48 @@ func CPU() (model string, cores int) {
 	return procField("/proc/cpuinfo", "model name"), runtime.NumCPU()
 }
 
-// Describe reads the machine's provenance and measures its memory write bandwidth.
-func Describe() Info {
+// CPUID reads the CPU's family, model and stepping from /proc/cpuinfo, as
+// "family 25 model 17 stepping 1" ("" when the kernel gives no family, e.g. on ARM).
+func CPUID() string {
+	return cpuID(procField("/proc/cpuinfo", "cpu family"), procField("/proc/cpuinfo", "model"),
+		procField("/proc/cpuinfo", "stepping"))
+}
+
+func cpuID(family, model, stepping string) string {
+	if family == "" || model == "" {
+		return ""
+	}
+	id := "family " + family + " model " + model
+	if stepping != "" {
+		id += " stepping " + stepping
+	}
+	return id
+}
+
+// Identify reads what names the machine (hostname, CPU, cores, memory) and its
+// ID, without measuring anything.
+func Identify() Info {
 	var in Info
 	in.Hostname, _ = os.Hostname()
 	in.CPUModel, in.Cores = CPU()
+	in.CPUID = CPUID()
 	if kb, err := strconv.ParseInt(strings.Fields(procField("/proc/meminfo", "MemTotal") + " 0")[0], 10, 64); err == nil {
 		in.MemoryBytes = kb * 1024
 	}
+	h := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d|%d", in.Hostname, in.CPUModel, in.Cores, in.MemoryBytes)))
+	in.ID = hex.EncodeToString(h[:6])
+	return in
+}
+
+// Describe reads the machine's provenance and measures its memory write bandwidth.
+func Describe() Info {
+	in := Identify()
 	var u syscall.Utsname
 	if syscall.Uname(&u) == nil {
 		in.Kernel = cstr(u.Release[:])
 	}
 	in.OS = strings.Trim(osRelease("PRETTY_NAME"), `"`)
 	in.MemWriteBPS = MemWriteBandwidth(256<<20, 5)
-	h := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d|%d", in.Hostname, in.CPUModel, in.Cores, in.MemoryBytes)))
-	in.ID = hex.EncodeToString(h[:6])
 	return in
 }
 

@@ -114,3 +114,15 @@ func TestParseCPULineCountsStealApart(t *testing.T) {
 		t.Errorf("empty line: busy %d steal %d, want 0 0", busy, steal)
 	}
 }
+
+func TestCPUIDNamesFamilyModelAndStepping(t *testing.T) {
+	if got := cpuID("25", "17", "1"); got != "family 25 model 17 stepping 1" {
+		t.Errorf("cpuID = %q", got)
+	}
+	if got := cpuID("6", "106", ""); got != "family 6 model 106" {
+		t.Errorf("cpuID without stepping = %q", got)
+	}
+	if got := cpuID("", "", ""); got != "" {
+		t.Errorf("cpuID without family = %q, want empty (not x86)", got)
+	}
+}

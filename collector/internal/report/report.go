@@ -378,3 +378,96 @@ func ruleName(part string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// Machines prints, for each machine with runs, how fast it measured the same
+// (cell, mode, test) as the other machines of each hardware class with its CPU
+// model and core count (its own class included): per mode, the median, p10 and
+// p90 of its median requests/second over theirs, and the share of its figures
+// above their best. Machines of one class should measure alike (a median near
+// 1, a share well below one half); this is what to check before joining a
+// machine to a class (run -hardware-class), and how a VM that hides its CPU
+// generation behind a shared model name shows.
+func Machines(w io.Writer, d *store.Data) {
+	type key [3]string // cell, mode, test
+	byMachine := map[string]store.Machine{}
+	for _, m := range d.Machines {
+		byMachine[m.MachineID] = m
+	}
+	machineOf := map[string]string{}
+	for _, r := range d.Runs {
+		machineOf[r.RunID] = r.MachineID
+	}
+	rps := map[string]map[key][]float64{} // machine -> key -> rps of its repeats
+	for _, r := range d.Results {
+		if r.Status != "ok" || r.RPS == nil || *r.RPS <= 0 {
+			continue
+		}
+		id := machineOf[r.RunID]
+		if rps[id] == nil {
+			rps[id] = map[key][]float64{}
+		}
+		k := key{r.CellID, r.Mode, r.Test}
+		rps[id][k] = append(rps[id][k], *r.RPS)
+	}
+	classes := map[string][]string{} // class -> machines with results
+	for id := range rps {
+		if m, ok := byMachine[id]; ok {
+			classes[m.Hardware()] = append(classes[m.Hardware()], id)
+		}
+	}
+	printed := false
+	for _, id := range slices.Sorted(maps.Keys(rps)) {
+		m, ok := byMachine[id]
+		if !ok {
+			continue
+		}
+		for _, class := range slices.Sorted(maps.Keys(classes)) {
+			others := map[key][]float64{}
+			for _, o := range classes[class] {
+				om := byMachine[o]
+				if o == id || om.CPUModel != m.CPUModel || om.Cores != m.Cores {
+					continue
+				}
+				for k, v := range rps[o] {
+					others[k] = append(others[k], v...)
+				}
+			}
+			ratios, above := map[string][]float64{}, map[string]int{}
+			for k, mine := range rps[id] {
+				theirs := others[k]
+				if len(theirs) == 0 {
+					continue
+				}
+				ratios[k[1]] = append(ratios[k[1]], Median(mine)/Median(theirs))
+				if Median(mine) > max(theirs) {
+					above[k[1]]++
+				}
+			}
+			for _, mode := range slices.Sorted(maps.Keys(ratios)) {
+				r := ratios[mode]
+				fmt.Fprintf(w, "machine %s (%s) against the other machines of %s, mode %s: median ratio %.3f (p10-p90 %.3f-%.3f), %.0f%% above their best, over %d (cell, test) pairs\n",
+					id, m.Hardware(), class, mode, Median(r), Quantile(r, 0.1), Quantile(r, 0.9), 100*float64(above[mode])/float64(len(r)), len(r))
+				printed = true
+			}
+		}
+	}
+	if !printed {
+		fmt.Fprintln(w, "machines: no two machines of one CPU model and core count measured the same (cell, mode, test) yet")
+	}
+}
+
+// Quantile of xs at q in [0, 1], interpolated between the closest ranks (as
+// DuckDB's quantile_cont); 0 for none.
+func Quantile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	pos := q * float64(len(s)-1)
+	lo := int(math.Floor(pos))
+	if lo+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	return s[lo] + (pos-float64(lo))*(s[lo+1]-s[lo])
+}

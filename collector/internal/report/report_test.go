@@ -197,3 +197,61 @@ func TestRedoneCountsRulesAndComparesWithTheReplacement(t *testing.T) {
 		t.Errorf("Redone =\n%s\nwant\n%s", out.String(), want)
 	}
 }
+
+// A machine faster than the others of its CPU name shows in its median ratio and share above
+// their best; a machine of another CPU model is never compared.
+func TestMachinesComparesEachMachineWithItsCPUsClasses(t *testing.T) {
+	zen4 := "AMD EPYC (family 25 model 17), 2 cores"
+	d := &store.Data{Machines: []store.Machine{
+		{MachineID: "a1", CPUModel: "AMD EPYC", Cores: 2},
+		{MachineID: "a2", CPUModel: "AMD EPYC", Cores: 2},
+		{MachineID: "z", CPUModel: "AMD EPYC", Cores: 2, HardwareClass: &zen4},
+		{MachineID: "i", CPUModel: "Intel Xeon", Cores: 2},
+	}}
+	add := func(run, machine string, test string, v float64) {
+		if len(d.Runs) == 0 || d.Runs[len(d.Runs)-1].RunID != run {
+			d.Runs = append(d.Runs, store.Run{RunID: run, MachineID: machine})
+		}
+		d.Results = append(d.Results, store.Result{RunID: run, CellID: "c", Mode: "data", Test: test, Status: "ok", RPS: rps(v)})
+	}
+	for _, tc := range []struct {
+		test           string
+		a1, a2, z, ivl float64
+	}{{"SET", 100, 110, 130, 500}, {"GET", 100, 90, 120, 500}, {"INCR", 100, 100, 90, 500}} {
+		add("r1"+tc.test, "a1", tc.test, tc.a1)
+		add("r2"+tc.test, "a2", tc.test, tc.a2)
+		add("r3"+tc.test, "z", tc.test, tc.z)
+		add("r4"+tc.test, "i", tc.test, tc.ivl)
+	}
+	var b bytes.Buffer
+	Machines(&b, d)
+	out := b.String()
+	// z against a1 and a2: 130/105, 120/95, 90/100 -> 0.900, 1.238, 1.263; 2 of 3 above their best.
+	// a1 against a2 alone: 100/110, 100/90, 100/100; against z: 100/130, 100/120, 100/90.
+	for _, want := range []string{
+		"machine z (AMD EPYC (family 25 model 17), 2 cores) against the other machines of AMD EPYC, 2 cores, mode data: median ratio 1.238 (p10-p90 0.968-1.258), 67% above their best, over 3 (cell, test) pairs",
+		"machine a1 (AMD EPYC, 2 cores) against the other machines of AMD EPYC, 2 cores, mode data: median ratio 1.000 (p10-p90 0.927-1.089), 33% above their best",
+		"machine a1 (AMD EPYC, 2 cores) against the other machines of AMD EPYC (family 25 model 17), 2 cores, mode data: median ratio 0.833",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Machines output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Intel") {
+		t.Errorf("a machine of another CPU model was compared:\n%s", out)
+	}
+	b.Reset()
+	Machines(&b, &store.Data{})
+	if !strings.Contains(b.String(), "no two machines") {
+		t.Errorf("Machines on no data = %q", b.String())
+	}
+}
+
+func TestQuantileInterpolatesLikeQuantileCont(t *testing.T) {
+	xs := []float64{4, 1, 3, 2}
+	for q, want := range map[float64]float64{0: 1, 0.5: 2.5, 0.1: 1.3, 1: 4} {
+		if got := Quantile(xs, q); got < want-1e-9 || got > want+1e-9 {
+			t.Errorf("Quantile(%v) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/machine"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
@@ -383,5 +384,73 @@ func TestPendingFollowsTheClassesOwnBuilds(t *testing.T) {
 	}
 	if st := Status([]config.Cell{cell}, c.Bench.Modes, 1, d, "Intel Xeon, 2 cores")[0]; st.State != "pending" {
 		t.Errorf("Status on Intel = %s", st.State)
+	}
+}
+
+// Machines described by collector 0.1.8 on carry their class: two "AMD EPYC" machines of
+// different CPU families are two classes, and a machine's recorded class outweighs its CPU name.
+func TestPendingCountsRepeatsPerRecordedClass(t *testing.T) {
+	c := testConfig(t)
+	cells := c.Cells()[:1]
+	zen4 := "AMD EPYC (family 25 model 17), 2 cores"
+	d := &store.Data{Machines: []store.Machine{
+		{MachineID: "old", CPUModel: "AMD EPYC", Cores: 2},
+		{MachineID: "new", CPUModel: "AMD EPYC", Cores: 2, HardwareClass: &zen4},
+	}}
+	for i, m := range []string{"old", "old", "new"} {
+		d.Runs = append(d.Runs, store.Run{CellID: cells[0].ID(), Mode: "data", Repeat: int32(i + 1), Status: "ok", MachineID: m})
+	}
+	id := cells[0].ID()
+	if got := tasks(Pending(cells, c.Bench.Modes, 2, d, "AMD EPYC, 2 cores", Redo{})); !reflect.DeepEqual(got, []string{id + " pipe 1", id + " pipe 2"}) {
+		t.Errorf("Pending on the old class = %v", got)
+	}
+	if got := tasks(Pending(cells, c.Bench.Modes, 2, d, zen4, Redo{})); !reflect.DeepEqual(got, []string{id + " pipe 1", id + " data 4", id + " pipe 2"}) {
+		t.Errorf("Pending on the new class = %v", got)
+	}
+}
+
+func TestChooseClass(t *testing.T) {
+	zen4, legacy := "AMD EPYC (family 25 model 17), 2 cores", "AMD EPYC, 2 cores"
+	me := machine.Info{ID: "me", CPUModel: "AMD EPYC", CPUID: "family 25 model 17 stepping 1", Cores: 2}
+	d := &store.Data{Machines: []store.Machine{
+		{MachineID: "old", CPUModel: "AMD EPYC", Cores: 2},
+		{MachineID: "intel", CPUModel: "Intel Xeon", Cores: 2},
+		{MachineID: "big", CPUModel: "AMD EPYC", Cores: 4},
+	}}
+	choose := func(want string) (string, error) { return ChooseClass(d, me, want) }
+	// A new machine: its CPU's class, family and model in the label (stepping left out).
+	if got, err := choose(""); err != nil || got != zen4 {
+		t.Errorf(`ChooseClass("") = %q, %v; want %q`, got, err, zen4)
+	}
+	// Joining the class of earlier machines with the same CPU model and cores.
+	if got, err := choose(legacy); err != nil || got != legacy {
+		t.Errorf("ChooseClass(legacy) = %q, %v", got, err)
+	}
+	// Never a class of another CPU or core count, nor one nobody has.
+	for want, msg := range map[string]string{
+		"Intel Xeon, 2 cores": `its machine intel has "Intel Xeon" with 2 cores, this one "AMD EPYC" with 2`,
+		"AMD EPYC, 4 cores":   `its machine big has "AMD EPYC" with 4 cores`,
+		"Nobody, 2 cores":     `no machine in the data has it (this machine's own is "AMD EPYC (family 25 model 17), 2 cores")`,
+	} {
+		if _, err := choose(want); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("ChooseClass(%q) error = %v; want one containing %q", want, err, msg)
+		}
+	}
+	// Once recorded, the class stays without the flag, and cannot change once it has runs.
+	d.Machines = append(d.Machines, store.Machine{MachineID: "me", CPUModel: "AMD EPYC", Cores: 2, HardwareClass: &legacy})
+	if got, err := choose(""); err != nil || got != legacy {
+		t.Errorf(`ChooseClass("") of a recorded machine = %q, %v; want %q`, got, err, legacy)
+	}
+	if got, err := choose(zen4); err != nil || got != zen4 {
+		t.Errorf("changing the class of a machine without runs = %q, %v", got, err)
+	}
+	d.Runs = append(d.Runs, store.Run{RunID: "r", MachineID: "me"})
+	if _, err := choose(zen4); err == nil || !strings.Contains(err.Error(), "cannot change") {
+		t.Errorf("changing the class of a machine with runs: error = %v", err)
+	}
+	// A machine described before 0.1.8 (no class recorded) gets its CPU's class on its next run.
+	d.Machines[len(d.Machines)-1].HardwareClass = nil
+	if got, err := choose(""); err != nil || got != zen4 {
+		t.Errorf(`ChooseClass("") of a machine recorded before 0.1.8 = %q, %v`, got, err)
 	}
 }

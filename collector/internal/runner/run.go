@@ -42,11 +42,71 @@ type Options struct {
 	// anyway and records what else was running. 0 disables the wait.
 	QuietWait    time.Duration
 	QuietPercent float64
+	// HardwareClass, when set, is the hardware class this machine joins (an
+	// existing class of machines with the same CPU model and cores, after
+	// comparing their figures); by default a machine keeps the class it
+	// recorded, or a new one gets store.ClassLabel.
+	HardwareClass string
 	// Log receives one line per event; Progress, when set, is shown instead of
 	// per-run lines on a terminal.
 	Log      io.Writer
 	Progress Progress
 	Version  string // collector version
+}
+
+// ChooseClass is the hardware class machine m measures for. With want empty:
+// the class m recorded in d, else, for a machine new to d or described before
+// collector 0.1.8, store.ClassLabel of its CPU. With want set: want, if it is
+// m's own ClassLabel or HardwareLabel, or a class in d whose machines all have
+// m's CPU model and cores (joining it says they measure alike: compare first
+// with collector stats); anything else is an error, as is changing the class of
+// a machine that already has runs.
+func ChooseClass(d *store.Data, m machine.Info, want string) (string, error) {
+	own := store.ClassLabel(m.CPUModel, m.CPUID, m.Cores)
+	recorded, runs := "", 0
+	for _, x := range d.Machines {
+		if x.MachineID == m.ID && x.HardwareClass != nil {
+			recorded = *x.HardwareClass
+		}
+	}
+	for _, r := range d.Runs {
+		if r.MachineID == m.ID {
+			runs++
+		}
+	}
+	if want == "" {
+		if recorded != "" {
+			return recorded, nil
+		}
+		return own, nil
+	}
+	if recorded != "" && want != recorded && runs > 0 {
+		return "", fmt.Errorf("hardware class %q: machine %s already measured %d runs as %q; its class cannot change", want, m.ID, runs, recorded)
+	}
+	if want == own || want == store.HardwareLabel(m.CPUModel, m.Cores) {
+		return want, nil
+	}
+	found := false
+	for _, x := range d.Machines {
+		if x.MachineID == m.ID || x.Hardware() != want {
+			continue
+		}
+		if x.CPUModel != m.CPUModel || int(x.Cores) != m.Cores {
+			return "", fmt.Errorf("hardware class %q: its machine %s has %q with %d cores, this one %q with %d; figures of different CPUs are never combined", want, x.MachineID, x.CPUModel, x.Cores, m.CPUModel, m.Cores)
+		}
+		found = true
+	}
+	if !found {
+		return "", fmt.Errorf("hardware class %q: no machine in the data has it (this machine's own is %q)", want, own)
+	}
+	return want, nil
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // Progress is a progress display (a bar on a terminal).
@@ -86,22 +146,29 @@ func Run(ctx context.Context, o Options) error {
 	}
 	c.data = d
 	d.Plan = PlanRows(o.Config)
+	hw, err := ChooseClass(d, machine.Identify(), o.HardwareClass)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(o.Log, "measuring memory write bandwidth...\n")
 	c.machine = machine.Describe()
 	d.Machines = append(d.Machines, store.Machine{
 		MachineID: c.machine.ID, Hostname: c.machine.Hostname, CPUModel: c.machine.CPUModel,
 		Cores: int32(c.machine.Cores), MemoryBytes: c.machine.MemoryBytes, Kernel: c.machine.Kernel,
 		OS: c.machine.OS, MemWriteBPS: c.machine.MemWriteBPS, MeasuredAt: time.Now().UTC(),
-		CollectorVersion: o.Version,
+		CollectorVersion: o.Version, CPUID: nonEmpty(c.machine.CPUID), HardwareClass: &hw,
 	})
 	d.Dedupe()
 	if err := d.Save(o.DataDir); err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Log, "machine %s: %s, %d cores, %.1f GiB, memory write %.1f GB/s\n", c.machine.ID,
-		c.machine.CPUModel, c.machine.Cores, float64(c.machine.MemoryBytes)/(1<<30), c.machine.MemWriteBPS/1e9)
+	cpuID := ""
+	if c.machine.CPUID != "" {
+		cpuID = " (" + c.machine.CPUID + ")"
+	}
+	fmt.Fprintf(o.Log, "machine %s: %s%s, %d cores, %.1f GiB, memory write %.1f GB/s\n", c.machine.ID,
+		c.machine.CPUModel, cpuID, c.machine.Cores, float64(c.machine.MemoryBytes)/(1<<30), c.machine.MemWriteBPS/1e9)
 
-	hw := store.HardwareLabel(c.machine.CPUModel, c.machine.Cores)
 	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, hw, Redo{Failed: o.RetryFailed, NoisyPercent: o.RedoNoisy, StealPercent: o.RedoSteal, Before: o.RedoBefore})
 	fmt.Fprintf(o.Log, "%d cells, %d runs to do on %s (repeats count per hardware class)\n", len(o.Cells), len(tasks), hw)
 	if len(tasks) == 0 {

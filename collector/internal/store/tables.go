@@ -143,4 +143,10 @@ type Machine struct {
 	MemWriteBPS      float64   `parquet:"mem_write_bytes_per_s"`
 	MeasuredAt       time.Time `parquet:"measured_at,timestamp(millisecond:local)"`
 	CollectorVersion string    `parquet:"collector_version"`
+	// CPUID is the CPU's family, model and stepping ("family 25 model 17
+	// stepping 1"); null before collector 0.1.8 or where the kernel gives none.
+	CPUID *string `parquet:"cpu_id,optional"`
+	// HardwareClass is the hardware class the machine measured for (see
+	// Machine.Hardware); null before collector 0.1.8.
+	HardwareClass *string `parquet:"hardware_class,optional"`
 }
