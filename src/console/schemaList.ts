@@ -40,7 +40,7 @@ const NOTES: Readonly<Record<string, { tag: string; note: string; sql?: string }
   all_redone_results: { tag: 'every machine', note: 'redone_results.parquet as published: their results.' },
   machine_hardware: {
     tag: 'derived',
-    note: 'Built at page load: each machine\'s hardware class ("<cpu_model>, <cores> cores") and whether it is the one shown. Figures from different classes are never combined.',
+    note: 'Built at page load: each machine\'s hardware class (machines.hardware_class as the collector recorded it, or "<cpu_model>, <cores> cores" for machines described before collector 0.1.8) and whether it is the one shown. Figures from different classes are never combined.',
   },
   cell_status: {
     tag: 'derived',

@@ -65,7 +65,7 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
   machines: {
     machine_id: 'VARCHAR', hostname: 'VARCHAR', cpu_model: 'VARCHAR', cores: 'INTEGER',
     memory_bytes: 'BIGINT', kernel: 'VARCHAR', os: 'VARCHAR', mem_write_bytes_per_s: 'DOUBLE',
-    measured_at: 'TIMESTAMP', collector_version: 'VARCHAR',
+    measured_at: 'TIMESTAMP', collector_version: 'VARCHAR', cpu_id: 'VARCHAR', hardware_class: 'VARCHAR',
   },
   // Runs measured again (collector 0.1.7): the discarded run as it was, why, and its replacement.
   redone_runs: { ...RUNS, redo_reason: 'VARCHAR', replaced_by: 'VARCHAR' },

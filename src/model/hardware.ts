@@ -1,14 +1,17 @@
 /**
  * Hardware classes: the site never combines figures measured on different CPUs. A machine's
- * class is its CPU model and core count (machines.cpu_model, machines.cores), labelled
- * "<cpu_model>, <cores> cores" (src/sql/hardware.ts builds the label, the collector uses the same
- * rule to count repeats per class). The page shows one class at a time, named in the URL by the
- * label's slug (`hw=amd-epyc-2-cores`).
+ * class is the one the collector recorded for it (machines.hardware_class, collector 0.1.8 on:
+ * CPU model, family and model number and core count, "AMD EPYC (family 25 model 17), 2 cores",
+ * unless the machine was joined to an existing class), else its CPU model and core count
+ * (machines.cpu_model, machines.cores), labelled "<cpu_model>, <cores> cores"
+ * (src/sql/hardware.ts builds the label; the collector counts repeats per class by the same
+ * rule). The page shows one class at a time, named in the URL by the label's slug
+ * (`hw=amd-epyc-2-cores`).
  */
 
 /** One hardware class in the data, with what was measured on it (every count from all_runs). */
 export interface HardwareClass {
-  /** "<cpu_model>, <cores> cores", e.g. "AMD EPYC, 2 cores". */
+  /** machines.hardware_class, else "<cpu_model>, <cores> cores", e.g. "AMD EPYC, 2 cores". */
   readonly label: string;
   /** The label as a URL value (hardwareSlug). */
   readonly slug: string;

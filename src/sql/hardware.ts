@@ -10,8 +10,11 @@
 import { query, type Query } from './query';
 import { sqlLiteral } from './scan';
 
-/** A machines row's hardware label, "<cpu_model>, <cores> cores" (the collector's rule, exactly). */
-const LABEL = `cpu_model || ', ' || cores::VARCHAR || ' cores'`;
+/**
+ * A machines row's hardware label (the collector's rule, exactly: store.Machine.Hardware): the
+ * class it recorded (collector 0.1.8 on), else "<cpu_model>, <cores> cores".
+ */
+const LABEL = `coalesce(nullif(hardware_class, ''), cpu_model || ', ' || cores::VARCHAR || ' cores')`;
 
 /**
  * Each machine_id's label. machines has one row per machine; should a machine appear twice, it

@@ -44,6 +44,8 @@ export interface MachineRow {
   machine_id: string;
   hostname: string;
   cpu_model: string;
+  /** "family 25 model 17 stepping 1"; null before collector 0.1.8 or off x86. */
+  cpu_id: string | null;
   cores: number;
   memory_bytes: number;
   kernel: string;
@@ -56,7 +58,7 @@ export interface MachineRow {
 /** The machines of the selected hardware class (machine_hardware.selected), those with the most runs first. */
 export function machinesQuery(): Query<MachineRow> {
   return query(
-    `SELECT m.machine_id, m.hostname, m.cpu_model, m.cores::INTEGER AS cores, m.memory_bytes::DOUBLE AS memory_bytes,
+    `SELECT m.machine_id, m.hostname, m.cpu_model, m.cpu_id, m.cores::INTEGER AS cores, m.memory_bytes::DOUBLE AS memory_bytes,
             m.kernel, m.os, m.mem_write_bytes_per_s::DOUBLE AS mem_write_bytes_per_s,
             strftime(m.measured_at::TIMESTAMP, '%Y-%m-%d') AS measured_at,
             (SELECT count(*) FROM runs r WHERE r.machine_id = m.machine_id)::INTEGER AS runs

@@ -34,7 +34,7 @@ export function renderMeasurement(dl: HTMLElement, info: HeaderInfo): void {
     ? lines(
         info.machines.map((m) =>
           [
-            `${m.cpu_model}, ${m.cores} cores, ${formatBytes(m.memory_bytes)} RAM`,
+            `${m.cpu_model}${m.cpu_id ? ` (${m.cpu_id})` : ''}, ${m.cores} cores, ${formatBytes(m.memory_bytes)} RAM`,
             m.mem_write_bytes_per_s ? `memory write ${formatBytes(m.mem_write_bytes_per_s)}/s` : '',
             `${m.os}, Linux ${m.kernel}`,
             info.machines.length > 1 ? `(${m.runs} runs)` : '',

@@ -7,7 +7,7 @@ import { bar, chart, screenshot, waitForCharts } from './helpers';
 // The fixture's two hardware classes (tests/fixtures/make-fixtures.mjs): the default, whose runs
 // came first, and a second machine that measured three cells once per mode, 30% faster.
 const DEFAULT_HW = 'fixture-cpu-2-00ghz-2-cores';
-const OTHER_HW = 'fixture-intel-cpu-2-cores';
+const OTHER_HW = 'fixture-intel-cpu-family-6-model-85-2-cores';
 
 const valueOf = async (page: Page, key: string, version: string) =>
   Number(await bar(chart(page, key), version).getAttribute('data-value'));
@@ -19,7 +19,7 @@ test('the hardware select lists both classes, and picking one reloads the page w
   await expect(select).toBeVisible();
   await expect(select.locator('option')).toHaveText([
     'Fixture CPU @ 2.00GHz, 2 cores — 403 runs, 68 of 84 cells measured',
-    'Fixture Intel CPU, 2 cores — 6 runs, 3 of 84 cells measured',
+    'Fixture Intel CPU (family 6 model 85), 2 cores — 6 runs, 3 of 84 cells measured',
   ]);
   await expect(select).toHaveValue(DEFAULT_HW);
   await expect(page.locator('#hardware')).toContainText('Figures from different CPUs are never combined');
@@ -57,7 +57,7 @@ test('a link with hw reopens that hardware: its machine, coverage, status grid a
   await expect(page.locator('[data-notice="link"]')).toHaveCount(0);
   await expect(page.locator('#measurement')).toContainText('Fixture Intel CPU');
   await expect(page.locator('#measurement')).not.toContainText('Fixture CPU @ 2.00GHz');
-  await expect(page.locator('#coverage')).toContainText('3 of 84 cells collected on Fixture Intel CPU, 2 cores');
+  await expect(page.locator('#coverage')).toContainText('3 of 84 cells collected on Fixture Intel CPU (family 6 model 85), 2 cores');
   await expect(page.locator('#coverage')).toContainText('6 of 504 benchmark runs finished');
   // A cell whose build failed on the other hardware has no build here: not collected, not failed.
   const status = page.locator('#section-status');
@@ -87,7 +87,7 @@ test('an unknown hw shows the link notice and the default hardware', async ({ pa
 test('across hardware: the shown class set against the other, per configuration and version, and the ranking on each', async ({ page }, testInfo) => {
   const fx = await openFixtureDb();
   const amd = 'Fixture CPU @ 2.00GHz, 2 cores';
-  const intel = 'Fixture Intel CPU, 2 cores';
+  const intel = 'Fixture Intel CPU (family 6 model 85), 2 cores';
   const ratios = await fx.runner.run(hardwareRatiosQuery(amd, intel));
   const overall = ratios.find((r) => r.mode === 'data' && r.compiler === null && r.version === null && r.test === null);
   // 6.2.16 gcc -Os, measured on the other class only, is left out.
@@ -99,7 +99,7 @@ test('across hardware: the shown class set against the other, per configuration 
   await expect(across).toBeInViewport();
   await expect(page.locator('#hardware-vs')).toHaveValue(OTHER_HW);
   await expect(across.locator('.hardware-headline li[data-mode="data"]')).toHaveText(
-    `data mode: Fixture Intel CPU ? ${formatChange(overall?.ratio ?? 1)} against Fixture CPU @ 2.00GHz (geometric mean of ${overall?.items} tests in 2 cells measured on both, best of 1 repeat on each side; `
+    `data mode: Fixture Intel CPU (family 6 model 85) ? ${formatChange(overall?.ratio ?? 1)} against Fixture CPU @ 2.00GHz (geometric mean of ${overall?.items} tests in 2 cells measured on both, best of 1 repeat on each side; `
     + `middle 80% of the per-test changes ${formatChange(overall?.p10 ?? 1)} to ${formatChange(overall?.p90 ?? 1)}; per test: 0 faster and 0 slower beyond noise, 0 within noise, ${overall?.items} without a spread)`);
   // Rows: the two configurations measured on both, then all; columns: their version, then all.
   const data = across.locator('.hardware-table[data-mode="data"]');
@@ -131,17 +131,17 @@ test('across hardware: the shown class set against the other, per configuration 
   await waitForCharts(page);
   await expect(page.locator('#hardware-vs')).toHaveValue(DEFAULT_HW);
   const back = (await fx.runner.run(hardwareRatiosQuery(intel, amd))).find((r) => r.mode === 'data' && r.compiler === null && r.version === null && r.test === null);
-  await expect(page.locator('#section-hardware .hardware-headline li[data-mode="data"]')).toContainText(`Fixture CPU @ 2.00GHz ? ${formatChange(back?.ratio ?? 1)} against Fixture Intel CPU`);
+  await expect(page.locator('#section-hardware .hardware-headline li[data-mode="data"]')).toContainText(`Fixture CPU @ 2.00GHz ? ${formatChange(back?.ratio ?? 1)} against Fixture Intel CPU (family 6 model 85)`);
 
   // A vs naming the class shown falls back with a notice.
   await page.goto(`./?hw=${OTHER_HW}&vs=${OTHER_HW}&section=hardware`);
   await waitForCharts(page);
-  await expect(page.locator('[data-notice="link"]')).toContainText('Fixture Intel CPU, 2 cores is the hardware shown; it is compared with another class instead.');
+  await expect(page.locator('[data-notice="link"]')).toContainText('Fixture Intel CPU (family 6 model 85), 2 cores is the hardware shown; it is compared with another class instead.');
   await expect(page).not.toHaveURL(/vs=/);
 
   // Its SQL runs in the console as it stands (the console has every machine's tables too).
   const reversed = page.locator('#section-hardware');
   await reversed.getByRole('button', { name: 'Open the SQL of the ratios of the comparison across hardware in the console' }).click();
   await expect(page.locator('#sql-status')).toHaveText(new RegExp(`^${ratios.length} rows in \\d+ ms`));
-  await expect(page.locator('#sql-editor')).toHaveValue(/^-- Across hardware: Fixture CPU @ 2\.00GHz, 2 cores \/ Fixture Intel CPU, 2 cores/);
+  await expect(page.locator('#sql-editor')).toHaveValue(/^-- Across hardware: Fixture CPU @ 2\.00GHz, 2 cores \/ Fixture Intel CPU \(family 6 model 85\), 2 cores/);
 });

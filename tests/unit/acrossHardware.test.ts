@@ -14,7 +14,7 @@ import { comparedClasses, headlineText, rankingText, rankMode, shortLabel } from
 import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
 
 const AMD = 'Fixture CPU @ 2.00GHz, 2 cores';
-const INTEL = 'Fixture Intel CPU, 2 cores';
+const INTEL = 'Fixture Intel CPU (family 6 model 85), 2 cores';
 const MACHINE = { [AMD]: 'm-fixture', [INTEL]: 'm-fixture-intel' } as const;
 const GCC_O2 = { compiler: 'gcc', flag_set: '-O2' };
 

@@ -298,8 +298,8 @@ describe('statusGridQuery', () => {
   });
 
   it('shows no redone runs of another hardware class', async () => {
-    const intel = await openFixtureDb(TABLES, {}, 'fixture-intel-cpu-2-cores');
-    expect(intel.catalog.selectedHardware?.slug).toBe('fixture-intel-cpu-2-cores');
+    const intel = await openFixtureDb(TABLES, {}, 'fixture-intel-cpu-family-6-model-85-2-cores');
+    expect(intel.catalog.selectedHardware?.slug).toBe('fixture-intel-cpu-family-6-model-85-2-cores');
     expect(await intel.runner.run(redoneSummaryQuery())).toEqual([]);
   });
 });

@@ -9,10 +9,10 @@ import { versionBarsQuery, type VersionRow } from '../../src/sql/charts';
 import { coverageQuery, machinesQuery } from '../../src/sql/meta';
 import { query } from '../../src/sql/query';
 import { statusGridQuery } from '../../src/sql/status';
-import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
+import { openFixtureDb, rewrittenFixture, type FixtureDb } from '../support/fixture-db';
 
 const AMD = 'fixture-cpu-2-00ghz-2-cores';
-const INTEL = 'fixture-intel-cpu-2-cores';
+const INTEL = 'fixture-intel-cpu-family-6-model-85-2-cores';
 
 let amd: FixtureDb;
 let intel: FixtureDb;
@@ -76,11 +76,27 @@ describe('prepareTables with two hardware classes', () => {
   it('lists both classes with their counts over every machine, the default first', () => {
     expect(amd.catalog.hardware.map((c) => [c.label, c.slug, c.runs, c.measuredCells, c.plannedCells])).toEqual([
       ['Fixture CPU @ 2.00GHz, 2 cores', AMD, 403, 68, 84],
-      ['Fixture Intel CPU, 2 cores', INTEL, 6, 3, 84],
+      ['Fixture Intel CPU (family 6 model 85), 2 cores', INTEL, 6, 3, 84],
     ]);
     expect(amd.catalog.selectedHardware?.slug).toBe(AMD);
     expect(intel.catalog.selectedHardware?.slug).toBe(INTEL);
     expect(intel.catalog.hardware).toEqual(amd.catalog.hardware);
+  });
+
+  it('takes a machine\'s recorded class over its CPU name, and the CPU name and cores without one', async () => {
+    // The same CPU name on both machines (VMs call every AMD server CPU "AMD EPYC"): the recorded
+    // class still keeps them apart; without it (machines described before collector 0.1.8) they
+    // are one class.
+    const sameName = `SELECT * REPLACE ('Fixture CPU @ 2.00GHz' AS cpu_model) FROM fixture`;
+    const recorded = await openFixtureDb(undefined, { machines: await rewrittenFixture('machines', sameName) });
+    expect(recorded.catalog.hardware.map((c) => [c.label, c.runs])).toEqual([
+      ['Fixture CPU @ 2.00GHz, 2 cores', 403],
+      ['Fixture Intel CPU (family 6 model 85), 2 cores', 6],
+    ]);
+    const legacy = await openFixtureDb(undefined, {
+      machines: await rewrittenFixture('machines', `SELECT * REPLACE ('Fixture CPU @ 2.00GHz' AS cpu_model, NULL::VARCHAR AS hardware_class) FROM fixture`),
+    });
+    expect(legacy.catalog.hardware.map((c) => [c.label, c.runs])).toEqual([['Fixture CPU @ 2.00GHz, 2 cores', 409]]);
   });
 
   it('shows the default class for an unknown slug', async () => {
@@ -139,7 +155,7 @@ describe('prepareTables with two hardware classes', () => {
   });
 
   it('describes the selected class in the header: its machines and coverage', async () => {
-    expect((await intel.runner.run(machinesQuery())).map((m) => [m.machine_id, m.cpu_model, m.runs])).toEqual([['m-fixture-intel', 'Fixture Intel CPU', 6]]);
+    expect((await intel.runner.run(machinesQuery())).map((m) => [m.machine_id, m.cpu_model, m.cpu_id, m.runs])).toEqual([['m-fixture-intel', 'Fixture Intel CPU', 'family 6 model 85 stepping 7', 6]]);
     expect((await amd.runner.run(machinesQuery())).map((m) => m.machine_id)).toEqual(['m-fixture']);
     const [coverage] = await intel.runner.run(coverageQuery());
     expect(coverage).toMatchObject({ planned_cells: 84, collected_cells: 3, failed_builds: 0, measured_cells: 3, finished_runs: 6, tests: 10 });
