@@ -114,6 +114,17 @@ name = "-O2"
 name = "data"
 args = ["--csv"]
 `), 0o644)
+	anyCC := filepath.Join(t.TempDir(), "shcc.toml")
+	os.WriteFile(anyCC, []byte(`versions = ["7.4.1"]
+[[compilers]]
+name = "sh"
+cc = "sh"
+[[flag_sets]]
+name = "-O2"
+[[benchmark.modes]]
+name = "data"
+args = ["--csv"]
+`), 0o644)
 	data, work := filepath.Join(t.TempDir(), "data"), filepath.Join(t.TempDir(), "work")
 	dirs := []string{"-data", data, "-work", work}
 	tests := []struct {
@@ -143,6 +154,8 @@ args = ["--csv"]
 		{"bad redo time", append([]string{"run", "-config", "matrix.toml", "-redo-before", "yesterday"}, dirs...), `want a time like 2026-11-22T04:55:00Z, got "yesterday"`},
 		{"unknown source", append([]string{"run", "-config", "matrix.toml", "-source", "ftp"}, dirs...), `unknown -source "ftp" (want download, tarballs or git)`},
 		{"missing compiler", append([]string{"run", "-config", noCC, "-source", "tarballs", "-tarballs", tarballs}, dirs...), `compiler gcc: "no-such-gcc-99" not found on PATH`},
+		{"unknown hardware class", append([]string{"run", "-config", anyCC, "-source", "tarballs", "-tarballs", tarballs, "-hardware-class", "Nobody, 2 cores"}, dirs...),
+			`hardware class "Nobody, 2 cores": no machine in the data has it`},
 		{"merge without -out", []string{"merge", data}, "usage: collector merge -out DIR IN_DIR..."},
 		{"merge without inputs", []string{"merge", "-out", data}, "usage: collector merge -out DIR IN_DIR..."},
 		{"merge, missing input", []string{"merge", "-out", data, filepath.Join(work, "none")}, "merge input: stat "},

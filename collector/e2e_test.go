@@ -15,6 +15,7 @@ import (
 
 	"github.com/redis-compiler-benchmarks/collector/internal/bench"
 	"github.com/redis-compiler-benchmarks/collector/internal/build"
+	"github.com/redis-compiler-benchmarks/collector/internal/machine"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
@@ -199,6 +200,12 @@ func checkMachines(t *testing.T, ms []store.Machine, start, end time.Time) strin
 		m.MemoryBytes < 1<<28 || m.Kernel == "" || m.OS == "" || m.MemWriteBPS < 1e8 ||
 		!within(m.MeasuredAt, start, end) || m.CollectorVersion != collectorVersion() {
 		t.Errorf("machine row %+v", m)
+	}
+	// The class it measured for is recorded: its CPU's family and model where x86 gives them.
+	id := machine.CPUID()
+	if m.HardwareClass == nil || *m.HardwareClass != store.ClassLabel(m.CPUModel, id, int(m.Cores)) ||
+		(id != "") != (m.CPUID != nil) || (m.CPUID != nil && *m.CPUID != id) {
+		t.Errorf("machine class %v, cpu id %v; want %q, %q", m.HardwareClass, m.CPUID, store.ClassLabel(m.CPUModel, id, int(m.Cores)), id)
 	}
 	return m.MachineID
 }
