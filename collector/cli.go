@@ -158,7 +158,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	noBar := fs.Bool("no-progress", false, "plain log lines even on a terminal")
 	quietWait := fs.Duration("quiet-wait", 10*time.Minute, "before each run, wait up to this long for other processes to go quiet (0: don't)")
 	quietPct := fs.Float64("quiet-percent", 20, "other processes' CPU use (percent of one CPU) below which the machine counts as quiet")
-	class := fs.String("hardware-class", "", `hardware class to measure for: an existing class of machines with this CPU model and cores, after "collector stats" showed they measure alike (default: the class this machine recorded, else "CPU model (family F model M), N cores")`)
+	class := fs.String("hardware-class", "", `hardware class to measure for: an existing class of machines with this CPU model and cores, after "collector stats" showed they measure alike (default: the class this machine recorded, else "CPU model (family F model M), N cores"; its runs follow it)`)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -58,20 +58,16 @@ type Options struct {
 // the class m recorded in d, else, for a machine new to d or described before
 // collector 0.1.8, store.ClassLabel of its CPU. With want set: want, if it is
 // m's own ClassLabel or HardwareLabel, or a class in d whose machines all have
-// m's CPU model and cores (joining it says they measure alike: compare first
-// with collector stats); anything else is an error, as is changing the class of
-// a machine that already has runs.
+// m's CPU model and cores (joining it says they measure alike: measure a few
+// runs in the machine's own class, then compare with collector stats);
+// anything else is an error. A machine's runs follow its class, so joining a
+// class moves the runs it measured before.
 func ChooseClass(d *store.Data, m machine.Info, want string) (string, error) {
 	own := store.ClassLabel(m.CPUModel, m.CPUID, m.Cores)
-	recorded, runs := "", 0
+	recorded := ""
 	for _, x := range d.Machines {
 		if x.MachineID == m.ID && x.HardwareClass != nil {
 			recorded = *x.HardwareClass
-		}
-	}
-	for _, r := range d.Runs {
-		if r.MachineID == m.ID {
-			runs++
 		}
 	}
 	if want == "" {
@@ -79,9 +75,6 @@ func ChooseClass(d *store.Data, m machine.Info, want string) (string, error) {
 			return recorded, nil
 		}
 		return own, nil
-	}
-	if recorded != "" && want != recorded && runs > 0 {
-		return "", fmt.Errorf("hardware class %q: machine %s already measured %d runs as %q; its class cannot change", want, m.ID, runs, recorded)
 	}
 	if want == own || want == store.HardwareLabel(m.CPUModel, m.Cores) {
 		return want, nil
@@ -100,6 +93,17 @@ func ChooseClass(d *store.Data, m machine.Info, want string) (string, error) {
 		return "", fmt.Errorf("hardware class %q: no machine in the data has it (this machine's own is %q)", want, own)
 	}
 	return want, nil
+}
+
+// machineClass is the class machine id has in d and its number of runs there.
+func machineClass(d *store.Data, id string) (class string, runs int) {
+	class = d.MachineHardware()[id]
+	for _, r := range d.Runs {
+		if r.MachineID == id {
+			runs++
+		}
+	}
+	return class, runs
 }
 
 func nonEmpty(s string) *string {
@@ -146,9 +150,13 @@ func Run(ctx context.Context, o Options) error {
 	}
 	c.data = d
 	d.Plan = PlanRows(o.Config)
-	hw, err := ChooseClass(d, machine.Identify(), o.HardwareClass)
+	me := machine.Identify()
+	hw, err := ChooseClass(d, me, o.HardwareClass)
 	if err != nil {
 		return err
+	}
+	if was, n := machineClass(d, me.ID); n > 0 && was != hw {
+		fmt.Fprintf(o.Log, "machine %s joins hardware class %s: its %d runs move there from %s\n", me.ID, hw, n, was)
 	}
 	fmt.Fprintf(o.Log, "measuring memory write bandwidth...\n")
 	c.machine = machine.Describe()
