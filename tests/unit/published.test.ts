@@ -71,6 +71,11 @@ describe('the published dataset', () => {
     expect(await problems('SELECT * FROM runs ANTI JOIN machines USING (machine_id)')).toBe(0);
   });
 
+  it('never puts machines of different CPU models or core counts into one hardware class', async () => {
+    expect(await problems(`SELECT hardware FROM machine_hardware JOIN machines USING (machine_id)
+                           GROUP BY hardware HAVING count(DISTINCT cpu_model) > 1 OR count(DISTINCT cores) > 1`)).toBe(0);
+  });
+
   it('gives every figure a positive value and every failure its reason', async () => {
     expect(await problems(`SELECT * FROM results WHERE status = 'ok' AND NOT (rps > 0 AND isfinite(rps))`)).toBe(0);
     expect(await problems(`SELECT * FROM results WHERE status <> 'ok' AND coalesce(error, '') = ''`)).toBe(0);
