@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,28 +104,23 @@ func TestCommandErrors(t *testing.T) {
 	os.WriteFile(bad, []byte("versions = [\"7.4.1\"\njobs = 2\n"), 0o644)
 	tarballs := t.TempDir()
 	os.WriteFile(filepath.Join(tarballs, "redis-7.4.1.tar.gz"), []byte("x"), 0o644)
-	noCC := filepath.Join(t.TempDir(), "nocc.toml")
-	os.WriteFile(noCC, []byte(`versions = ["7.4.1"]
+	// A one-cell matrix whose only compiler is cc: one missing from PATH, and one (sh) that is
+	// there, so that run gets past its compiler check.
+	matrixWith := func(cc string) string {
+		path := filepath.Join(t.TempDir(), "matrix.toml")
+		os.WriteFile(path, []byte(fmt.Sprintf(`versions = ["7.4.1"]
 [[compilers]]
 name = "gcc"
-cc = "no-such-gcc-99"
+cc = %q
 [[flag_sets]]
 name = "-O2"
 [[benchmark.modes]]
 name = "data"
 args = ["--csv"]
-`), 0o644)
-	anyCC := filepath.Join(t.TempDir(), "shcc.toml")
-	os.WriteFile(anyCC, []byte(`versions = ["7.4.1"]
-[[compilers]]
-name = "sh"
-cc = "sh"
-[[flag_sets]]
-name = "-O2"
-[[benchmark.modes]]
-name = "data"
-args = ["--csv"]
-`), 0o644)
+`, cc)), 0o644)
+		return path
+	}
+	noCC, anyCC := matrixWith("no-such-gcc-99"), matrixWith("sh")
 	data, work := filepath.Join(t.TempDir(), "data"), filepath.Join(t.TempDir(), "work")
 	dirs := []string{"-data", data, "-work", work}
 	tests := []struct {
