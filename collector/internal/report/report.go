@@ -384,7 +384,7 @@ func ruleName(part string) string {
 // model and core count (its own class included): per mode, the median, p10 and
 // p90 of its median requests/second over theirs, and the share of its figures
 // above their best. Machines of one class should measure alike (a median near
-// 1, a share well below one half); this is what to check before joining a
+// 1, a share near what chance gives: one in n+1 against n repeats); this is what to check before joining a
 // machine to a class (run -hardware-class), and how a VM that hides its CPU
 // generation behind a shared model name shows.
 func Machines(w io.Writer, d *store.Data) {
@@ -438,8 +438,9 @@ func Machines(w io.Writer, d *store.Data) {
 				if len(theirs) == 0 {
 					continue
 				}
-				ratios[k[1]] = append(ratios[k[1]], Median(mine)/Median(theirs))
-				if Median(mine) > max(theirs) {
+				med := Median(mine)
+				ratios[k[1]] = append(ratios[k[1]], med/Median(theirs))
+				if med > max(theirs) {
 					above[k[1]]++
 				}
 			}
