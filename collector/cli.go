@@ -35,7 +35,7 @@ commands:
 run 'collector <command> -h' for a command's flags`
 
 // Version is the collector's version, recorded with every build and machine.
-const Version = "0.1.8"
+const Version = "0.1.9"
 
 func collectorVersion() string {
 	v := Version
@@ -267,7 +267,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	}
 	hw := *hwFlag
 	if hw == "" {
-		if hw, err = runner.ChooseClass(d, machine.Identify(), ""); err != nil {
+		if hw, err = runner.ChooseClass(d, runner.Identify(d, machine.Identify()), ""); err != nil {
 			return err
 		}
 	}

@@ -74,6 +74,14 @@ func Identify() Info {
 	return in
 }
 
+// IDWithCPU is an ID that also hashes the CPU's family, model and stepping:
+// VMs made from one image share hostname, CPU name, cores and memory, so ID
+// alone can name two different CPUs (runner.Identify decides which one to use).
+func (in Info) IDWithCPU() string {
+	h := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d|%d|%s", in.Hostname, in.CPUModel, in.Cores, in.MemoryBytes, in.CPUID)))
+	return hex.EncodeToString(h[:6])
+}
+
 // Describe reads the machine's provenance and measures its memory write bandwidth.
 func Describe() Info {
 	in := Identify()

@@ -455,3 +455,49 @@ func TestChooseClass(t *testing.T) {
 		t.Errorf(`ChooseClass("") of a machine recorded before 0.1.8 = %q, %v`, got, err)
 	}
 }
+
+func TestIdentifyNeverTakesOverAnotherCPUsMachine(t *testing.T) {
+	zen5 := "family 26 model 2 stepping 1"
+	me := machine.Info{ID: "9f46122579a1", Hostname: "vm", CPUModel: "AMD EPYC", CPUID: zen5, Cores: 2, MemoryBytes: 1 << 34}
+	legacy := "AMD EPYC, 2 cores"
+	zen4id := "family 25 model 17 stepping 1"
+	for _, c := range []struct {
+		name  string
+		cpuID *string
+		same  bool
+	}{
+		{"recorded before 0.1.8, no CPU id: cannot be told apart, so another machine", nil, false},
+		{"another CPU under the same ID", &zen4id, false},
+		{"the same CPU: the same machine", &zen5, true},
+	} {
+		d := &store.Data{
+			Machines: []store.Machine{{MachineID: me.ID, CPUModel: "AMD EPYC", Cores: 2, CPUID: c.cpuID}},
+			Runs:     []store.Run{{RunID: "r", MachineID: me.ID}},
+		}
+		got := Identify(d, me)
+		if (got.ID == me.ID) != c.same {
+			t.Errorf("%s: Identify ID = %s (recorded %s)", c.name, got.ID, me.ID)
+		}
+		if c.same {
+			continue
+		}
+		if got.ID != me.IDWithCPU() || len(got.ID) != 12 {
+			t.Errorf("%s: ID = %q, want IDWithCPU %q", c.name, got.ID, me.IDWithCPU())
+		}
+		// It starts in its own class, and the recorded machine's runs stay in theirs.
+		if hw, err := ChooseClass(d, got, ""); err != nil || hw != "AMD EPYC (family 26 model 2), 2 cores" {
+			t.Errorf("%s: class = %q, %v", c.name, hw, err)
+		}
+		if class, runs := machineClass(d, got.ID); runs != 0 {
+			t.Errorf("%s: the new machine took over %d runs (class %q)", c.name, runs, class)
+		}
+		if d.MachineHardware()[me.ID] != legacy && c.cpuID == nil {
+			t.Errorf("%s: the recorded machine's class became %q", c.name, d.MachineHardware()[me.ID])
+		}
+	}
+	// No CPU id on either side (e.g. ARM): nothing tells them apart, the ID stays.
+	arm := machine.Info{ID: "a", CPUModel: "Neoverse", Cores: 2}
+	if got := Identify(&store.Data{Machines: []store.Machine{{MachineID: "a", CPUModel: "Neoverse", Cores: 2}}}, arm); got.ID != "a" {
+		t.Errorf("ARM machine ID = %q", got.ID)
+	}
+}

@@ -54,6 +54,31 @@ type Options struct {
 	Version  string // collector version
 }
 
+// Identify is machine m as d knows it. m.ID hashes hostname, CPU name, cores
+// and memory, which VMs made from one image share: on 2026-11-25 a VM with an
+// "AMD EPYC" of family 26 model 2 had the ID of a VM recorded in 2026-11-23,
+// before collector 0.1.8 recorded CPU ids, that measured at half its memory
+// write rate. So where d holds m.ID for a machine whose CPU id differs from
+// m's, or was never recorded, m is taken for another machine and gets
+// m.IDWithCPU(): it starts in its own class (ChooseClass) and never takes over
+// the other machine's runs. It joins their class only with -hardware-class,
+// after its figures were compared with theirs.
+func Identify(d *store.Data, m machine.Info) machine.Info {
+	for _, x := range d.Machines {
+		if x.MachineID != m.ID {
+			continue
+		}
+		if x.CPUID == nil || *x.CPUID != m.CPUID {
+			if x.CPUID == nil && m.CPUID == "" {
+				continue // no CPU id either way (e.g. ARM): nothing tells them apart
+			}
+			m.ID = m.IDWithCPU()
+			return m
+		}
+	}
+	return m
+}
+
 // ChooseClass is the hardware class machine m measures for. With want empty:
 // the class m recorded in d, else, for a machine new to d or described before
 // collector 0.1.8, store.ClassLabel of its CPU. With want set: want, if it is
@@ -150,7 +175,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	c.data = d
 	d.Plan = PlanRows(o.Config)
-	me := machine.Identify()
+	me := Identify(d, machine.Identify())
 	hw, err := ChooseClass(d, me, o.HardwareClass)
 	if err != nil {
 		return err
@@ -160,6 +185,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	fmt.Fprintf(o.Log, "measuring memory write bandwidth...\n")
 	c.machine = machine.Describe()
+	c.machine.ID = me.ID
 	d.Machines = append(d.Machines, store.Machine{
 		MachineID: c.machine.ID, Hostname: c.machine.Hostname, CPUModel: c.machine.CPUModel,
 		Cores: int32(c.machine.Cores), MemoryBytes: c.machine.MemoryBytes, Kernel: c.machine.Kernel,
