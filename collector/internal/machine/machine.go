@@ -69,22 +69,26 @@ func Identify() Info {
 	if kb, err := strconv.ParseInt(strings.Fields(procField("/proc/meminfo", "MemTotal") + " 0")[0], 10, 64); err == nil {
 		in.MemoryBytes = kb * 1024
 	}
-	h := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d|%d", in.Hostname, in.CPUModel, in.Cores, in.MemoryBytes)))
-	in.ID = hex.EncodeToString(h[:6])
+	in.ID = hashID(fmt.Sprintf("%s|%s|%d|%d", in.Hostname, in.CPUModel, in.Cores, in.MemoryBytes))
 	return in
+}
+
+// hashID is the 12 hex digits that name a machine described by s.
+func hashID(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:6])
 }
 
 // IDWithCPU is an ID that also hashes the CPU's family, model and stepping:
 // VMs made from one image share hostname, CPU name, cores and memory, so ID
 // alone can name two different CPUs (runner.Identify decides which one to use).
 func (in Info) IDWithCPU() string {
-	h := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d|%d|%s", in.Hostname, in.CPUModel, in.Cores, in.MemoryBytes, in.CPUID)))
-	return hex.EncodeToString(h[:6])
+	return hashID(fmt.Sprintf("%s|%s|%d|%d|%s", in.Hostname, in.CPUModel, in.Cores, in.MemoryBytes, in.CPUID))
 }
 
-// Describe reads the machine's provenance and measures its memory write bandwidth.
-func Describe() Info {
-	in := Identify()
+// Describe adds the machine's provenance to in (as Identify read it) and
+// measures its memory write bandwidth.
+func Describe(in Info) Info {
 	var u syscall.Utsname
 	if syscall.Uname(&u) == nil {
 		in.Kernel = cstr(u.Release[:])

@@ -36,7 +36,7 @@ func TestDescribeReadsThisMachine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures memory bandwidth")
 	}
-	in := Describe()
+	in := Describe(Identify())
 	if in.Cores < 1 || in.MemoryBytes <= 0 || in.Kernel == "" || in.MemWriteBPS <= 0 || len(in.ID) != 12 {
 		t.Errorf("incomplete machine description: %+v", in)
 	}

@@ -68,13 +68,14 @@ func Identify(d *store.Data, m machine.Info) machine.Info {
 		if x.MachineID != m.ID {
 			continue
 		}
-		if x.CPUID == nil || *x.CPUID != m.CPUID {
-			if x.CPUID == nil && m.CPUID == "" {
-				continue // no CPU id either way (e.g. ARM): nothing tells them apart
-			}
-			m.ID = m.IDWithCPU()
-			return m
+		recorded := "" // no CPU id either way (e.g. ARM): nothing tells them apart
+		if x.CPUID != nil {
+			recorded = *x.CPUID
 		}
+		if recorded != m.CPUID {
+			m.ID = m.IDWithCPU()
+		}
+		return m
 	}
 	return m
 }
@@ -184,8 +185,7 @@ func Run(ctx context.Context, o Options) error {
 		fmt.Fprintf(o.Log, "machine %s joins hardware class %s: its %d runs move there from %s\n", me.ID, hw, n, was)
 	}
 	fmt.Fprintf(o.Log, "measuring memory write bandwidth...\n")
-	c.machine = machine.Describe()
-	c.machine.ID = me.ID
+	c.machine = machine.Describe(me)
 	d.Machines = append(d.Machines, store.Machine{
 		MachineID: c.machine.ID, Hostname: c.machine.Hostname, CPUModel: c.machine.CPUModel,
 		Cores: int32(c.machine.Cores), MemoryBytes: c.machine.MemoryBytes, Kernel: c.machine.Kernel,
