@@ -25,7 +25,7 @@ export interface Catalog {
   readonly configs: readonly ConfigRef[];
   /** Charts (mode and test) in the client's test order, data mode first. */
   readonly charts: readonly { readonly mode: string; readonly test: string }[];
-  /** Every hardware class in the data, the default (earliest measured) first. */
+  /** Every hardware class in the data, the earliest measured first. */
   readonly hardware: readonly HardwareClass[];
   /** The class builds, runs, results and every derived table show; null when no machine is described. */
   readonly selectedHardware: HardwareClass | null;
@@ -48,7 +48,7 @@ export async function prepareTables(runner: QueryRunner, present: ReadonlySet<Ta
     const classRows = await runner.run({ ...hardwareClassesQuery(), sql: [...tables, hardwareClassesQuery().sql].join(';\n') });
     classes = classRows.map((r) => ({
       label: r.label, slug: hardwareSlug(r.label), runs: r.runs, measuredCells: r.measured_cells,
-      plannedCells: r.planned_cells, firstRunMs: r.first_run_ms, firstMeasuredMs: r.first_measured_ms,
+      plannedCells: r.planned_cells, doneRuns: r.done_runs, plannedRuns: r.planned_runs, firstRunMs: r.first_run_ms, firstMeasuredMs: r.first_measured_ms,
     }));
     selectedHardware = pickHardware(classes, hardware);
     rows = await runner.run({

@@ -6,7 +6,7 @@
  * (machines.cpu_model, machines.cores), labelled "<cpu_model>, <cores> cores"
  * (src/sql/hardware.ts builds the label; the collector counts repeats per class by the same
  * rule). The page shows one class at a time, named in the URL by the label's slug
- * (`hw=amd-epyc-2-cores`).
+ * (`hw=amd-epyc-2-cores`); the page writes the class it shows into its URL, so a link names it.
  */
 
 /** One hardware class in the data, with what was measured on it (every count from all_runs). */
@@ -21,6 +21,10 @@ export interface HardwareClass {
   readonly measuredCells: number;
   /** Cells in the plan. */
   readonly plannedCells: number;
+  /** Planned runs done on the class, counted as the collector's `plan` counts them (src/sql/hardware.ts). */
+  readonly doneRuns: number;
+  /** Runs in the plan: repeats × modes over every cell. */
+  readonly plannedRuns: number;
   /** Start of the class's earliest run (any status), ms since the epoch; null without runs. */
   readonly firstRunMs: number | null;
   /** Earliest measured_at of the class's machines, ms since the epoch; null when not recorded. */
@@ -38,14 +42,22 @@ export function hardwareSlug(label: string): string {
 
 const earliest = (a: number | null, b: number | null): number => (a ?? Infinity) - (b ?? Infinity) || 0;
 
+/** Share of the plan a class has done, 0..1 (0 with an empty plan). */
+export function doneShare(c: HardwareClass): number {
+  return c.plannedRuns > 0 ? c.doneRuns / c.plannedRuns : 0;
+}
+
 /**
- * The class shown when a link names none: the class of the machine of the earliest run (with no
- * run at all, of the earliest measured machine; ties by label). Stable as data is added, so a
- * link shared before a new machine arrived keeps showing what it showed. Null without classes.
+ * The class shown when a link names none: the one that has done most of the plan (its planned
+ * runs done, a failed cell's counting as done), so a first visit sees the most complete and
+ * best-repeated figures; among equals, the class of the earliest run (with no run at all, of the
+ * earliest measured machine; then by label). Links keep what they showed as data is added, since
+ * the page writes the class it shows into its URL (`hw=`). Null without classes.
  */
 export function defaultHardware(classes: readonly HardwareClass[]): HardwareClass | null {
   const ranked = [...classes].sort((a, b) =>
-    earliest(a.firstRunMs, b.firstRunMs) || earliest(a.firstMeasuredMs, b.firstMeasuredMs) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    doneShare(b) - doneShare(a) || earliest(a.firstRunMs, b.firstRunMs) || earliest(a.firstMeasuredMs, b.firstMeasuredMs)
+    || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   return ranked[0] ?? null;
 }
 
@@ -54,7 +66,12 @@ export function pickHardware(classes: readonly HardwareClass[], slug: string | n
   return classes.find((c) => c.slug === slug) ?? defaultHardware(classes);
 }
 
-/** The class as a choice in the hardware select: "AMD EPYC, 2 cores — 545 runs, 132 of 132 cells measured". */
+/**
+ * The class as a choice in the hardware select:
+ * "AMD EPYC, 2 cores — 545 runs, 132 of 132 cells measured, 69% of the plan done"
+ * ("the plan complete" once every planned run is done).
+ */
 export function hardwareOptionText(c: HardwareClass): string {
-  return `${c.label} — ${c.runs.toLocaleString('en-US')} run${c.runs === 1 ? '' : 's'}, ${c.measuredCells} of ${c.plannedCells} cells measured`;
+  const done = c.plannedRuns > 0 && c.doneRuns >= c.plannedRuns ? 'the plan complete' : `${Math.floor(doneShare(c) * 100)}% of the plan done`;
+  return `${c.label} — ${c.runs.toLocaleString('en-US')} run${c.runs === 1 ? '' : 's'}, ${c.measuredCells} of ${c.plannedCells} cells measured, ${done}`;
 }

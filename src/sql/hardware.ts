@@ -30,6 +30,14 @@ export interface HardwareRow {
   /** Planned cells with a finished run on the class's machines. */
   measured_cells: number;
   planned_cells: number;
+  /**
+   * The planned runs (cell × mode × repeat) the class has done, counted as the collector's
+   * `plan` counts them: a (cell, mode)'s runs of any status up to its planned repeats, and all
+   * of a cell's planned runs when its latest build on the class failed (a recorded failure).
+   */
+  done_runs: number;
+  /** Planned runs: the plan's repeats × modes over every cell. */
+  planned_runs: number;
   /** Start of the class's earliest run (any status), ms since the epoch; null without runs. */
   first_run_ms: number | null;
   /** Earliest measured_at of its machines, ms since the epoch. */
@@ -39,19 +47,38 @@ export interface HardwareRow {
 /** Every hardware class in machines, with its counts over all_runs, the earliest measured first. */
 export function hardwareClassesQuery(): Query<HardwareRow> {
   return query(
-    `WITH mh AS (${MACHINE_LABELS})
+    `WITH mh AS (${MACHINE_LABELS}),
+     planned AS (SELECT cell_id, trim(unnest(string_split(modes, ','))) AS mode, repeats FROM plan),
+     latest_build AS (
+       SELECT mh.hardware, b.cell_id, arg_max(b.status, epoch_ms(b.started_at)) AS status
+       FROM all_builds b JOIN mh ON mh.machine_id = b.machine_id GROUP BY mh.hardware, b.cell_id),
+     class_runs AS (
+       SELECT mh.hardware, r.cell_id, r.mode, count(*) AS n
+       FROM all_runs r JOIN mh ON mh.machine_id = r.machine_id GROUP BY mh.hardware, r.cell_id, r.mode),
+     progress AS (
+       SELECT h.hardware,
+              coalesce(sum(CASE WHEN lb.status IS NOT NULL AND lb.status <> 'ok' THEN p.repeats
+                                ELSE least(coalesce(cr.n, 0), p.repeats) END), 0)::INTEGER AS done_runs,
+              coalesce(sum(p.repeats), 0)::INTEGER AS planned_runs
+       FROM (SELECT DISTINCT hardware FROM mh WHERE hardware IS NOT NULL) h
+       LEFT JOIN planned p ON true
+       LEFT JOIN latest_build lb ON lb.hardware = h.hardware AND lb.cell_id = p.cell_id
+       LEFT JOIN class_runs cr ON cr.hardware = h.hardware AND cr.cell_id = p.cell_id AND cr.mode = p.mode
+       GROUP BY h.hardware)
      SELECT mh.hardware AS label,
             count(r.run_id) FILTER (WHERE r.status <> 'server_failed')::INTEGER AS runs,
             count(DISTINCT p.cell_id) FILTER (WHERE r.status <> 'server_failed')::INTEGER AS measured_cells,
             n.planned_cells,
+            g.done_runs, g.planned_runs,
             epoch_ms(min(r.started_at))::DOUBLE AS first_run_ms,
             epoch_ms(min(mh.measured_at))::DOUBLE AS first_measured_ms
      FROM mh
      CROSS JOIN (SELECT count(*)::INTEGER AS planned_cells FROM plan) n
+     JOIN progress g ON g.hardware = mh.hardware
      LEFT JOIN all_runs r ON r.machine_id = mh.machine_id
      LEFT JOIN plan p ON p.cell_id = r.cell_id
      WHERE mh.hardware IS NOT NULL
-     GROUP BY mh.hardware, n.planned_cells
+     GROUP BY mh.hardware, n.planned_cells, g.done_runs, g.planned_runs
      ORDER BY first_run_ms NULLS LAST, first_measured_ms NULLS LAST, label`,
   );
 }

@@ -178,7 +178,7 @@ describe('ranks and spearman', () => {
 });
 
 describe('the section\'s words', () => {
-  const make = (label: string): HardwareClass => ({ label, slug: hardwareSlug(label), runs: 1, measuredCells: 1, plannedCells: 84, firstRunMs: 1, firstMeasuredMs: 1 });
+  const make = (label: string): HardwareClass => ({ label, slug: hardwareSlug(label), runs: 1, measuredCells: 1, plannedCells: 84, doneRuns: 1, plannedRuns: 504, firstRunMs: 1, firstMeasuredMs: 1 });
   const amd = make(AMD);
   const intel = make(INTEL);
   const third = make('Third CPU, 4 cores');

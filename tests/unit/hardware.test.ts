@@ -45,14 +45,21 @@ describe('hardwareSlug', () => {
 });
 
 describe('defaultHardware and pickHardware', () => {
-  const make = (label: string, firstRunMs: number | null, firstMeasuredMs: number | null): HardwareClass => ({
-    label, slug: hardwareSlug(label), runs: 0, measuredCells: 0, plannedCells: 132, firstRunMs, firstMeasuredMs,
+  const make = (label: string, firstRunMs: number | null, firstMeasuredMs: number | null, doneRuns = 0): HardwareClass => ({
+    label, slug: hardwareSlug(label), runs: 0, measuredCells: 0, plannedCells: 132, doneRuns, plannedRuns: 792, firstRunMs, firstMeasuredMs,
   });
   const amdClass = make('AMD EPYC, 2 cores', 1000, 5000);
   const intelClass = make('Intel(R) Xeon(R) Processor, 2 cores', 9000, 2000);
 
-  it('default to the class of the earliest run, whichever machine was measured first', () => {
+  it('default to the class of the earliest run among classes that did as much of the plan', () => {
     expect(defaultHardware([intelClass, amdClass])).toBe(amdClass);
+    expect(defaultHardware([{ ...intelClass, doneRuns: 400 }, { ...amdClass, doneRuns: 400 }])?.label).toBe(amdClass.label);
+  });
+
+  it('default to the class that has done most of the plan, however late it started', () => {
+    const complete = make('AMD EPYC (family 26 model 2), 2 cores', 20000, 20000, 792);
+    expect(defaultHardware([{ ...amdClass, doneRuns: 545 }, { ...intelClass, doneRuns: 432 }, complete])).toBe(complete);
+    expect(defaultHardware([{ ...amdClass, doneRuns: 545 }, { ...intelClass, doneRuns: 546 }])?.label).toBe(intelClass.label);
   });
 
   it('default to the earliest measured machine when there is no run, and to nothing without classes', () => {
@@ -67,16 +74,23 @@ describe('defaultHardware and pickHardware', () => {
     expect(pickHardware([amdClass, intelClass], null)).toBe(amdClass);
   });
 
-  it('describe a class as the select offers it', () => {
-    expect(hardwareOptionText({ ...amdClass, runs: 545, measuredCells: 132 })).toBe('AMD EPYC, 2 cores — 545 runs, 132 of 132 cells measured');
+  it('describe a class as the select offers it, with how much of the plan it has done', () => {
+    expect(hardwareOptionText({ ...amdClass, runs: 545, measuredCells: 132, doneRuns: 545 }))
+      .toBe('AMD EPYC, 2 cores — 545 runs, 132 of 132 cells measured, 68% of the plan done');
+    expect(hardwareOptionText({ ...amdClass, runs: 791, measuredCells: 132, doneRuns: 791 }))
+      .toBe('AMD EPYC, 2 cores — 791 runs, 132 of 132 cells measured, 99% of the plan done');
+    expect(hardwareOptionText({ ...amdClass, runs: 1, measuredCells: 1, doneRuns: 792 }))
+      .toBe('AMD EPYC, 2 cores — 1 run, 1 of 132 cells measured, the plan complete');
   });
 });
 
 describe('prepareTables with two hardware classes', () => {
-  it('lists both classes with their counts over every machine, the default first', () => {
-    expect(amd.catalog.hardware.map((c) => [c.label, c.slug, c.runs, c.measuredCells, c.plannedCells])).toEqual([
-      ['Fixture CPU @ 2.00GHz, 2 cores', AMD, 403, 68, 84],
-      ['Fixture Intel CPU (family 6 model 85), 2 cores', INTEL, 6, 3, 84],
+  it('lists both classes with their counts over every machine, the earliest first', () => {
+    // Done runs, as the collector's plan counts them: the default class's 404 runs (a server
+    // failure among them) and the 3 failed cells' 6 planned runs each; 84 cells x 2 modes x 3.
+    expect(amd.catalog.hardware.map((c) => [c.label, c.slug, c.runs, c.measuredCells, c.plannedCells, c.doneRuns, c.plannedRuns])).toEqual([
+      ['Fixture CPU @ 2.00GHz, 2 cores', AMD, 403, 68, 84, 404 + 3 * 6, 504],
+      ['Fixture Intel CPU (family 6 model 85), 2 cores', INTEL, 6, 3, 84, 6, 504],
     ]);
     expect(amd.catalog.selectedHardware?.slug).toBe(AMD);
     expect(intel.catalog.selectedHardware?.slug).toBe(INTEL);
