@@ -68,7 +68,7 @@ export function pickHardware(classes: readonly HardwareClass[], slug: string | n
 
 /**
  * The class as a choice in the hardware select:
- * "AMD EPYC, 2 cores — 545 runs, 132 of 132 cells measured, 69% of the plan done"
+ * "AMD EPYC, 2 cores — 545 runs, 132 of 132 cells measured, 68% of the plan done"
  * ("the plan complete" once every planned run is done).
  */
 export function hardwareOptionText(c: HardwareClass): string {

@@ -58,8 +58,7 @@ export function hardwareClassesQuery(): Query<HardwareRow> {
      progress AS (
        SELECT h.hardware,
               coalesce(sum(CASE WHEN lb.status IS NOT NULL AND lb.status <> 'ok' THEN p.repeats
-                                ELSE least(coalesce(cr.n, 0), p.repeats) END), 0)::INTEGER AS done_runs,
-              coalesce(sum(p.repeats), 0)::INTEGER AS planned_runs
+                                ELSE least(coalesce(cr.n, 0), p.repeats) END), 0)::INTEGER AS done_runs
        FROM (SELECT DISTINCT hardware FROM mh WHERE hardware IS NOT NULL) h
        LEFT JOIN planned p ON true
        LEFT JOIN latest_build lb ON lb.hardware = h.hardware AND lb.cell_id = p.cell_id
@@ -69,16 +68,17 @@ export function hardwareClassesQuery(): Query<HardwareRow> {
             count(r.run_id) FILTER (WHERE r.status <> 'server_failed')::INTEGER AS runs,
             count(DISTINCT p.cell_id) FILTER (WHERE r.status <> 'server_failed')::INTEGER AS measured_cells,
             n.planned_cells,
-            g.done_runs, g.planned_runs,
+            g.done_runs, n.planned_runs,
             epoch_ms(min(r.started_at))::DOUBLE AS first_run_ms,
             epoch_ms(min(mh.measured_at))::DOUBLE AS first_measured_ms
      FROM mh
-     CROSS JOIN (SELECT count(*)::INTEGER AS planned_cells FROM plan) n
+     CROSS JOIN (SELECT count(*)::INTEGER AS planned_cells,
+                        (SELECT coalesce(sum(repeats), 0) FROM planned)::INTEGER AS planned_runs FROM plan) n
      JOIN progress g ON g.hardware = mh.hardware
      LEFT JOIN all_runs r ON r.machine_id = mh.machine_id
      LEFT JOIN plan p ON p.cell_id = r.cell_id
      WHERE mh.hardware IS NOT NULL
-     GROUP BY mh.hardware, n.planned_cells, g.done_runs, g.planned_runs
+     GROUP BY mh.hardware, n.planned_cells, n.planned_runs, g.done_runs
      ORDER BY first_run_ms NULLS LAST, first_measured_ms NULLS LAST, label`,
   );
 }
