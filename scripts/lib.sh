@@ -20,13 +20,13 @@ need_debs() {
 }
 
 # need_node_modules installs the locked packages unless node_modules matches
-# package-lock.json. It uses `npm install`, not `npm ci`: the registry mirror
-# these machines reach lacks tailwind's optional packages for other platforms,
-# which `npm ci` insists on seeing in the lock; `npm install` still installs
-# exactly the locked versions and leaves the lock unchanged.
+# package-lock.json. It uses `npm ci`, which installs exactly the lock and never
+# writes it. The lock lists tailwind's optional native packages for every
+# platform (as npm writes it where the registry has them all); a lock missing
+# some makes `npm install` add them on every fresh clone and `npm ci` refuse.
 need_node_modules() {
   if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.rcb-lock; then
-    npm install --no-audit --no-fund
+    npm ci --no-audit --no-fund
     cp package-lock.json node_modules/.rcb-lock
   fi
 }
