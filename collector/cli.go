@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
 	"github.com/redis-compiler-benchmarks/collector/internal/machine"
 	"github.com/redis-compiler-benchmarks/collector/internal/report"
 	"github.com/redis-compiler-benchmarks/collector/internal/runner"
@@ -71,8 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 	default:
-		fmt.Fprintln(stderr, usage)
-		return fmt.Errorf("unknown command %q", args[0])
+		return fmt.Errorf("unknown command %q; run 'collector help' for the commands", args[0])
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		return nil // `collector <command> -h` printed the flags, as asked
@@ -169,6 +170,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if !isSet(fs, "source") && *hashes == "" {
+		return errors.New(sourceChoices)
+	}
 	getter, err := newGetter(ctx, *src, *gitRepo, *tarDir, *hashes, *baseURL, filepath.Join(*work, "tarballs"))
 	if err != nil {
 		return err
@@ -210,6 +214,16 @@ func usedVersions(cfg *config.Config, cells []config.Cell) []string {
 		}
 	}
 	return out
+}
+
+// sourceChoices is what run says when it is given no source at all.
+const sourceChoices = "run needs Redis sources: -source git -git REPO (tags of a clone), -source tarballs -tarballs DIR [-hashes LIST], or -source download -hashes LIST (redis/redis-hashes' README, file or URL)"
+
+// isSet says whether flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 type getter interface {
@@ -265,14 +279,9 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	hw := *hwFlag
-	if hw == "" {
-		if hw, err = runner.ChooseClass(d, runner.Identify(d, machine.Identify()), ""); err != nil {
-			return err
-		}
-	}
-	if hw == "all" {
-		hw = ""
+	hw, err := planClass(d, *hwFlag)
+	if err != nil {
+		return err
 	}
 	counts := map[string]int{}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -296,6 +305,30 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%d cells: %d done, %d partial, %d failed, %d pending; %d runs to do %s\n",
 		len(cells), counts["done"], counts["partial"], counts["failed"], counts["pending"], len(pending), on)
 	return nil
+}
+
+// planClass is the hardware class whose repeats plan counts ("" for every
+// machine's): flag's class, which must be in d, else this machine's.
+func planClass(d *store.Data, flag string) (string, error) {
+	switch flag {
+	case "":
+		return hwclass.Choose(d, hwclass.Identify(d, machine.Identify()), "")
+	case "all":
+		return "", nil
+	}
+	known := hwclass.Known(d)
+	if !slices.Contains(known, flag) {
+		return "", fmt.Errorf("hardware class %q is not in the data (%s)", flag, classChoices(known))
+	}
+	return flag, nil
+}
+
+// classChoices says which values -hardware takes.
+func classChoices(known []string) string {
+	if len(known) == 0 {
+		return `no machine recorded yet; "all" counts every machine`
+	}
+	return `its classes: "` + strings.Join(known, `", "`) + `"; or "all"`
 }
 
 func cmdMerge(args []string, stdout, stderr io.Writer) error {

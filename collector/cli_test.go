@@ -43,12 +43,12 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestPlanReferenceMatrixEmptyData(t *testing.T) {
-	out, _, err := runCLI(t, "plan", "-config", "matrix.toml", "-data", t.TempDir(), "-hardware", "Test CPU, 2 cores")
+	out, _, err := runCLI(t, "plan", "-config", "matrix.toml", "-data", t.TempDir(), "-hardware", "all")
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "golden-plan-reference-empty.txt", out)
-	if !strings.HasSuffix(out, "132 cells: 0 done, 0 partial, 0 failed, 132 pending; 792 runs to do on Test CPU, 2 cores\n") {
+	if !strings.HasSuffix(out, "132 cells: 0 done, 0 partial, 0 failed, 132 pending; 792 runs to do counting every machine's runs together\n") {
 		t.Errorf("summary line wrong:\n%s", out[strings.LastIndex(strings.TrimSuffix(out, "\n"), "\n")+1:])
 	}
 }
@@ -90,6 +90,11 @@ func TestPlanWithCollectedData(t *testing.T) {
 	if !strings.Contains(out, "2.6.17   gcc       -Ofast        partial  data 1/3, pipe 0/3") || !strings.Contains(out, "71 runs to do on Other CPU, 2 cores") {
 		t.Errorf("plan on the other class:\n%s", out)
 	}
+	// A class the data does not have is an error that names the classes it has.
+	out, _, err = runCLI(t, "plan", "-config", "matrix.toml", "-data", data, "-versions", "2.6.17", "-hardware", "Test CPU, 4 cores")
+	if want := `hardware class "Test CPU, 4 cores" is not in the data (its classes: "Other CPU, 2 cores", "Test CPU, 2 cores"; or "all")`; err == nil || err.Error() != want || out != "" {
+		t.Errorf("plan -hardware of an unknown class: error %v, stdout %q; want error %q and no table", err, out, want)
+	}
 	out, _, err = runCLI(t, "plan", "-config", "matrix.toml", "-data", data, "-versions", "2.6.17", "-hardware", "all")
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +134,9 @@ args = ["--csv"]
 		want string
 	}{
 		{"no arguments", nil, "no command"},
-		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"; run 'collector help' for the commands`},
+		{"unknown hardware class in plan, no machines", []string{"plan", "-config", "matrix.toml", "-data", data, "-hardware", "Nobody, 2 cores"},
+			`hardware class "Nobody, 2 cores" is not in the data (no machine recorded yet; "all" counts every machine)`},
 		{"unknown flag", []string{"plan", "-frob"}, "flag provided but not defined: -frob"},
 		{"bad shard", []string{"plan", "-config", "matrix.toml", "-data", data, "-shard", "4/4"}, `bad shard "4/4": want i/n with 0 <= i < n`},
 		{"bad shard syntax", []string{"plan", "-config", "matrix.toml", "-data", data, "-shard", "1/2/3"}, `bad shard "1/2/3"`},
@@ -145,7 +152,8 @@ args = ["--csv"]
 		{"tarballs source, missing directory", append([]string{"run", "-config", "matrix.toml", "-source", "tarballs", "-tarballs", filepath.Join(work, "none")}, dirs...), "tarball directory: open "},
 		{"tarballs source, missing version", append([]string{"run", "-config", "matrix.toml", "-source", "tarballs", "-tarballs", tarballs, "-versions", "2.6.17"}, dirs...),
 			`unknown version "2.6.17": no redis-2.6.17.tar.gz in ` + tarballs},
-		{"download without hashes", append([]string{"run", "-config", "matrix.toml"}, dirs...), "-source download needs -hashes"},
+		{"no source", append([]string{"run", "-config", "matrix.toml"}, dirs...), sourceChoices},
+		{"download without hashes", append([]string{"run", "-config", "matrix.toml", "-source", "download"}, dirs...), "-source download needs -hashes"},
 		{"unreadable hashes", append([]string{"run", "-config", "matrix.toml", "-hashes", filepath.Join(work, "none")}, dirs...), "hashes: open "},
 		{"bad redo time", append([]string{"run", "-config", "matrix.toml", "-redo-before", "yesterday"}, dirs...), `want a time like 2026-11-22T04:55:00Z, got "yesterday"`},
 		{"unknown source", append([]string{"run", "-config", "matrix.toml", "-source", "ftp"}, dirs...), `unknown -source "ftp" (want download, tarballs or git)`},
@@ -174,6 +182,27 @@ args = ["--csv"]
 	// Nothing was collected, so nothing may have been written.
 	if _, err := os.Stat(data); !os.IsNotExist(err) {
 		t.Errorf("failed commands created the data directory: %v", err)
+	}
+}
+
+// An unknown command is one line that says where help is, not the usage.
+func TestUnknownCommandIsOneErrorLine(t *testing.T) {
+	out, stderr, err := runCLI(t, "frobnicate")
+	if err == nil || out != "" || stderr != "" {
+		t.Errorf("stdout %q, stderr %q, error %v; want only the error", out, stderr, err)
+	}
+}
+
+// run with no source names every choice, in one line, and nothing else.
+func TestRunWithoutSourceNamesTheChoices(t *testing.T) {
+	_, stderr, err := runCLI(t, "run", "-config", "matrix.toml", "-data", filepath.Join(t.TempDir(), "data"), "-work", t.TempDir())
+	if err == nil || stderr != "" {
+		t.Fatalf("error %v, stderr %q", err, stderr)
+	}
+	for _, choice := range []string{"-source git -git REPO", "-source tarballs -tarballs DIR", "-source download -hashes LIST"} {
+		if !strings.Contains(err.Error(), choice) {
+			t.Errorf("error %q does not name %q", err, choice)
+		}
 	}
 }
 

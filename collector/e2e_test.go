@@ -15,6 +15,7 @@ import (
 
 	"github.com/redis-compiler-benchmarks/collector/internal/bench"
 	"github.com/redis-compiler-benchmarks/collector/internal/build"
+	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
 	"github.com/redis-compiler-benchmarks/collector/internal/machine"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
@@ -203,9 +204,9 @@ func checkMachines(t *testing.T, ms []store.Machine, start, end time.Time) strin
 	}
 	// The class it measured for is recorded: its CPU's family and model where x86 gives them.
 	id := machine.CPUID()
-	if m.HardwareClass == nil || *m.HardwareClass != store.ClassLabel(m.CPUModel, id, int(m.Cores)) ||
+	if m.HardwareClass == nil || *m.HardwareClass != hwclass.DefaultLabel(m.CPUModel, id, int(m.Cores)) ||
 		(id != "") != (m.CPUID != nil) || (m.CPUID != nil && *m.CPUID != id) {
-		t.Errorf("machine class %v, cpu id %v; want %q, %q", m.HardwareClass, m.CPUID, store.ClassLabel(m.CPUModel, id, int(m.Cores)), id)
+		t.Errorf("machine class %v, cpu id %v; want %q, %q", m.HardwareClass, m.CPUID, hwclass.DefaultLabel(m.CPUModel, id, int(m.Cores)), id)
 	}
 	return m.MachineID
 }

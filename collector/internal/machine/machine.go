@@ -36,7 +36,7 @@ type Info struct {
 }
 
 // CPU is this machine's CPU model (from /proc/cpuinfo) and core count: with
-// them, its hardware class (store.HardwareLabel).
+// them, its hardware class (hwclass.Label).
 func CPU() (model string, cores int) {
 	return procField("/proc/cpuinfo", "model name"), runtime.NumCPU()
 }
@@ -81,7 +81,7 @@ func hashID(s string) string {
 
 // IDWithCPU is an ID that also hashes the CPU's family, model and stepping:
 // VMs made from one image share hostname, CPU name, cores and memory, so ID
-// alone can name two different CPUs (runner.Identify decides which one to use).
+// alone can name two different CPUs (hwclass.Identify decides which one to use).
 func (in Info) IDWithCPU() string {
 	return hashID(fmt.Sprintf("%s|%s|%d|%d|%s", in.Hostname, in.CPUModel, in.Cores, in.MemoryBytes, in.CPUID))
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
@@ -138,10 +139,10 @@ func Totals(w io.Writer, d *store.Data) {
 		build/3600, bench/3600, len(latest)-failed, failed, len(d.Runs), serverFailed)
 }
 
-// classOfRun maps each run id to its machine's hardware class (store.HardwareLabel;
+// classOfRun maps each run id to its machine's hardware class (hwclass.Of;
 // "unknown machine" when the machines table lacks it).
 func classOfRun(d *store.Data) map[string]string {
-	class := d.MachineHardware()
+	class := hwclass.ByMachine(d)
 	out := map[string]string{}
 	for _, r := range d.Runs {
 		c, ok := class[r.MachineID]
@@ -168,7 +169,7 @@ func Hardware(w io.Writer, d *store.Data) {
 		return classes[hw]
 	}
 	for _, m := range d.Machines {
-		get(m.Hardware()).machines[m.MachineID] = true
+		get(hwclass.Of(m)).machines[m.MachineID] = true
 	}
 	classOf := classOfRun(d)
 	for _, r := range d.Runs {
@@ -412,7 +413,7 @@ func Machines(w io.Writer, d *store.Data) {
 	classes := map[string][]string{} // class -> machines with results
 	for id := range rps {
 		if m, ok := byMachine[id]; ok {
-			classes[m.Hardware()] = append(classes[m.Hardware()], id)
+			classes[hwclass.Of(m)] = append(classes[hwclass.Of(m)], id)
 		}
 	}
 	printed := false
@@ -447,7 +448,7 @@ func Machines(w io.Writer, d *store.Data) {
 			for _, mode := range slices.Sorted(maps.Keys(ratios)) {
 				r := ratios[mode]
 				fmt.Fprintf(w, "machine %s (%s) against the other machines of %s, mode %s: median ratio %.3f (p10-p90 %.3f-%.3f), %.0f%% above their best, over %d (cell, test) pairs\n",
-					id, m.Hardware(), class, mode, Median(r), Quantile(r, 0.1), Quantile(r, 0.9), 100*float64(above[mode])/float64(len(r)), len(r))
+					id, hwclass.Of(m), class, mode, Median(r), Quantile(r, 0.1), Quantile(r, 0.9), 100*float64(above[mode])/float64(len(r)), len(r))
 				printed = true
 			}
 		}

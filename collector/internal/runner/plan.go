@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
@@ -91,7 +92,7 @@ func OthersPercent(otherCPU string) float64 {
 	return n
 }
 
-// Pending lists the runs still missing on hardware class hw (store.HardwareLabel;
+// Pending lists the runs still missing on hardware class hw (hwclass.Of;
 // "" counts every machine), coverage first: every cell's first repeat (all
 // modes) before any cell's second, and so on. Repeats are counted per hardware
 // class, because figures from different CPUs are never combined: a class's
@@ -147,7 +148,7 @@ func classFilter(d *store.Data, hw string) func(string) bool {
 	if hw == "" {
 		return func(string) bool { return true }
 	}
-	of := d.MachineHardware()
+	of := hwclass.ByMachine(d)
 	return func(id string) bool { return of[id] == hw }
 }
 

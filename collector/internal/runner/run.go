@@ -5,17 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/bench"
 	"github.com/redis-compiler-benchmarks/collector/internal/build"
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
 	"github.com/redis-compiler-benchmarks/collector/internal/machine"
 	"github.com/redis-compiler-benchmarks/collector/internal/source"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
@@ -54,84 +52,6 @@ type Options struct {
 	Version  string // collector version
 }
 
-// Identify is machine m as d knows it. m.ID hashes hostname, CPU name, cores
-// and memory, which VMs made from one image share: on 2026-11-25 a VM with an
-// "AMD EPYC" of family 26 model 2 had the ID of a VM recorded in 2026-11-23,
-// before collector 0.1.8 recorded CPU ids, that measured at half its memory
-// write rate. So where d holds m.ID for a machine whose CPU id differs from
-// m's, or was never recorded, m is taken for another machine and gets
-// m.IDWithCPU(): it starts in its own class (ChooseClass) and never takes over
-// the other machine's runs. It joins their class only with -hardware-class,
-// after its figures were compared with theirs.
-func Identify(d *store.Data, m machine.Info) machine.Info {
-	for _, x := range d.Machines {
-		if x.MachineID != m.ID {
-			continue
-		}
-		recorded := "" // no CPU id either way (e.g. ARM): nothing tells them apart
-		if x.CPUID != nil {
-			recorded = *x.CPUID
-		}
-		if recorded != m.CPUID {
-			m.ID = m.IDWithCPU()
-		}
-		return m
-	}
-	return m
-}
-
-// ChooseClass is the hardware class machine m measures for. With want empty:
-// the class m recorded in d, else, for a machine new to d or described before
-// collector 0.1.8, store.ClassLabel of its CPU. With want set: want, if it is
-// m's own ClassLabel or HardwareLabel, or a class in d whose machines all have
-// m's CPU model and cores (joining it says they measure alike: measure a few
-// runs in the machine's own class, then compare with collector stats);
-// anything else is an error. A machine's runs follow its class, so joining a
-// class moves the runs it measured before.
-func ChooseClass(d *store.Data, m machine.Info, want string) (string, error) {
-	own := store.ClassLabel(m.CPUModel, m.CPUID, m.Cores)
-	recorded := ""
-	for _, x := range d.Machines {
-		if x.MachineID == m.ID && x.HardwareClass != nil {
-			recorded = *x.HardwareClass
-		}
-	}
-	if want == "" {
-		if recorded != "" {
-			return recorded, nil
-		}
-		return own, nil
-	}
-	if want == own || want == store.HardwareLabel(m.CPUModel, m.Cores) {
-		return want, nil
-	}
-	found := false
-	for _, x := range d.Machines {
-		if x.MachineID == m.ID || x.Hardware() != want {
-			continue
-		}
-		if x.CPUModel != m.CPUModel || int(x.Cores) != m.Cores {
-			return "", fmt.Errorf("hardware class %q: its machine %s has %q with %d cores, this one %q with %d; figures of different CPUs are never combined", want, x.MachineID, x.CPUModel, x.Cores, m.CPUModel, m.Cores)
-		}
-		found = true
-	}
-	if !found {
-		return "", fmt.Errorf("hardware class %q: no machine in the data has it (this machine's own is %q)", want, own)
-	}
-	return want, nil
-}
-
-// machineClass is the class machine id has in d and its number of runs there.
-func machineClass(d *store.Data, id string) (class string, runs int) {
-	class = d.MachineHardware()[id]
-	for _, r := range d.Runs {
-		if r.MachineID == id {
-			runs++
-		}
-	}
-	return class, runs
-}
-
 func nonEmpty(s string) *string {
 	if s == "" {
 		return nil
@@ -162,13 +82,8 @@ type collector struct {
 // Run collects every missing run of opts.Cells and saves after each one.
 func Run(ctx context.Context, o Options) error {
 	c := &collector{Options: o, binaries: map[string]string{}}
-	for _, cc := range o.Config.Compilers {
-		if !usesCompiler(o.Cells, cc.Name) {
-			continue
-		}
-		if _, err := exec.LookPath(cc.CC); err != nil {
-			return fmt.Errorf("compiler %s: %q not found on PATH", cc.Name, cc.CC)
-		}
+	if err := checkCompilers(o.Config, o.Cells); err != nil {
+		return err
 	}
 	d, err := store.Load(o.DataDir)
 	if err != nil {
@@ -176,33 +91,10 @@ func Run(ctx context.Context, o Options) error {
 	}
 	c.data = d
 	d.Plan = PlanRows(o.Config)
-	me := Identify(d, machine.Identify())
-	hw, err := ChooseClass(d, me, o.HardwareClass)
+	hw, err := c.describeMachine()
 	if err != nil {
 		return err
 	}
-	if was, n := machineClass(d, me.ID); n > 0 && was != hw {
-		fmt.Fprintf(o.Log, "machine %s joins hardware class %s: its %d runs move there from %s\n", me.ID, hw, n, was)
-	}
-	fmt.Fprintf(o.Log, "measuring memory write bandwidth...\n")
-	c.machine = machine.Describe(me)
-	d.Machines = append(d.Machines, store.Machine{
-		MachineID: c.machine.ID, Hostname: c.machine.Hostname, CPUModel: c.machine.CPUModel,
-		Cores: int32(c.machine.Cores), MemoryBytes: c.machine.MemoryBytes, Kernel: c.machine.Kernel,
-		OS: c.machine.OS, MemWriteBPS: c.machine.MemWriteBPS, MeasuredAt: time.Now().UTC(),
-		CollectorVersion: o.Version, CPUID: nonEmpty(c.machine.CPUID), HardwareClass: &hw,
-	})
-	d.Dedupe()
-	if err := d.Save(o.DataDir); err != nil {
-		return err
-	}
-	cpuID := ""
-	if c.machine.CPUID != "" {
-		cpuID = " (" + c.machine.CPUID + ")"
-	}
-	fmt.Fprintf(o.Log, "machine %s: %s%s, %d cores, %.1f GiB, memory write %.1f GB/s\n", c.machine.ID,
-		c.machine.CPUModel, cpuID, c.machine.Cores, float64(c.machine.MemoryBytes)/(1<<30), c.machine.MemWriteBPS/1e9)
-
 	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, hw, Redo{Failed: o.RetryFailed, NoisyPercent: o.RedoNoisy, StealPercent: o.RedoSteal, Before: o.RedoBefore})
 	fmt.Fprintf(o.Log, "%d cells, %d runs to do on %s (repeats count per hardware class)\n", len(o.Cells), len(tasks), hw)
 	if len(tasks) == 0 {
@@ -239,6 +131,58 @@ func Run(ctx context.Context, o Options) error {
 	return nil
 }
 
+// checkCompilers fails unless every compiler the cells use is on PATH.
+func checkCompilers(cfg *config.Config, cells []config.Cell) error {
+	for _, cc := range cfg.Compilers {
+		if !usesCompiler(cells, cc.Name) {
+			continue
+		}
+		if _, err := exec.LookPath(cc.CC); err != nil {
+			return fmt.Errorf("compiler %s: %q not found on PATH", cc.Name, cc.CC)
+		}
+	}
+	return nil
+}
+
+// describeMachine identifies this machine, chooses its hardware class,
+// measures its memory write bandwidth and saves its machines row. It returns
+// the class, whose repeats the collection counts.
+func (c *collector) describeMachine() (string, error) {
+	me := hwclass.Identify(c.data, machine.Identify())
+	hw, err := hwclass.Choose(c.data, me, c.HardwareClass)
+	if err != nil {
+		return "", err
+	}
+	if was, n := hwclass.Current(c.data, me.ID); n > 0 && was != hw {
+		fmt.Fprintf(c.Log, "machine %s joins hardware class %s: its %d runs move there from %s\n", me.ID, hw, n, was)
+	}
+	fmt.Fprintf(c.Log, "measuring memory write bandwidth...\n")
+	c.machine = machine.Describe(me)
+	c.data.Machines = append(c.data.Machines, machineRow(c.machine, hw, c.Version, time.Now()))
+	c.data.Dedupe()
+	if err := c.data.Save(c.DataDir); err != nil {
+		return "", err
+	}
+	cpuID := ""
+	if c.machine.CPUID != "" {
+		cpuID = " (" + c.machine.CPUID + ")"
+	}
+	fmt.Fprintf(c.Log, "machine %s: %s%s, %d cores, %.1f GiB, memory write %.1f GB/s\n", c.machine.ID,
+		c.machine.CPUModel, cpuID, c.machine.Cores, float64(c.machine.MemoryBytes)/(1<<30), c.machine.MemWriteBPS/1e9)
+	return hw, nil
+}
+
+// machineRow is the machines row of m, measuring for class hw, described at
+// time at by collector version.
+func machineRow(m machine.Info, hw, version string, at time.Time) store.Machine {
+	return store.Machine{
+		MachineID: m.ID, Hostname: m.Hostname, CPUModel: m.CPUModel,
+		Cores: int32(m.Cores), MemoryBytes: m.MemoryBytes, Kernel: m.Kernel,
+		OS: m.OS, MemWriteBPS: m.MemWriteBPS, MeasuredAt: at.UTC(),
+		CollectorVersion: version, CPUID: nonEmpty(m.CPUID), HardwareClass: &hw,
+	}
+}
+
 func (c *collector) step(line string) {
 	if c.Progress != nil {
 		c.Progress.Step(line)
@@ -248,133 +192,6 @@ func (c *collector) step(line string) {
 }
 
 var errBuildFailed = errors.New("build failed")
-
-// do performs one task: builds the cell if its binary is not at hand, runs the
-// benchmark, and saves. It returns a one-line summary.
-func (c *collector) do(ctx context.Context, t Task) (string, error) {
-	buildID, bin, summary, err := c.ensureBuild(ctx, t.Cell)
-	if err != nil {
-		return summary, err
-	}
-	spec := bench.Spec{
-		Server: bin, Client: c.client, Args: t.Mode.Args,
-		Dir:       filepath.Join(build.CellDir(c.WorkDir, t.Cell.ID()), "run"),
-		ServerCPU: -1, ClientCPU: -1,
-		StartTimeout: c.Config.Bench.StartTimeout.Duration, RunTimeout: c.Config.Bench.RunTimeout.Duration,
-	}
-	if runtime.NumCPU() >= 2 {
-		spec.ServerCPU, spec.ClientCPU = 0, 1
-	}
-	os.RemoveAll(spec.Dir)
-	// Write back what the build left dirty now, not during the measurement.
-	if dirty, took := machine.FlushWrites(); dirty >= 1<<20 {
-		summary = withNote(summary, fmt.Sprintf("flushed %d MB of pending writes in %.1fs", dirty>>20, took.Seconds()))
-	}
-	if waited := c.waitQuiet(ctx); waited != "" {
-		summary = withNote(summary, waited)
-	}
-	// The host's speed just before and after (see store.Run.MemWriteBefore).
-	probeStart := time.Now()
-	memBefore := machine.MemWriteProbe()
-	probeBefore := time.Since(probeStart)
-	load0, snap0 := machine.Load1(), machine.SnapshotCPU()
-	busy0, steal0 := machine.CPUTicks()
-	start := time.Now()
-	out, err := bench.Run(ctx, spec)
-	if err != nil {
-		return summary, err
-	}
-	end := time.Now()
-	_, steal1 := machine.CPUTicks()
-	steal := machine.BusyPercent(steal1-steal0, end.Sub(start))
-	t0 := time.Now()
-	memAfter := machine.MemWriteProbe()
-	snap1 := machine.SnapshotCPU()
-	other := machine.OtherCPU(snap0, snap1, []string{"redis-server", "redis-benchmark", "taskset"})
-	// Everything busy but our server, our client and the kernel's workers
-	// (ksoftirqd carries the benchmark's own loopback traffic).
-	others := machine.BusyPercent(machine.BusyTicks()-busy0-machine.KernelTicks(snap0, snap1), end.Sub(start)) -
-		100*out.CPUSeconds/end.Sub(start).Seconds()
-	other = strings.TrimSuffix(fmt.Sprintf("others:%.0f,%s", math.Max(others, 0), other), ",")
-	runID := fmt.Sprintf("%s|%s|%d|%s", t.Cell.ID(), t.Mode.Name, t.Repeat, start.UTC().Format("20060102T150405.000"))
-	status := "ok"
-	ok := 0
-	for _, r := range out.Results {
-		if r.Status == "ok" {
-			ok++
-		} else if status == "ok" {
-			status = "partial"
-		}
-	}
-	if out.ServerFailed != "" {
-		status = "server_failed"
-	}
-	run := store.Run{
-		RunID: runID, CellID: t.Cell.ID(), Version: t.Cell.Version, Compiler: t.Cell.Compiler.Name,
-		FlagSet: t.Cell.FlagSet.Name, BuildID: buildID, Mode: t.Mode.Name, Repeat: int32(t.Repeat),
-		Status: status, ClientVersion: c.clientVer, ClientArgs: strings.Join(t.Mode.Args, " "),
-		ServerCPU: int32(spec.ServerCPU), ClientCPU: int32(spec.ClientCPU),
-		Load1Before: load0, Load1After: machine.Load1(), OtherCPU: other, RawOutput: out.Raw,
-		DurationSeconds: end.Sub(start).Seconds(), StartedAt: start.UTC(), FinishedAt: end.UTC(),
-		MachineID: c.machine.ID, MemWriteBefore: &memBefore, MemWriteAfter: &memAfter,
-		StealPct: &steal,
-	}
-	for _, r := range out.Results {
-		res := store.Result{
-			RunID: runID, BuildID: buildID, CellID: t.Cell.ID(), Version: t.Cell.Version,
-			Compiler: t.Cell.Compiler.Name, FlagSet: t.Cell.FlagSet.Name, Mode: t.Mode.Name,
-			Repeat: int32(t.Repeat), Test: r.Test, TestIndex: int32(r.Index), Status: r.Status,
-		}
-		if r.Row != nil {
-			rps := r.Row.RPS
-			res.RPS, res.AvgMS, res.MinMS, res.P50MS, res.P95MS, res.P99MS, res.MaxMS =
-				&rps, r.Row.Avg, r.Row.Min, r.Row.P50, r.Row.P95, r.Row.P99, r.Row.Max
-		}
-		if r.Error != "" {
-			e := r.Error
-			res.Error = &e
-		}
-		c.data.Results = append(c.data.Results, res)
-	}
-	if err := os.WriteFile(filepath.Join(build.CellDir(c.WorkDir, t.Cell.ID()), fmt.Sprintf("%s-%d.txt", t.Mode.Name, t.Repeat)), []byte(out.Raw), 0o644); err != nil {
-		return summary, err
-	}
-	// The save is timed by the previous save's duration: the row must be
-	// complete before it is written, and saves take about as long each time.
-	run.OverheadSeconds = (time.Since(t0) + probeBefore + c.lastSave + c.buildOverhead).Seconds()
-	c.buildOverhead = 0
-	if t.Redo != "" {
-		// Keep the run this one replaces, with why, in the redone tables.
-		c.data.Retire(t.Cell.ID(), t.Mode.Name, t.Repeat, t.Redo, runID)
-		summary = withNote(summary, "redo ("+t.Redo+")")
-	}
-	c.data.Runs = append(c.data.Runs, run)
-	t1 := time.Now()
-	if err := c.data.Save(c.DataDir); err != nil {
-		return summary, err
-	}
-	c.lastSave = time.Since(t1)
-	over := time.Since(t0) + probeBefore
-	c.overhead += over
-	line := fmt.Sprintf("%s, %d/%d tests ok, bench %.1fs, load %.2f", status, ok, len(out.Results), run.DurationSeconds, run.Load1After)
-	if other != "" {
-		line += ", other CPU: " + other
-	}
-	if out.ServerFailed != "" {
-		line += ", server: " + out.ServerFailed
-	}
-	line += fmt.Sprintf(", host steal %.1f%%, memory write %.1f/%.1f GB/s", steal, memBefore/1e9, memAfter/1e9)
-	line += fmt.Sprintf(", overhead %.3fs (%.2f%%)", over.Seconds(), 100*over.Seconds()/time.Since(start).Seconds())
-	return withNote(summary, line), nil
-}
-
-// withNote appends note to a run's log summary, "; "-separated.
-func withNote(summary, note string) string {
-	if summary == "" {
-		return note
-	}
-	return summary + "; " + note
-}
 
 // ensureBuild returns the build id and binary of the cell, building it if the
 // binary of a recorded successful build is not in the work directory.
@@ -466,60 +283,4 @@ func usesCompiler(cells []config.Cell, name string) bool {
 		}
 	}
 	return false
-}
-
-// waitQuiet waits, up to QuietWait, until other processes use less than
-// QuietPercent of a CPU (see quietGate). It says how long it waited.
-func (c *collector) waitQuiet(ctx context.Context) string {
-	if c.QuietWait <= 0 {
-		return ""
-	}
-	start := time.Now()
-	gate := quietGate{Limit: c.QuietPercent}
-	for {
-		before, t := machine.BusyTicks(), time.Now()
-		select {
-		case <-ctx.Done():
-			return ""
-		case <-time.After(quietWindow):
-		}
-		busy := machine.BusyPercent(machine.BusyTicks()-before, time.Since(t))
-		waited := time.Since(start)
-		if gate.Quiet(busy) {
-			if waited > quietWindow+time.Second {
-				return fmt.Sprintf("waited %s for a quiet machine", waited.Round(time.Second))
-			}
-			return ""
-		}
-		if waited >= c.QuietWait {
-			return fmt.Sprintf("machine still busy (%.0f%% of a CPU) after %s, running anyway", busy, waited.Round(time.Second))
-		}
-	}
-}
-
-// quietWindow is how long waitQuiet measures other processes' CPU at a time.
-const quietWindow = 5 * time.Second
-
-// quietGate decides, one window of other processes' CPU use at a time, when the
-// machine is quiet enough to start a run: one window below Limit when it was
-// quiet from the start, two in a row once a window has been busy. Builds, test
-// suites and browsers pause for a few seconds between their steps; a single quiet
-// window then let a run start into the next step (a run measured 19% busy so).
-type quietGate struct {
-	Limit    float64
-	seenBusy bool
-	quiet    int
-}
-
-// Quiet records one window's busy percentage and says whether to start now.
-func (g *quietGate) Quiet(busy float64) bool {
-	if busy >= g.Limit {
-		g.seenBusy, g.quiet = true, 0
-		return false
-	}
-	g.quiet++
-	if g.seenBusy {
-		return g.quiet >= 2
-	}
-	return true
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
@@ -25,46 +24,6 @@ type Data struct {
 	// results, out of runs and results (Retire).
 	RedoneRuns    []RedoneRun
 	RedoneResults []Result
-}
-
-// HardwareLabel names a hardware class by a CPU model and a core count: the
-// class of every machine described before collector 0.1.8. Runs are comparable
-// only within one class, so the collector counts repeats per class and the site
-// never combines figures from different classes.
-func HardwareLabel(cpuModel string, cores int) string {
-	return fmt.Sprintf("%s, %d cores", cpuModel, cores)
-}
-
-// ClassLabel is the hardware class a machine joins by default since collector
-// 0.1.8: its CPU model, family and model number (stepping left out) and core
-// count, "AMD EPYC (family 25 model 17), 2 cores". A VM calls every AMD server
-// CPU "AMD EPYC", and one of family 25 model 17 measured 20-28% faster than the
-// earlier "AMD EPYC" VMs, so the model name alone does not make a class.
-// Without a family (not x86) it is HardwareLabel.
-func ClassLabel(cpuModel, cpuID string, cores int) string {
-	if fm, _, _ := strings.Cut(cpuID, " stepping"); fm != "" {
-		return fmt.Sprintf("%s (%s), %d cores", cpuModel, fm, cores)
-	}
-	return HardwareLabel(cpuModel, cores)
-}
-
-// Hardware is the machine's hardware class: the one it recorded
-// (hardware_class), else, for machines described before collector 0.1.8,
-// HardwareLabel of its CPU model and cores.
-func (m Machine) Hardware() string {
-	if m.HardwareClass != nil && *m.HardwareClass != "" {
-		return *m.HardwareClass
-	}
-	return HardwareLabel(m.CPUModel, int(m.Cores))
-}
-
-// MachineHardware maps each machine id in d to its hardware class.
-func (d *Data) MachineHardware() map[string]string {
-	hw := map[string]string{}
-	for _, m := range d.Machines {
-		hw[m.MachineID] = m.Hardware()
-	}
-	return hw
 }
 
 // File names of the tables inside a data directory.
