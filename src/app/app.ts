@@ -5,7 +5,9 @@
 import { compilerColors } from '../chart/palette';
 import { configKey } from '../model/analysisState';
 import { defaultHardware } from '../model/hardware';
-import { loadDataset, LoadError } from '../data/dataset';
+import { fetchFirstView, loadDataset, LoadError, type LoadResult } from '../data/dataset';
+import type { Database } from '../data/duckdb';
+import { answeringRunner, type FirstView, sameFiles } from '../data/firstView';
 import { prioritized } from '../data/priority';
 import { tableFile } from '../data/schema';
 import { configBar, versionBar } from '../model/bars';
@@ -61,7 +63,22 @@ const dataUrl = () => new URL(`${import.meta.env.BASE_URL}data/`, location.href)
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** Starts the page. */
+/** Set (to the first view's file sizes) before a reload that must not use that first view again. */
+const STALE_VIEW_KEY = 'rcb:stale-first-view';
+
+/** The first view, when there is one for the data and hardware class the page shows (firstView.ts). */
+async function usableFirstView(hardware: string | null): Promise<FirstView | null> {
+  const view = await fetchFirstView(dataUrl());
+  if (!view) return null;
+  if (sessionStorage.getItem(STALE_VIEW_KEY) === JSON.stringify(view.files)) return null;
+  const shown = view.catalog.selectedHardware?.slug ?? null;
+  return hardware === null || hardware === shown ? view : null;
+}
+
+/**
+ * Starts the page: draws it from the first view at once when there is one, while DuckDB-WASM
+ * loads the data behind it for everything else; without one, once the engine is ready.
+ */
 export async function startApp(): Promise<void> {
   const main = byId('charts');
   const fail = (fallbackTitle: string, err: unknown) => {
@@ -71,10 +88,24 @@ export async function startApp(): Promise<void> {
   };
   window.addEventListener('unhandledrejection', (event) => fail('Something went wrong while drawing the charts', event.reason));
 
+  // The hardware decides what every derived table holds, so it is read before anything else.
+  const hardware = stateFromLocation().state.hw;
+  const engine = loadDataset(dataUrl(), hardware);
+  // Its failure is reported where it is awaited, not as an unhandled rejection meanwhile.
+  engine.catch(() => undefined);
+  const view = await usableFirstView(hardware);
+  watchEngine(engine, view);
+  if (view) {
+    try {
+      await showDataset({ db: deferredRunner(engine), database: () => engine.then(readyDatabase), view }, view.catalog, main);
+    } catch (err) {
+      fail('The benchmark data could not be read', err);
+    }
+    return;
+  }
   let loaded;
   try {
-    // The hardware decides what every derived table holds, so it is read before anything else.
-    loaded = await loadDataset(dataUrl(), stateFromLocation().state.hw);
+    loaded = await engine;
   } catch (err) {
     fail('The benchmark data could not be loaded', err);
     return;
@@ -85,21 +116,62 @@ export async function startApp(): Promise<void> {
     byId('coverage').textContent = 'No data collected yet.';
     return;
   }
-  showMissingFilesNotice(byId('notices'), loaded.missing.map(tableFile));
   try {
-    await showDataset(loaded.db, loaded.catalog, main);
+    await showDataset({ db: loaded.db, database: () => Promise.resolve(loaded.db), view: null }, loaded.catalog, main);
   } catch (err) {
     fail('The benchmark data could not be read', err);
   }
 }
 
-async function showDataset(db: QueryRunner, dataCatalog: Catalog, main: HTMLElement): Promise<void> {
+/**
+ * Once the engine has loaded the data: reports missing files, and reloads the page once without
+ * the first view when the data is not what it was made from (a data folder replaced without a
+ * build). With a first view drawn, a failure shows when something asks the engine.
+ */
+function watchEngine(engine: Promise<LoadResult>, view: FirstView | null): void {
+  void engine.then((loaded) => {
+    if (loaded.kind !== 'ready') return;
+    if (view && !sameFiles(view, loaded.sizes)) {
+      console.warn('data/first-view.json was not made from these data files: reloading without it');
+      sessionStorage.setItem(STALE_VIEW_KEY, JSON.stringify(view.files));
+      location.reload();
+      return;
+    }
+    showMissingFilesNotice(byId('notices'), loaded.missing.map(tableFile));
+  }, () => undefined);
+}
+
+function readyDatabase(loaded: LoadResult): Database {
+  if (loaded.kind !== 'ready') throw new LoadError('The benchmark data could not be loaded', 'data/plan.parquet is missing.');
+  return loaded.db;
+}
+
+/** A runner that waits for the engine: what a query the first view cannot answer goes to. */
+function deferredRunner(engine: Promise<LoadResult>): QueryRunner {
+  return { run: async (q) => readyDatabase(await engine).run(q) };
+}
+
+/** Where the page's queries go. */
+interface Source {
+  /** The database (or, with a first view, a runner that waits for it). */
+  readonly db: QueryRunner;
+  /** The database once the data is loaded: the console's and the downloads'. */
+  readonly database: () => Promise<Database>;
+  /** Answers to the first screenful's queries, when precomputed. */
+  readonly view: FirstView | null;
+}
+
+async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLElement): Promise<void> {
   const { versions, compilers: planCompilers, configs, charts: chartRows, hardware, selectedHardware } = dataCatalog;
   const colors = compilerColors(planCompilers);
   const colorOf = (compiler: string) => colors(compiler);
   renderLegend(byId('legend'), colors.domain(), colorOf);
   // What a reader waits on (charts, drilldowns) goes before what the page does on its own.
-  const { urgent, background } = prioritized(db);
+  const doors = prioritized(source.db);
+  // The first view's answers skip the queue: they need no engine.
+  const { view } = source;
+  const urgent = view ? answeringRunner(view, doors.urgent) : doors.urgent;
+  const background = view ? answeringRunner(view, doors.background) : doors.background;
   const header = async () => {
     const [[coverage], machines, compilers, protocol, [dates]] = await Promise.all([
       background.run(coverageQuery()), background.run(machinesQuery()), background.run(compilersQuery()),
@@ -160,7 +232,7 @@ async function showDataset(db: QueryRunner, dataCatalog: Catalog, main: HTMLElem
     setState(reset ? { ...DEFAULTS, hw: state.hw, sql: state.sql, limit: state.limit } : orderRange({ ...state, ...fields }, versions));
   });
   const results = createOpenResults({
-    data, compilers: colors.domain(), colorOf, dataUrl: dataUrl(),
+    data, compilers: colors.domain(), colorOf, dataUrl: dataUrl(), database: source.database,
     state: () => state, setState: (next) => setState(next), link: absoluteUrlFor,
   });
   for (const chart of charts) results.attach({ mode: chart.mode, test: chart.test, element: chart.card.element });
@@ -257,6 +329,8 @@ async function showDataset(db: QueryRunner, dataCatalog: Catalog, main: HTMLElem
     });
   });
 
+  // Precomputed verdicts cost nothing to wait for: the first paint then has its noise marks.
+  if (view) await data.verdicts();
   // The header's queries wait until the charts are painted: on two cores, DuckDB's worker and
   // the drawing would otherwise compete for the same CPU.
   await render();

@@ -4,7 +4,7 @@
  * and dataset downloads. The console, the image export and the file writers load on first use.
  */
 import { MISSING_STYLE, textureFor } from '../chart/palette';
-import { startDatabase } from '../data/duckdb';
+import type { Database } from '../data/duckdb';
 import { TABLES, tableFile } from '../data/schema';
 import { fileSlug, MIME, saveFile } from '../export/download';
 import { VIEW_NAMES } from '../model/domain';
@@ -27,6 +27,8 @@ export interface OpenResultsContext {
   readonly colorOf: (compiler: string) => string;
   /** Folder URL of the published Parquet files (ends in '/'). */
   readonly dataUrl: string;
+  /** The database with the published tables loaded (the console's and the file writers'). */
+  database(): Promise<Database>;
   state(): AppState;
   /** Shows and records a new state (a user action: pushed to history). */
   setState(next: AppState): void;
@@ -81,7 +83,7 @@ export function createOpenResults(ctx: OpenResultsContext): OpenResults {
   async function save(chart: Attached, file: ChartFile): Promise<void> {
     const state = ctx.state();
     if (file === 'csv' || file === 'parquet') {
-      const [{ saveRows }, db] = await Promise.all([import('../export/resultFiles'), startDatabase()]);
+      const [{ saveRows }, db] = await Promise.all([import('../export/resultFiles'), ctx.database()]);
       return saveRows(db, [{ sql: chartQuery(state, chart), offset: 0 }], file, fileBase(state, chart));
     }
     const { chartImage, pngBlob } = await import('../export/chartImage');
@@ -155,7 +157,7 @@ export function createOpenResults(ctx: OpenResultsContext): OpenResults {
         ctx.setState({ ...ctx.state(), sql, chart: null });
       },
       async save(sql, format, file) {
-        const [{ saveRows }, db] = await Promise.all([import('../export/resultFiles'), startDatabase()]);
+        const [{ saveRows }, db] = await Promise.all([import('../export/resultFiles'), ctx.database()]);
         await saveRows(db, [{ sql, offset: 0 }], format, file);
       },
     },
@@ -192,7 +194,7 @@ export function createOpenResults(ctx: OpenResultsContext): OpenResults {
       }
       consoleButton.setAttribute('aria-expanded', String(state.sql !== null));
       if (state.sql === null && !sqlConsole) return;
-      sqlConsole ??= Promise.all([import('../console/console'), startDatabase()]).then(([{ createConsole }, db]) =>
+      sqlConsole ??= Promise.all([import('../console/console'), ctx.database()]).then(([{ createConsole }, db]) =>
         createConsole(byId('console'), {
           db,
           commit: (sql, limit) => {

@@ -97,7 +97,7 @@ async function drilldown(page, key, version, hoverFirst) {
 
 async function main() {
   const data = dataset();
-  buildSite({ outDir, dataDir: data.dir });
+  await buildSite({ outDir, dataDir: data.dir });
   const server = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--port', String(PORT), '--strictPort'], {
     cwd: root,
     env: { ...process.env, BASE_PATH },

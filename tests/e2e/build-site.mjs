@@ -13,12 +13,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeSiteData } from '../../scripts/site-data.mjs';
 
 /** The sub-path the tests serve the site under, as on https://USER.github.io/REPO/. */
 export const BASE_PATH = '/redis-compiler-benchmarks/';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SOURCES = ['src', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'];
+const SOURCES = ['src', 'scripts', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'];
 
 /** @param {string} p @returns {number} newest modification time under p */
 function newest(p) {
@@ -29,10 +30,11 @@ function newest(p) {
 }
 
 /**
- * Builds into `outDir` if needed and installs the Parquet files of `dataDir` as its data.
+ * Builds into `outDir` if needed and installs the Parquet files of `dataDir` as its data, with
+ * the files the build derives from them (scripts/site-data.mjs: the first view).
  * @param {{ outDir: string, dataDir: string }} options
  */
-export function buildSite({ outDir, dataDir }) {
+export async function buildSite({ outDir, dataDir }) {
   const stamp = path.join(outDir, '.built');
   const stale = !fs.existsSync(stamp) || Math.max(...SOURCES.map((s) => newest(path.join(root, s)))) > fs.statSync(stamp).mtimeMs;
   if (stale) {
@@ -50,6 +52,7 @@ export function buildSite({ outDir, dataDir }) {
   for (const name of fs.readdirSync(dataDir).filter((n) => n.endsWith('.parquet'))) {
     fs.copyFileSync(path.join(dataDir, name), path.join(target, name.replace(/^fixture-(full-)?/, '')));
   }
+  await writeSiteData(target);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -58,5 +61,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const i = args.indexOf(name);
     return path.resolve(root, (i >= 0 && args[i + 1]) || fallback);
   };
-  buildSite({ outDir: option('--out', 'dist-e2e'), dataDir: option('--data', 'tests/fixtures') });
+  await buildSite({ outDir: option('--out', 'dist-e2e'), dataDir: option('--data', 'tests/fixtures') });
 }
