@@ -1,0 +1,157 @@
+// Package headline computes the figures the README leads with from the
+// published dataset, by the rules the site's summary uses (docs/site.md, "The
+// noise rule" and "Summary"): on the hardware class that has done most of the
+// plan, every build's speed against the plan's first build, per mode.
+package headline
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+// Build is one configuration of the plan: a compiler and a flag set.
+type Build struct{ Compiler, FlagSet string }
+
+// String is the build as the site names it, "gcc -O2".
+func (b Build) String() string { return b.Compiler + " " + b.FlagSet }
+
+// Score is a ratio B / A with its noise band and verdict.
+type Score struct {
+	// Ratio is the geometric mean of the per-test ratios (1.05: 5% faster).
+	Ratio float64
+	// Band is the noise band as a fraction (0.02: 2%); NaN when unknown.
+	Band float64
+	// Tests is how many per-test ratios the mean is over.
+	Tests int
+}
+
+// Verdict is "faster", "slower", "tie" (within the band) or "unknown" (no band).
+func (s Score) Verdict() string {
+	switch {
+	case math.IsNaN(s.Band):
+		return "unknown"
+	case s.Ratio-1 > s.Band:
+		return "faster"
+	case 1/s.Ratio-1 > s.Band:
+		return "slower"
+	}
+	return "tie"
+}
+
+// Headline is what the README states about the dataset.
+type Headline struct {
+	// Class is the hardware class the figures are from; Others the other classes.
+	Class  string
+	Others []string
+	// Done and Planned count the class's runs: done up to the planned repeats
+	// of each (cell, mode), of planned cells × modes × repeats.
+	Done, Planned int
+	Modes         []string
+	// Baseline is the plan's first build; Scores every other build's score
+	// against it over all versions, per mode, in plan order.
+	Baseline Build
+	Builds   []Build
+	Scores   map[Build]map[string]Score
+	// Oldest and Newest are the plan's first and last versions; Releases the
+	// newest's score against the oldest's, both built as Baseline, per mode.
+	Oldest, Newest string
+	Releases       map[string]Score
+	// Spread is the median spread of repeats per mode, (best − worst) / best
+	// over the (cell, test) pairs with two or more repeats, as a fraction.
+	Spread map[string]float64
+}
+
+// Compute reads the headline out of d (its plan, runs, results and machines).
+func Compute(d *store.Data) Headline {
+	p := readPlan(d)
+	h := Headline{Modes: p.modes, Scores: map[Build]map[string]Score{}, Releases: map[string]Score{}, Spread: map[string]float64{}}
+	if len(p.builds) == 0 {
+		return h
+	}
+	h.Class, h.Done = mostDone(d, p)
+	h.Planned = len(p.cells) * len(p.modes) * p.repeats
+	for _, c := range hwclass.Known(d) {
+		if c != h.Class {
+			h.Others = append(h.Others, c)
+		}
+	}
+	f := bestFigures(d, h.Class)
+	h.Baseline, h.Builds = p.builds[0], p.builds[1:]
+	h.Oldest, h.Newest = p.versions[0], p.versions[len(p.versions)-1]
+	for _, mode := range p.modes {
+		for _, b := range h.Builds {
+			if h.Scores[b] == nil {
+				h.Scores[b] = map[string]Score{}
+			}
+			h.Scores[b][mode] = f.againstAllVersions(b, h.Baseline, mode, p.versions)
+		}
+		h.Releases[mode] = f.releases(h.Baseline, h.Newest, h.Oldest, mode)
+		h.Spread[mode] = f.medianSpread(mode)
+	}
+	return h
+}
+
+// plan is the planned matrix in plan order.
+type plan struct {
+	versions []string
+	builds   []Build
+	modes    []string
+	cells    map[string]bool
+	repeats  int
+}
+
+func readPlan(d *store.Data) plan {
+	rows := slices.Clone(d.Plan)
+	slices.SortFunc(rows, func(a, b store.Plan) int {
+		return cmp.Or(cmp.Compare(a.CompilerIndex, b.CompilerIndex), cmp.Compare(a.FlagIndex, b.FlagIndex), cmp.Compare(a.VersionIndex, b.VersionIndex))
+	})
+	p := plan{cells: map[string]bool{}}
+	versions := map[string]int32{}
+	for _, r := range rows {
+		p.cells[r.CellID] = true
+		versions[r.Version] = r.VersionIndex
+		if b := (Build{r.Compiler, r.FlagSet}); !slices.Contains(p.builds, b) {
+			p.builds = append(p.builds, b)
+		}
+		p.modes, p.repeats = strings.Split(r.Modes, ","), int(r.Repeats)
+	}
+	for v := range versions {
+		p.versions = append(p.versions, v)
+	}
+	slices.SortFunc(p.versions, func(a, b string) int { return cmp.Compare(versions[a], versions[b]) })
+	return p
+}
+
+// mostDone is the class with the most planned runs done, as collector plan
+// counts them, and that count; ties go to the class of the earliest run.
+func mostDone(d *store.Data, p plan) (string, int) {
+	class := hwclass.ByMachine(d)
+	type slot struct{ class, cell, mode string }
+	runs := map[slot]int{}
+	first := map[string]int64{}
+	for _, r := range d.Runs {
+		c := class[r.MachineID]
+		if t, ok := first[c]; !ok || r.StartedAt.UnixMilli() < t {
+			first[c] = r.StartedAt.UnixMilli()
+		}
+		if p.cells[r.CellID] && slices.Contains(p.modes, r.Mode) {
+			runs[slot{c, r.CellID, r.Mode}]++
+		}
+	}
+	done := map[string]int{}
+	for s, n := range runs {
+		done[s.class] += min(n, p.repeats)
+	}
+	best := ""
+	for c := range first {
+		if best == "" || done[c] > done[best] || done[c] == done[best] && first[c] < first[best] {
+			best = c
+		}
+	}
+	return best, done[best]
+}

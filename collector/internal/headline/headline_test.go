@@ -1,0 +1,128 @@
+package headline
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+var update = flag.Bool("update", false, "rewrite the README's headline block from public/data")
+
+// A dataset of two versions × gcc and clang -O2, data mode, two repeats, on
+// class A, plus one faster run on class B that must not count anywhere.
+func handMade() *store.Data {
+	a, b := "A CPU, 2 cores", "B CPU, 2 cores"
+	d := &store.Data{Machines: []store.Machine{{MachineID: "a", HardwareClass: &a}, {MachineID: "b", HardwareClass: &b}}}
+	for vi, v := range []string{"1.0.0", "2.0.0"} {
+		for ci, c := range []string{"gcc", "clang"} {
+			d.Plan = append(d.Plan, store.Plan{CellID: v + "|" + c + "|-O2", Version: v, VersionIndex: int32(vi), Compiler: c,
+				CompilerIndex: int32(ci), FlagSet: "-O2", Modes: "data", Repeats: 2})
+		}
+	}
+	// SET's requests/s per repeat: gcc 1.0.0 100 and 90 (spread 10%), clang 1.0.0 120 and 118;
+	// gcc 2.0.0 100 twice (spread 0), clang 2.0.0 100 and 95 (5%).
+	rps := map[string][]float64{"1.0.0|gcc": {100, 90}, "1.0.0|clang": {120, 118}, "2.0.0|gcc": {100, 100}, "2.0.0|clang": {100, 95}}
+	add := func(machine, v, c string, repeat int, x float64) {
+		id := fmt.Sprintf("%s|%s|%s|%d", machine, v, c, repeat)
+		d.Runs = append(d.Runs, store.Run{RunID: id, CellID: v + "|" + c + "|-O2", Mode: "data", Repeat: int32(repeat), MachineID: machine})
+		d.Results = append(d.Results, store.Result{RunID: id, Version: v, Compiler: c, FlagSet: "-O2", Mode: "data", Test: "SET", Status: "ok", RPS: &x})
+	}
+	for k, xs := range rps {
+		v, c, _ := strings.Cut(k, "|")
+		for i, x := range xs {
+			add("a", v, c, i+1, x)
+		}
+	}
+	add("b", "2.0.0", "gcc", 3, 1000)
+	return d
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestComputeScoresEveryBuildAgainstThePlansFirstOnTheMostDoneClass(t *testing.T) {
+	h := Compute(handMade())
+	if h.Class != "A CPU, 2 cores" || h.Done != 8 || h.Planned != 8 || len(h.Others) != 1 || h.Others[0] != "B CPU, 2 cores" {
+		t.Errorf("class %q, %d of %d runs, others %q", h.Class, h.Done, h.Planned, h.Others)
+	}
+	if h.Baseline != (Build{"gcc", "-O2"}) || len(h.Builds) != 1 || h.Oldest != "1.0.0" || h.Newest != "2.0.0" {
+		t.Fatalf("baseline %v, builds %v, versions %s..%s", h.Baseline, h.Builds, h.Oldest, h.Newest)
+	}
+	// SET: 120/100 on 1.0.0 (band 10%), 100/100 on 2.0.0 (band 5%): the geometric means.
+	s := h.Scores[Build{"clang", "-O2"}]["data"]
+	if !near(s.Ratio, math.Sqrt(1.2)) || !near(s.Band, math.Sqrt(1.1*1.05)-1) || s.Tests != 1 || s.Verdict() != "faster" {
+		t.Errorf("clang -O2 = %+v, %s; want ratio %.4f, band %.4f, faster", s, s.Verdict(), math.Sqrt(1.2), math.Sqrt(1.1*1.05)-1)
+	}
+	// gcc 2.0.0 against 1.0.0: 100/100 within gcc 1.0.0's 10% spread, whatever class B measured.
+	if r := h.Releases["data"]; !near(r.Ratio, 1) || !near(r.Band, 0.1) || r.Verdict() != "tie" {
+		t.Errorf("releases = %+v", r)
+	}
+	// Spreads 10%, 1.67%, 0, 5%: the median is halfway between 1.67% and 5%.
+	if want := (2.0/120 + 0.05) / 2; !near(h.Spread["data"], want) {
+		t.Errorf("median spread %.4f, want %.4f", h.Spread["data"], want)
+	}
+}
+
+func TestVerdictIsTheSitesNoiseRule(t *testing.T) {
+	for _, c := range []struct {
+		s    Score
+		want string
+	}{
+		{Score{Ratio: 1.03, Band: 0.02}, "faster"},
+		{Score{Ratio: 1.015, Band: 0.02}, "tie"},
+		{Score{Ratio: 0.92, Band: 0.022}, "slower"}, // 1/0.92 − 1 = 8.7% > 2.2%
+		{Score{Ratio: 1.5, Band: math.NaN()}, "unknown"},
+	} {
+		if got := c.s.Verdict(); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.s, got, c.want)
+		}
+	}
+}
+
+func TestScoreTextHasSignGlyphAndBand(t *testing.T) {
+	for s, want := range map[Score]string{
+		{Ratio: 1.064, Band: 0.181}:     "+6.4% ≈ ±18.1%",
+		{Ratio: 0.9, Band: 0.01}:        "−10.0% ▼ ±1.0%",
+		{Ratio: 1.2, Band: math.NaN()}:  "+20.0% ?",
+		{Ratio: math.NaN(), Band: 0.01}: "not measured",
+	} {
+		if got := scoreText(s); got != want {
+			t.Errorf("scoreText(%+v) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// The README's headline block is what public/data gives: a dataset commit
+// that changes the figures fails here until the block is written again
+// (go test ./internal/headline -update).
+func TestREADMEHeadlineIsThePublishedData(t *testing.T) {
+	const readme, data = "../../../README.md", "../../../public/data"
+	d, err := store.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Markdown(Compute(d))
+	text, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, rest, ok1 := strings.Cut(string(text), Begin)
+	_, after, ok2 := strings.Cut(rest, End+"\n")
+	if !ok1 || !ok2 {
+		t.Fatalf("README.md has no headline block (%q ... %q)", Begin, End)
+	}
+	got := Begin + rest[:len(rest)-len(after)]
+	if *update {
+		if err := os.WriteFile(readme, []byte(before+want+after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got != want {
+		t.Errorf("README.md's headline differs from public/data; run `cd collector && go test ./internal/headline -update`. Want:\n%s", want)
+	}
+}

@@ -1,0 +1,101 @@
+package headline
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Begin and End mark the README's headline block, which Markdown writes.
+const (
+	Begin = "<!-- headline: written from public/data by `cd collector && go test ./internal/headline -update`; a test fails when it differs -->"
+	End   = "<!-- /headline -->"
+)
+
+// Markdown is the headline as the README shows it, between Begin and End.
+func Markdown(h Headline) string {
+	var b strings.Builder
+	fmt.Fprintln(&b, Begin)
+	fmt.Fprintf(&b, "On **%s**, the hardware class furthest through the plan (%d of %d planned runs), each build\n", h.Class, h.Done, h.Planned)
+	fmt.Fprintf(&b, "against %s: the geometric mean over the tests of its speed (best repeat over best repeat) on\n", h.Baseline)
+	fmt.Fprintf(&b, "every release from %s to %s; ▲ ▼ beyond the noise band of the repeats (±), ≈ within it.\n\n", h.Oldest, h.Newest)
+	fmt.Fprintf(&b, "| build | %s |\n|---|%s\n", strings.Join(modeNames(h.Modes), " | "), strings.Repeat("---|", len(h.Modes)))
+	for _, bd := range h.Builds {
+		var cells []string
+		for _, m := range h.Modes {
+			cells = append(cells, scoreText(h.Scores[bd][m]))
+		}
+		fmt.Fprintf(&b, "| %s | %s |\n", bd, strings.Join(cells, " | "))
+	}
+	fmt.Fprintln(&b)
+	var fastest, releases, spreads []string
+	for _, m := range h.Modes {
+		bd, s := h.fastest(m)
+		fastest = append(fastest, fmt.Sprintf("%s %s (%s)", m, bd, scoreText(s)))
+		releases = append(releases, fmt.Sprintf("%s in %s mode", scoreText(h.Releases[m]), m))
+		spreads = append(spreads, fmt.Sprintf("%.1f%% (%s mode)", 100*h.Spread[m], m))
+	}
+	fmt.Fprintf(&b, "- %s\n", h.beyondNoise())
+	fmt.Fprintf(&b, "- Fastest build per mode: %s.\n", strings.Join(fastest, "; "))
+	fmt.Fprintf(&b, "- Redis %s against %s, both %s: %s.\n", h.Newest, h.Oldest, h.Baseline, strings.Join(releases, ", "))
+	fmt.Fprintf(&b, "- The repeats of one build lie a median %s apart, (best − worst) / best.\n", strings.Join(spreads, " and "))
+	if len(h.Others) > 0 {
+		fmt.Fprintf(&b, "- Other hardware classes, measured apart and never combined: %s.\n", strings.Join(h.Others, "; "))
+	}
+	fmt.Fprintln(&b, End)
+	return b.String()
+}
+
+// beyondNoise says which builds differ from the baseline beyond noise.
+func (h Headline) beyondNoise() string {
+	var beyond []string
+	for _, m := range h.Modes {
+		for _, bd := range h.Builds {
+			if s := h.Scores[bd][m]; s.Verdict() == "faster" || s.Verdict() == "slower" {
+				beyond = append(beyond, fmt.Sprintf("%s in %s mode (%s)", bd, m, scoreText(s)))
+			}
+		}
+	}
+	if len(beyond) == 0 {
+		return fmt.Sprintf("No build is faster or slower than %s beyond the noise of the repeats, in either mode.", h.Baseline)
+	}
+	return fmt.Sprintf("Beyond the noise of the repeats: %s.", strings.Join(beyond, ", "))
+}
+
+// fastest is the build with the highest score in mode (the baseline itself
+// when no build beats it).
+func (h Headline) fastest(mode string) (Build, Score) {
+	best, score := h.Baseline, Score{Ratio: 1, Band: 0}
+	for _, bd := range h.Builds {
+		if s := h.Scores[bd][mode]; s.Ratio > score.Ratio {
+			best, score = bd, s
+		}
+	}
+	return best, score
+}
+
+func modeNames(modes []string) []string {
+	out := make([]string, len(modes))
+	for i, m := range modes {
+		out[i] = m + " mode"
+	}
+	return out
+}
+
+// scoreText is a score with its verdict glyph and band: "+1.5% ▲ ±0.9%",
+// "−3.0% ≈ ±4.1%" ("?" and no band when the band is unknown).
+func scoreText(s Score) string {
+	if math.IsNaN(s.Ratio) {
+		return "not measured"
+	}
+	glyph := map[string]string{"faster": "▲", "slower": "▼", "tie": "≈", "unknown": "?"}[s.Verdict()]
+	pct := 100 * (s.Ratio - 1)
+	sign := "+"
+	if pct < 0 {
+		sign = "−"
+	}
+	if math.IsNaN(s.Band) {
+		return fmt.Sprintf("%s%.1f%% %s", sign, math.Abs(pct), glyph)
+	}
+	return fmt.Sprintf("%s%.1f%% %s ±%.1f%%", sign, math.Abs(pct), glyph, 100*s.Band)
+}
