@@ -147,6 +147,6 @@ type Machine struct {
 	// stepping 1"); null before collector 0.1.8 or where the kernel gives none.
 	CPUID *string `parquet:"cpu_id,optional"`
 	// HardwareClass is the hardware class the machine measured for (see
-	// Machine.Hardware); null before collector 0.1.8.
+	// hwclass.Of); null before collector 0.1.8.
 	HardwareClass *string `parquet:"hardware_class,optional"`
 }
