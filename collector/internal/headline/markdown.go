@@ -16,9 +16,11 @@ const (
 func Markdown(h Headline) string {
 	var b strings.Builder
 	fmt.Fprintln(&b, Begin)
-	fmt.Fprintf(&b, "On **%s**, the hardware class furthest through the plan (%d of %d planned runs), each build\n", h.Class, h.Done, h.Planned)
-	fmt.Fprintf(&b, "against %s: the geometric mean over the tests of its speed (best repeat over best repeat) on\n", h.Baseline)
-	fmt.Fprintf(&b, "every release from %s to %s; ▲ ▼ beyond the noise band of the repeats (±), ≈ within it.\n\n", h.Oldest, h.Newest)
+	fmt.Fprintf(&b, "%s\n\n", h.beyondNoise())
+	fmt.Fprintf(&b, "Measured on **%s**, the hardware class furthest through the plan (%d of %d\n", h.Class, h.Done, h.Planned)
+	fmt.Fprintf(&b, "planned runs). Each build against %s: the geometric mean over the tests of its speed (best\n", h.Baseline)
+	fmt.Fprintf(&b, "repeat over best repeat) on every release from %s to %s; ▲ ▼ beyond the noise band of the\n", h.Oldest, h.Newest)
+	fmt.Fprintf(&b, "repeats (±), ≈ within it.\n\n")
 	fmt.Fprintf(&b, "| build | %s |\n|---|%s\n", strings.Join(modeNames(h.Modes), " | "), strings.Repeat("---|", len(h.Modes)))
 	for _, bd := range h.Builds {
 		var cells []string
@@ -35,7 +37,6 @@ func Markdown(h Headline) string {
 		releases = append(releases, fmt.Sprintf("%s in %s mode", scoreText(h.Releases[m]), m))
 		spreads = append(spreads, fmt.Sprintf("%.1f%% (%s mode)", 100*h.Spread[m], m))
 	}
-	fmt.Fprintf(&b, "- %s\n", h.beyondNoise())
 	fmt.Fprintf(&b, "- Fastest build per mode: %s.\n", strings.Join(fastest, "; "))
 	fmt.Fprintf(&b, "- Redis %s against %s, both %s: %s.\n", h.Newest, h.Oldest, h.Baseline, strings.Join(releases, ", "))
 	fmt.Fprintf(&b, "- The repeats of one build lie a median %s apart, (best − worst) / best.\n", strings.Join(spreads, " and "))
@@ -57,9 +58,9 @@ func (h Headline) beyondNoise() string {
 		}
 	}
 	if len(beyond) == 0 {
-		return fmt.Sprintf("No build is faster or slower than %s beyond the noise of the repeats, in either mode.", h.Baseline)
+		return fmt.Sprintf("**No build is faster or slower than %s beyond the noise of the repeats, in either mode.**", h.Baseline)
 	}
-	return fmt.Sprintf("Beyond the noise of the repeats: %s.", strings.Join(beyond, ", "))
+	return fmt.Sprintf("**Beyond the noise of the repeats: %s.**", strings.Join(beyond, ", "))
 }
 
 // fastest is the build with the highest score in mode (the baseline itself
