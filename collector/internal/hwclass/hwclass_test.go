@@ -18,10 +18,10 @@ func TestOfIsTheRecordedClassElseModelAndCores(t *testing.T) {
 		t.Errorf("Of with a recorded class = %q", got)
 	}
 	if got := DefaultLabel("AMD EPYC", "family 25 model 17 stepping 1", 2); got != zen4 {
-		t.Errorf("ClassLabel = %q", got)
+		t.Errorf("DefaultLabel = %q", got)
 	}
 	if got := DefaultLabel("Neoverse-N1", "", 4); got != "Neoverse-N1, 4 cores" {
-		t.Errorf("ClassLabel without a family = %q", got)
+		t.Errorf("DefaultLabel without a family = %q", got)
 	}
 }
 

@@ -43,7 +43,7 @@ type Options struct {
 	// HardwareClass, when set, is the hardware class this machine joins (an
 	// existing class of machines with the same CPU model and cores, after
 	// comparing their figures); by default a machine keeps the class it
-	// recorded, or a new one gets store.ClassLabel.
+	// recorded, or a new one gets hwclass.DefaultLabel (hwclass.Choose).
 	HardwareClass string
 	// Log receives one line per event; Progress, when set, is shown instead of
 	// per-run lines on a terminal.
@@ -52,6 +52,7 @@ type Options struct {
 	Version  string // collector version
 }
 
+// nonEmpty is s, or nil for "" (a null column).
 func nonEmpty(s string) *string {
 	if s == "" {
 		return nil
