@@ -27,6 +27,8 @@ const usage = `usage: collector <command> [flags]
 
 commands:
   run     build and benchmark every missing cell of the matrix, saving after each run
+  count   build every cell and count, under Valgrind, the instructions its server executes per
+          request of each test (deterministic; does not need a quiet machine)
   plan    print the matrix and which cells are done, partial, failed or pending
   stats   time per cell (source, build, benchmark, collector overhead); with -compare, run-to-run noise
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
@@ -60,6 +62,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "run":
 		err = cmdRun(ctx, args[1:], stdout, stderr)
+	case "count":
+		err = cmdCount(ctx, args[1:], stdout, stderr)
 	case "plan":
 		err = cmdPlan(args[1:], stdout, stderr)
 	case "merge":
@@ -143,64 +147,104 @@ func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
 	return cfg, cells, nil
 }
 
-func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var m matrixFlags
-	m.register(fs)
-	work := fs.String("work", "work", "work directory: source cache, builds, raw evidence")
-	src := fs.String("source", "download", "where sources come from: download, tarballs or git")
-	gitRepo := fs.String("git", "", "local git repository of Redis (with -source git)")
-	tarDir := fs.String("tarballs", "", "directory of release tarballs (with -source tarballs)")
-	hashes := fs.String("hashes", "", "redis-hashes list (file or URL) to verify tarballs; required for download")
-	baseURL := fs.String("download-url", "https://download.redis.io/releases/", "release download site")
-	var redo redoFlags
-	redo.register(fs)
-	noBar := fs.Bool("no-progress", false, "plain log lines even on a terminal")
-	quietWait := fs.Duration("quiet-wait", 10*time.Minute, "before each run, wait up to this long for other processes to go quiet (0: don't)")
-	quietPct := fs.Float64("quiet-percent", 20, "other processes' CPU use (percent of one CPU) below which the machine counts as quiet")
-	class := fs.String("hardware-class", "", `hardware class to measure for: an existing class of machines with this CPU model and cores, after "collector stats" showed they measure alike (default: the class this machine recorded, else "CPU model (family F model M), N cores"; its runs follow it)`)
+// sourceFlags are the flags of the commands that build cells: where sources
+// come from and the work directory.
+type sourceFlags struct {
+	matrixFlags
+	work, src, gitRepo, tarDir, hashes, baseURL string
+	noBar                                       bool
+}
+
+func (f *sourceFlags) register(fs *flag.FlagSet) {
+	f.matrixFlags.register(fs)
+	fs.StringVar(&f.work, "work", "work", "work directory: source cache, builds, raw evidence")
+	fs.StringVar(&f.src, "source", "download", "where sources come from: download, tarballs or git")
+	fs.StringVar(&f.gitRepo, "git", "", "local git repository of Redis (with -source git)")
+	fs.StringVar(&f.tarDir, "tarballs", "", "directory of release tarballs (with -source tarballs)")
+	fs.StringVar(&f.hashes, "hashes", "", "redis-hashes list (file or URL) to verify tarballs; required for download")
+	fs.StringVar(&f.baseURL, "download-url", "https://download.redis.io/releases/", "release download site")
+	fs.BoolVar(&f.noBar, "no-progress", false, "plain log lines even on a terminal")
+}
+
+// options parses args and prepares what every building command needs: the
+// config and cells, a source getter that has every version, and absolute
+// work and data directories.
+func (f *sourceFlags) options(ctx context.Context, fs *flag.FlagSet, args []string, stderr io.Writer) (runner.Options, error) {
+	var o runner.Options
 	if err := fs.Parse(args); err != nil {
-		return err
+		return o, err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	cfg, cells, err := m.load()
+	cfg, cells, err := f.load()
 	if err != nil {
-		return err
+		return o, err
 	}
-	if !isSet(fs, "source") && *hashes == "" {
-		return errors.New(sourceChoices)
+	if !isSet(fs, "source") && f.hashes == "" {
+		return o, errors.New(fs.Name() + sourceChoices)
 	}
-	getter, err := newGetter(ctx, *src, *gitRepo, *tarDir, *hashes, *baseURL, filepath.Join(*work, "tarballs"))
+	getter, err := newGetter(ctx, f.src, f.gitRepo, f.tarDir, f.hashes, f.baseURL, filepath.Join(f.work, "tarballs"))
 	if err != nil {
-		return err
+		return o, err
 	}
 	for _, v := range usedVersions(cfg, cells) {
 		if err := getter.Has(v); err != nil {
-			return err
+			return o, err
 		}
 	}
-	if err := os.MkdirAll(*work, 0o755); err != nil {
-		return fmt.Errorf("work directory: %w", err)
+	if err := os.MkdirAll(f.work, 0o755); err != nil {
+		return o, fmt.Errorf("work directory: %w", err)
 	}
 	// Builds and servers run in other directories: every path must be absolute.
-	if *work, err = filepath.Abs(*work); err != nil {
+	if f.work, err = filepath.Abs(f.work); err != nil {
+		return o, err
+	}
+	if f.data, err = filepath.Abs(f.data); err != nil {
+		return o, err
+	}
+	o = runner.Options{
+		Config: cfg, Cells: cells, DataDir: f.data, WorkDir: f.work,
+		Sources: &source.Cache{Dir: filepath.Join(f.work, "src"), Getter: getter},
+		Log:     stderr, Version: collectorVersion(),
+	}
+	if !f.noBar && isTerminal(stderr) {
+		o.Progress = newBar(stderr)
+	}
+	return o, nil
+}
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f sourceFlags
+	f.register(fs)
+	var redo redoFlags
+	redo.register(fs)
+	quietWait := fs.Duration("quiet-wait", 10*time.Minute, "before each run, wait up to this long for other processes to go quiet (0: don't)")
+	quietPct := fs.Float64("quiet-percent", 20, "other processes' CPU use (percent of one CPU) below which the machine counts as quiet")
+	class := fs.String("hardware-class", "", `hardware class to measure for: an existing class of machines with this CPU model and cores, after "collector stats" showed they measure alike (default: the class this machine recorded, else "CPU model (family F model M), N cores"; its runs follow it)`)
+	opts, err := f.options(ctx, fs, args, stderr)
+	if err != nil {
 		return err
 	}
-	if m.data, err = filepath.Abs(m.data); err != nil {
-		return err
-	}
-	opts := runner.Options{
-		Config: cfg, Cells: cells, DataDir: m.data, WorkDir: *work,
-		Sources:     &source.Cache{Dir: filepath.Join(*work, "src"), Getter: getter},
-		RetryFailed: redo.failed, RedoNoisy: redo.noisy, RedoSteal: redo.steal, RedoBefore: redo.before.t, QuietWait: *quietWait, QuietPercent: *quietPct, HardwareClass: *class, Log: stderr, Version: collectorVersion(),
-	}
-	if !*noBar && isTerminal(stderr) {
-		opts.Progress = newBar(stderr)
-	}
+	opts.RetryFailed, opts.RedoNoisy, opts.RedoSteal, opts.RedoBefore = redo.failed, redo.noisy, redo.steal, redo.before.t
+	opts.QuietWait, opts.QuietPercent, opts.HardwareClass = *quietWait, *quietPct, *class
 	return runner.Run(ctx, opts)
+}
+
+func cmdCount(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("count", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f sourceFlags
+	f.register(fs)
+	retry := fs.Bool("retry-failed", false, "count again the runs whose server failed, and rebuild cells whose build failed")
+	opts, err := f.options(ctx, fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	opts.RetryFailed = *retry
+	return runner.Count(ctx, opts)
 }
 
 // usedVersions are the versions whose sources this run needs, client included.
@@ -216,8 +260,8 @@ func usedVersions(cfg *config.Config, cells []config.Cell) []string {
 	return out
 }
 
-// sourceChoices is what run says when it is given no source at all.
-const sourceChoices = "run needs Redis sources: -source git -git REPO (tags of a clone), -source tarballs -tarballs DIR [-hashes LIST], or -source download -hashes LIST (redis/redis-hashes' README, file or URL)"
+// sourceChoices is what run and count say, after their name, when given no source at all.
+const sourceChoices = " needs Redis sources: -source git -git REPO (tags of a clone), -source tarballs -tarballs DIR [-hashes LIST], or -source download -hashes LIST (redis/redis-hashes' README, file or URL)"
 
 // isSet says whether flag name was given on the command line.
 func isSet(fs *flag.FlagSet, name string) bool {
@@ -308,13 +352,15 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 }
 
 // planClass is the hardware class whose repeats plan counts ("" for every
-// machine's): flag's class, which must be in d, else this machine's.
+// machine's): flag's class, which must be in d or this machine's own, else
+// this machine's.
 func planClass(d *store.Data, flag string) (string, error) {
-	switch flag {
-	case "":
-		return hwclass.Choose(d, hwclass.Identify(d, machine.Identify()), "")
-	case "all":
+	if flag == "all" {
 		return "", nil
+	}
+	own, err := hwclass.Choose(d, hwclass.Identify(d, machine.Identify()), "")
+	if flag == "" || err != nil || flag == own {
+		return own, err
 	}
 	known := hwclass.Known(d)
 	if !slices.Contains(known, flag) {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
+	"github.com/redis-compiler-benchmarks/collector/internal/machine"
 	"github.com/redis-compiler-benchmarks/collector/internal/runner"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
@@ -152,7 +154,7 @@ args = ["--csv"]
 		{"tarballs source, missing directory", append([]string{"run", "-config", "matrix.toml", "-source", "tarballs", "-tarballs", filepath.Join(work, "none")}, dirs...), "tarball directory: open "},
 		{"tarballs source, missing version", append([]string{"run", "-config", "matrix.toml", "-source", "tarballs", "-tarballs", tarballs, "-versions", "2.6.17"}, dirs...),
 			`unknown version "2.6.17": no redis-2.6.17.tar.gz in ` + tarballs},
-		{"no source", append([]string{"run", "-config", "matrix.toml"}, dirs...), sourceChoices},
+		{"no source", append([]string{"run", "-config", "matrix.toml"}, dirs...), "run" + sourceChoices},
 		{"download without hashes", append([]string{"run", "-config", "matrix.toml", "-source", "download"}, dirs...), "-source download needs -hashes"},
 		{"unreadable hashes", append([]string{"run", "-config", "matrix.toml", "-hashes", filepath.Join(work, "none")}, dirs...), "hashes: open "},
 		{"bad redo time", append([]string{"run", "-config", "matrix.toml", "-redo-before", "yesterday"}, dirs...), `want a time like 2026-11-22T04:55:00Z, got "yesterday"`},
@@ -182,6 +184,19 @@ args = ["--csv"]
 	// Nothing was collected, so nothing may have been written.
 	if _, err := os.Stat(data); !os.IsNotExist(err) {
 		t.Errorf("failed commands created the data directory: %v", err)
+	}
+}
+
+// This machine's own class is known to plan before it has measured anything.
+func TestPlanTakesThisMachinesOwnClassOnEmptyData(t *testing.T) {
+	d := &store.Data{}
+	own, err := hwclass.Choose(d, hwclass.Identify(d, machine.Identify()), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "plan", "-config", "matrix.toml", "-data", t.TempDir(), "-hardware", own)
+	if err != nil || !strings.HasSuffix(out, "792 runs to do on "+own+"\n") {
+		t.Errorf("plan -hardware %q: %v\n%s", own, err, out)
 	}
 }
 
