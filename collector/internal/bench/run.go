@@ -26,6 +26,11 @@ type Spec struct {
 	ClientCPU    int
 	StartTimeout time.Duration
 	RunTimeout   time.Duration
+	// Wrap, when set, is a command that runs the server (e.g. valgrind and its
+	// options): the server binary and its config file follow it.
+	Wrap []string
+	// Env is added to the server's environment.
+	Env []string
 }
 
 // Result is the outcome of one test in a run.
@@ -227,9 +232,16 @@ func startServer(ctx context.Context, s Spec) (*server, error) {
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		return nil, err
 	}
-	name, args := pinned(s.ServerCPU, s.Server, []string{confPath})
+	bin, args := s.Server, []string{confPath}
+	if len(s.Wrap) > 0 {
+		bin, args = s.Wrap[0], append(append(append([]string(nil), s.Wrap[1:]...), s.Server), confPath)
+	}
+	name, args := pinned(s.ServerCPU, bin, args)
 	cmd := exec.Command(name, args...)
 	cmd.Dir = s.Dir
+	if len(s.Env) > 0 {
+		cmd.Env = append(os.Environ(), s.Env...)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start server: %w", err)
@@ -251,6 +263,28 @@ func startServer(ctx context.Context, s Spec) (*server, error) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// Server is a running redis-server started by StartServer.
+type Server = server
+
+// StartServer starts the server of s as Run does and waits until it answers
+// PING; the caller stops it.
+func StartServer(ctx context.Context, s Spec) (*Server, error) { return startServer(ctx, s) }
+
+// Port is the server's TCP port on 127.0.0.1.
+func (s *server) Port() int { return s.port }
+
+// PID is the process id of the server (or of its wrapper, which execs it).
+func (s *server) PID() int { return s.cmd.Process.Pid }
+
+// Alive reports whether the server process is still running.
+func (s *server) Alive() bool { return s.alive() }
+
+// ExitInfo says how the server ended, with the last line of its log.
+func (s *server) ExitInfo() string { return s.exitInfo() }
+
+// Stop ends the server (SIGTERM, then SIGKILL after 5 s).
+func (s *server) Stop() { s.stop() }
 
 func (s *server) alive() bool {
 	select {

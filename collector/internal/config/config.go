@@ -26,6 +26,8 @@ type Config struct {
 	Jobs   int      `toml:"jobs"`
 	Compat []Compat `toml:"compat"`
 	Bench  Bench    `toml:"benchmark"`
+	// Count is the counted instrument's protocol (collector count).
+	Count Count `toml:"count"`
 	// Timeouts, as Go durations ("30m").
 	BuildTimeout Duration `toml:"build_timeout"`
 }
@@ -69,6 +71,30 @@ type Bench struct {
 	ClientVersion string `toml:"client_version"`
 	// RunTimeout bounds one client invocation; StartTimeout bounds server start.
 	RunTimeout   Duration `toml:"run_timeout"`
+	StartTimeout Duration `toml:"start_timeout"`
+}
+
+// Count is the counted instrument: each cell's server under Valgrind, the
+// instructions (and simulated cache and branch events) it executes per
+// request of each test. Counts do not depend on the machine, so repeats count
+// over all machines, not per hardware class.
+type Count struct {
+	Repeats int    `toml:"repeats"`
+	Modes   []Mode `toml:"modes"`
+	// Valgrind is the valgrind binary; ToolArgs its options (tool, simulated
+	// cache geometry).
+	Valgrind string   `toml:"valgrind"`
+	ToolArgs []string `toml:"tool_args"`
+	// Settings are CONFIG SET after the server starts ("hz 1").
+	Settings []string `toml:"settings"`
+	// Env is added to the server's environment ("LD_BIND_NOW=1").
+	Env []string `toml:"env"`
+	// Warmup are the client arguments of an uncounted run before the first test.
+	Warmup []string `toml:"warmup"`
+	// Parallel is how many counting runs go at once (each is one
+	// single-threaded Valgrind process).
+	Parallel     int      `toml:"parallel"`
+	TestTimeout  Duration `toml:"test_timeout"`
 	StartTimeout Duration `toml:"start_timeout"`
 }
 
@@ -141,6 +167,21 @@ func (c *Config) applyDefaults() {
 	if c.Bench.StartTimeout.Duration == 0 {
 		c.Bench.StartTimeout.Duration = 15 * time.Second
 	}
+	if c.Count.Repeats == 0 {
+		c.Count.Repeats = 2
+	}
+	if c.Count.Valgrind == "" {
+		c.Count.Valgrind = "valgrind"
+	}
+	if c.Count.Parallel == 0 {
+		c.Count.Parallel = 1
+	}
+	if c.Count.TestTimeout.Duration == 0 {
+		c.Count.TestTimeout.Duration = 20 * time.Minute
+	}
+	if c.Count.StartTimeout.Duration == 0 {
+		c.Count.StartTimeout.Duration = 2 * time.Minute
+	}
 	for i := range c.FlagSets {
 		if c.FlagSets[i].CFlags == "" {
 			c.FlagSets[i].CFlags = c.FlagSets[i].Name
@@ -203,6 +244,16 @@ func (c *Config) validate() error {
 	}
 	if err := unique("mode", names, idName); err != nil {
 		return err
+	}
+	names = names[:0]
+	for _, m := range c.Count.Modes {
+		names = append(names, m.Name)
+	}
+	if err := unique("count mode", names, idName); err != nil {
+		return err
+	}
+	if c.Count.Repeats < 1 || c.Count.Parallel < 1 {
+		return fmt.Errorf("count.repeats and count.parallel must be >= 1")
 	}
 	for _, k := range c.Compat {
 		if k.Match == "" || k.CFlags == "" {

@@ -24,6 +24,9 @@ type Data struct {
 	// results, out of runs and results (Retire).
 	RedoneRuns    []RedoneRun
 	RedoneResults []Result
+	// CountRuns and Counts are the counted instrument's runs and tests.
+	CountRuns []CountRun
+	Counts    []Count
 }
 
 // File names of the tables inside a data directory.
@@ -61,6 +64,12 @@ func Load(dir string) (*Data, error) {
 		return nil, err
 	}
 	if d.RedoneResults, err = read[Result](dir, RedoneResultsFile); err != nil {
+		return nil, err
+	}
+	if d.CountRuns, err = read[CountRun](dir, CountRunsFile); err != nil {
+		return nil, err
+	}
+	if d.Counts, err = read[Count](dir, CountsFile); err != nil {
 		return nil, err
 	}
 	d.Dedupe()
@@ -108,6 +117,13 @@ func (d *Data) Save(dir string) error {
 		return err
 	}
 	if err := write(dir, RunsFile, d.Runs); err != nil {
+		return err
+	}
+	// Counts before their runs, as results before runs.
+	if err := write(dir, CountsFile, d.Counts); err != nil {
+		return err
+	}
+	if err := write(dir, CountRunsFile, d.CountRuns); err != nil {
 		return err
 	}
 	return write(dir, MachinesFile, d.Machines)
@@ -183,6 +199,19 @@ func (d *Data) Dedupe() {
 		redone[r.RunID] = true
 	}
 	d.RedoneResults = ownedResults(d.RedoneResults, redone)
+	d.CountRuns = dedupe(d.CountRuns, func(r CountRun) string { return RunKey(r.CellID, r.Mode, int(r.Repeat)) })
+	sort.SliceStable(d.CountRuns, func(i, j int) bool { return d.CountRuns[i].StartedAt.Before(d.CountRuns[j].StartedAt) })
+	counted := map[string]bool{}
+	for _, r := range d.CountRuns {
+		counted[r.RunID] = true
+	}
+	var counts []Count
+	for _, c := range d.Counts {
+		if counted[c.RunID] {
+			counts = append(counts, c)
+		}
+	}
+	d.Counts = dedupe(counts, func(c Count) string { return c.RunID + "\x00" + c.Test })
 }
 
 // ownedResults keeps the results of the runs in runIDs, one per (run, test).
@@ -242,5 +271,7 @@ func (d *Data) Merge(other *Data) {
 	d.Machines = append(d.Machines, other.Machines...)
 	d.RedoneRuns = append(d.RedoneRuns, other.RedoneRuns...)
 	d.RedoneResults = append(d.RedoneResults, other.RedoneResults...)
+	d.CountRuns = append(d.CountRuns, other.CountRuns...)
+	d.Counts = append(d.Counts, other.Counts...)
 	d.Dedupe()
 }

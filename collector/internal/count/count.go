@@ -1,0 +1,286 @@
+// Package count measures what a Redis build costs per request, deterministically:
+// it runs redis-server under Valgrind's callgrind and, for each benchmark test,
+// counts the instructions (and simulated cache and branch events) the server
+// executes for that test's requests, divided by the requests it processed.
+//
+// What makes the count repeat (docs/method.md says why each is needed): one
+// client connection (-c 1), so the server's event loop takes the same steps
+// every time; the client's keys seeded; the server's time-driven work
+// (serverCron) taken out of the count by its inclusive cost, active rehashing
+// off, hz 1, jemalloc's time-based purging off; ASLR off; symbols bound at
+// start; a warm-up before the first counted test; and a fixed simulated cache
+// geometry, so the count does not depend on the machine's CPU.
+package count
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/bench"
+)
+
+// Excluded is the function whose calls are taken out of every count: the
+// server's timer callback, whose work depends on wall time, not on requests.
+// It is called through a function pointer, so no build inlines it.
+const Excluded = "serverCron"
+
+// Spec describes one counting run: one server under Valgrind, every test once.
+type Spec struct {
+	Valgrind string   // valgrind binary
+	ToolArgs []string // valgrind options (tool, cache geometry); the output file is added
+	Server   string   // redis-server binary
+	Client   string   // redis-benchmark binary
+	// ClientArgs are the mode's client arguments (request count, -c, -d, -r,
+	// --seed, -P); each test adds its own.
+	ClientArgs []string
+	// Settings are applied with CONFIG SET after start, e.g. "hz 1"; a server
+	// that lacks one says so, and the reply is recorded, not fatal.
+	Settings []string
+	Env      []string // added to the server's environment
+	Dir      string   // scratch directory (config, log, callgrind output)
+	// ServerCPU and ClientCPU pin the processes (-1: not pinned).
+	ServerCPU, ClientCPU int
+	StartTimeout         time.Duration
+	TestTimeout          time.Duration
+	// Warmup are client arguments of an uncounted run before the first test.
+	Warmup []string
+}
+
+// Result is one counted test.
+type Result struct {
+	Test     string
+	Index    int
+	Status   string // ok, unsupported, failed, crashed, timeout
+	Requests int64  // commands the server processed in the window
+	Net      Events // counts without serverCron
+	Cron     Events // serverCron's inclusive counts, taken out
+	Error    string
+}
+
+// Outcome is a whole counting run.
+type Outcome struct {
+	Results []Result
+	// Raw is the evidence: the Valgrind command, each CONFIG SET reply, each
+	// client invocation with its output, and each dump's totals line.
+	Raw string
+	// ServerFailed is set when the server did not start, crashed or hung.
+	ServerFailed string
+}
+
+// Command is the full command line that runs the server under Valgrind.
+func (s Spec) Command() []string {
+	return append(append([]string{"setarch", "-R", s.Valgrind}, s.ToolArgs...),
+		"--callgrind-out-file="+filepath.Join(s.Dir, "callgrind.out"))
+}
+
+// Run starts the server under Valgrind, warms it up, counts every test in
+// order, and stops it. A test the server rejects is unsupported; a server
+// that dies fails the rest of the run, and nothing is ever counted as zero.
+func Run(ctx context.Context, s Spec, tests []Test) (Outcome, error) {
+	var out Outcome
+	var raw strings.Builder
+	os.RemoveAll(s.Dir)
+	spec := bench.Spec{
+		Server: s.Server, Dir: s.Dir, ServerCPU: s.ServerCPU, StartTimeout: s.StartTimeout,
+		Wrap: s.Command(), Env: s.Env,
+	}
+	fmt.Fprintf(&raw, "$ %s %s %s <config>\n", strings.Join(s.Env, " "), strings.Join(s.Command(), " "), s.Server)
+	srv, err := bench.StartServer(ctx, spec)
+	if err != nil {
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		out.ServerFailed = oneLine(err.Error())
+		out.Results = failAll(tests, "crashed", "server did not start under valgrind: "+out.ServerFailed)
+		out.Raw = raw.String()
+		return out, nil
+	}
+	defer srv.Stop()
+	for _, set := range s.Settings {
+		reply, err := command(srv.Port(), append([]string{"CONFIG", "SET"}, strings.Fields(set)...)...)
+		if err != nil {
+			reply = "error: " + err.Error()
+		}
+		fmt.Fprintf(&raw, "CONFIG SET %s -> %s\n", set, reply)
+	}
+	if len(s.Warmup) > 0 {
+		o, e, err := s.client(ctx, srv.Port(), s.Warmup)
+		fmt.Fprintf(&raw, "$ redis-benchmark %s (warm-up, not counted)\n%s%s", strings.Join(s.Warmup, " "), o, e)
+		if err != nil && ctx.Err() == nil {
+			out.ServerFailed = "warm-up failed: " + oneLine(e+" "+err.Error())
+		}
+	}
+	for i, t := range tests {
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		if out.ServerFailed != "" || !srv.Alive() {
+			if out.ServerFailed == "" {
+				out.ServerFailed = "server exited before " + t.Name + ": " + srv.ExitInfo()
+			}
+			out.Results = append(out.Results, failAll(tests[i:], "crashed", out.ServerFailed)...)
+			break
+		}
+		res := s.countTest(ctx, srv, t, i, &raw)
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		if res.Status == "crashed" || res.Status == "timeout" {
+			out.ServerFailed = res.Error
+		}
+		out.Results = append(out.Results, res)
+	}
+	out.Raw = raw.String()
+	return out, nil
+}
+
+// countTest counts one test: commands processed before, zero the counters,
+// run the client, dump, commands processed after.
+func (s Spec) countTest(ctx context.Context, srv *bench.Server, t Test, i int, raw *strings.Builder) Result {
+	res := Result{Test: t.Name, Index: t.Index}
+	defer s.removeDumps()
+	fail := func(status, msg string) Result {
+		res.Status, res.Error = status, msg
+		if !srv.Alive() {
+			res.Status, res.Error = "crashed", "server exited during "+t.Name+": "+srv.ExitInfo()
+		}
+		fmt.Fprintf(raw, "%s: %s\n", t.Name, res.Error)
+		return res
+	}
+	before, err := commandsProcessed(srv.Port())
+	if err != nil {
+		return fail("failed", err.Error())
+	}
+	if err := s.vgdb(ctx, srv.PID(), "zero"); err != nil {
+		return fail("failed", err.Error())
+	}
+	args := append(append([]string(nil), s.ClientArgs...), t.Args...)
+	o, e, cerr := s.client(ctx, srv.Port(), args)
+	fmt.Fprintf(raw, "$ redis-benchmark %s\n%s", strings.Join(args, " "), o)
+	if e != "" {
+		fmt.Fprintf(raw, "[stderr]\n%s", e)
+	}
+	hint := "test-" + strconv.Itoa(i)
+	if derr := s.vgdb(ctx, srv.PID(), "dump", hint); derr != nil {
+		return fail("failed", derr.Error())
+	}
+	switch {
+	case errors.Is(cerr, context.DeadlineExceeded):
+		return fail("timeout", "client timed out after "+s.TestTimeout.String())
+	case cerr != nil:
+		msg := bench.ServerError(e)
+		if msg != "" && bench.IsUnsupported(msg) {
+			return fail("unsupported", msg)
+		}
+		if msg == "" {
+			msg = "client: " + oneLine(e+" "+o) + " (" + cerr.Error() + ")"
+		}
+		return fail("failed", msg)
+	}
+	after, err := commandsProcessed(srv.Port())
+	if err != nil {
+		return fail("failed", err.Error())
+	}
+	d, err := s.readDump(hint)
+	if err != nil {
+		return fail("failed", err.Error())
+	}
+	res.Requests = after - before - 1
+	if res.Requests <= 0 {
+		return fail("failed", fmt.Sprintf("the server processed no command during the test (%d -> %d)", before, after))
+	}
+	res.Status, res.Net, res.Cron = "ok", d.Net(), d.Excluded
+	fmt.Fprintf(raw, "%s: %d requests; %s; %s excluded: Ir %d\n", t.Name, res.Requests, d.TotalsLine, Excluded, d.Excluded["Ir"])
+	return res
+}
+
+// client runs redis-benchmark against the server, pinned, within TestTimeout.
+func (s Spec) client(ctx context.Context, port int, args []string) (string, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.TestTimeout)
+	defer cancel()
+	full := append([]string{"-h", "127.0.0.1", "-p", strconv.Itoa(port)}, args...)
+	name := s.Client
+	if s.ClientCPU >= 0 {
+		name, full = "taskset", append([]string{"-c", strconv.Itoa(s.ClientCPU), s.Client}, full...)
+	}
+	cmd := exec.CommandContext(ctx, name, full...)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ctx.Err() == context.DeadlineExceeded {
+		err = context.DeadlineExceeded
+	}
+	return o.String(), e.String(), err
+}
+
+// vgdb sends a callgrind monitor command ("zero", "dump HINT") to the server.
+// The tool carries it out, not the server, so it adds nothing to the counts.
+func (s Spec) vgdb(ctx context.Context, pid int, args ...string) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	vgdb := filepath.Join(filepath.Dir(s.Valgrind), "vgdb")
+	full := append([]string{"--pid=" + strconv.Itoa(pid)}, args...)
+	out, err := exec.CommandContext(ctx, vgdb, full...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("vgdb %s: %s (%w)", strings.Join(args, " "), oneLine(string(out)), err)
+	}
+	return nil
+}
+
+// readDump reads and removes the dump that carries hint as its trigger.
+func (s Spec) readDump(hint string) (Dump, error) {
+	files, _ := filepath.Glob(filepath.Join(s.Dir, "callgrind.out.*"))
+	sort.Slice(files, func(i, j int) bool { return partNumber(files[i]) > partNumber(files[j]) })
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			return Dump{}, err
+		}
+		d, err := ParseDump(fh, Excluded)
+		fh.Close()
+		if err == nil && d.Trigger == "dump "+hint {
+			return d, nil
+		}
+	}
+	return Dump{}, fmt.Errorf("no callgrind dump for %s in %s", hint, s.Dir)
+}
+
+// removeDumps removes the per-test dumps (their totals are in the evidence).
+func (s Spec) removeDumps() {
+	files, _ := filepath.Glob(filepath.Join(s.Dir, "callgrind.out.*"))
+	for _, f := range files {
+		os.Remove(f)
+	}
+}
+
+func partNumber(path string) int {
+	n, _ := strconv.Atoi(path[strings.LastIndexByte(path, '.')+1:])
+	return n
+}
+
+func failAll(tests []Test, status, msg string) []Result {
+	var out []Result
+	for _, t := range tests {
+		out = append(out, Result{Test: t.Name, Index: t.Index, Status: status, Error: msg})
+	}
+	return out
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// ValgrindVersion is `valgrind --version`, e.g. "valgrind-3.19.0".
+func ValgrindVersion(ctx context.Context, valgrind string) string {
+	out, err := exec.CommandContext(ctx, valgrind, "--version").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -1,0 +1,55 @@
+package count
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/bench"
+)
+
+// Test is one counted test: a benchmark test and the client arguments that
+// send exactly its requests, nothing else.
+type Test struct {
+	Name  string
+	Index int
+	Args  []string
+}
+
+// Tests are redis-benchmark's default tests (bench.DefaultTests), in the
+// client's order, each as its own client invocation, so that each count covers
+// one test's requests and the server's data goes through the same states as in
+// the throughput protocol. `-t lrange_100` would send the LPUSH set-up before
+// the LRANGE requests, so the set-up is a test of its own (as the client
+// reports it) and the LRANGE tests send their command as given, byte for byte
+// what the client's own tests send: "LPUSH mylist <payload>" with payload
+// 'x' x dataSize, and "LRANGE mylist 0 <n-1>".
+func Tests(dataSize int) []Test {
+	payload := strings.Repeat("x", dataSize)
+	var out []Test
+	for i, t := range bench.DefaultTests {
+		var args []string
+		switch {
+		case t.Selector == "":
+			args = []string{"LPUSH", "mylist", payload}
+		case strings.HasPrefix(t.Selector, "lrange_"):
+			n, _ := strconv.Atoi(strings.TrimPrefix(t.Selector, "lrange_"))
+			args = []string{"LRANGE", "mylist", "0", strconv.Itoa(n - 1)}
+		default:
+			args = []string{"-t", t.Selector}
+		}
+		out = append(out, Test{Name: t.Name, Index: i, Args: args})
+	}
+	return out
+}
+
+// DataSize is the value of -d in client arguments (redis-benchmark's default: 3).
+func DataSize(args []string) int {
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == "-d" {
+			if n, err := strconv.Atoi(args[i+1]); err == nil {
+				return n
+			}
+		}
+	}
+	return 3
+}

@@ -1,0 +1,83 @@
+package store
+
+import "time"
+
+// Count is one test of a counting run (collector count): what the server
+// executed, under Valgrind's callgrind, for that test's requests. Raw event
+// totals are as callgrind counted them, without the calls to serverCron (see
+// CronIr); the per-request columns divide them by Requests. Null where the
+// test has no count (status other than ok).
+type Count struct {
+	RunID     string `parquet:"run_id"`
+	BuildID   string `parquet:"build_id"`
+	CellID    string `parquet:"cell_id"`
+	Version   string `parquet:"version"`
+	Compiler  string `parquet:"compiler"`
+	FlagSet   string `parquet:"flag_set"`
+	Mode      string `parquet:"mode"`
+	Repeat    int32  `parquet:"repeat"`
+	Test      string `parquet:"test"`
+	TestIndex int32  `parquet:"test_index"`
+	Status    string `parquet:"status"`
+	// Requests is the number of commands the server processed in the
+	// counting window (INFO total_commands_processed).
+	Requests *int64 `parquet:"requests,optional"`
+	// Per request.
+	InstructionsPerRequest *float64 `parquet:"instructions_per_request,optional"`
+	L1MissesPerRequest     *float64 `parquet:"l1_misses_per_request,optional"`
+	LLMissesPerRequest     *float64 `parquet:"ll_misses_per_request,optional"`
+	BranchMissesPerRequest *float64 `parquet:"branch_misses_per_request,optional"`
+	EstCyclesPerRequest    *float64 `parquet:"est_cycles_per_request,optional"`
+	// Callgrind's events in the window (serverCron's calls taken out).
+	Ir   *int64 `parquet:"ir,optional"`
+	Dr   *int64 `parquet:"dr,optional"`
+	Dw   *int64 `parquet:"dw,optional"`
+	I1mr *int64 `parquet:"i1mr,optional"`
+	D1mr *int64 `parquet:"d1mr,optional"`
+	D1mw *int64 `parquet:"d1mw,optional"`
+	ILmr *int64 `parquet:"ilmr,optional"`
+	DLmr *int64 `parquet:"dlmr,optional"`
+	DLmw *int64 `parquet:"dlmw,optional"`
+	Bc   *int64 `parquet:"bc,optional"`
+	Bcm  *int64 `parquet:"bcm,optional"`
+	Bi   *int64 `parquet:"bi,optional"`
+	Bim  *int64 `parquet:"bim,optional"`
+	// CronIr is the instructions of serverCron's calls in the window, taken out.
+	CronIr *int64  `parquet:"cron_ir,optional"`
+	Error  *string `parquet:"error,optional"`
+}
+
+// CountRun is one counting run (cell × mode × repeat): one server under
+// Valgrind, every test once, as recorded evidence.
+type CountRun struct {
+	RunID           string `parquet:"run_id"`
+	CellID          string `parquet:"cell_id"`
+	Version         string `parquet:"version"`
+	Compiler        string `parquet:"compiler"`
+	FlagSet         string `parquet:"flag_set"`
+	BuildID         string `parquet:"build_id"`
+	Mode            string `parquet:"mode"`
+	Repeat          int32  `parquet:"repeat"`
+	Status          string `parquet:"status"`
+	ValgrindVersion string `parquet:"valgrind_version"`
+	// Command is the command line that ran the server; Env its added
+	// environment; Settings the CONFIG SET applied after start.
+	Command       string `parquet:"command"`
+	Env           string `parquet:"env"`
+	Settings      string `parquet:"settings"`
+	ClientVersion string `parquet:"client_version"`
+	ClientArgs    string `parquet:"client_args"`
+	// RawOutput is the evidence: CONFIG SET replies, every client invocation
+	// with its output, each dump's totals line.
+	RawOutput       string    `parquet:"raw_output"`
+	DurationSeconds float64   `parquet:"duration_seconds"`
+	StartedAt       time.Time `parquet:"started_at,timestamp(millisecond:local)"`
+	FinishedAt      time.Time `parquet:"finished_at,timestamp(millisecond:local)"`
+	MachineID       string    `parquet:"machine_id"`
+}
+
+// File names of the counted instrument's tables.
+const (
+	CountsFile    = "counts.parquet"
+	CountRunsFile = "count_runs.parquet"
+)
