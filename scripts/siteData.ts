@@ -1,40 +1,74 @@
 /**
- * What the build adds to a data folder next to the published Parquet files: first-view.json
+ * What the build adds to a data folder next to the published Parquet files: the split files of
+ * the tables with lazily loaded columns (split/, schema.ts LAZY_COLUMNS) and first-view.json
  * (src/data/firstView.ts), computed by the site's own SQL on the same DuckDB version under Node.
  * Run through scripts/site-data.mjs.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { computeFirstView, FIRST_VIEW_FILE, type FirstView } from '../src/data/firstView';
-import { TABLES, tableFile, type TableName } from '../src/data/schema';
+import { LAZY_COLUMNS, lazyFile, leanFile, TABLES, tableFile, type TableName } from '../src/data/schema';
 import { prepareTables } from '../src/data/tables';
 import type { Query, QueryRunner } from '../src/sql/query';
 import { openNodeDuckDB } from '../tests/support/node-duckdb.mjs';
 
-/** Computes the first view of the Parquet files in `dir` (null when there is no plan.parquet: nothing published). */
-export async function firstViewOf(dir: string): Promise<FirstView | null> {
+type Run = (sql: string, params?: unknown[]) => Record<string, unknown>[];
+
+/**
+ * Writes a split table's lean file and lazy file into `dir`/split/; false (nothing written) when
+ * its key is not unique, so a join could not put each row's lazy columns back on exactly one row.
+ */
+function splitTable(run: Run, dir: string, table: TableName): boolean {
+  const lazy = LAZY_COLUMNS[table];
+  if (!lazy) return false;
+  const source = `read_parquet('${tableFile(table)}')`;
+  const key = lazy.key.map((k) => `"${k}"`).join(', ');
+  const columns = lazy.columns.map((c) => `"${c}"`).join(', ');
+  const [dup] = run(`SELECT count(*) - (SELECT count(*) FROM (SELECT DISTINCT ${key} FROM ${source})) AS n FROM ${source}`);
+  if (Number(dup?.n) !== 0) return false;
+  // DuckDB under Node writes to a path on disk: a temporary one, then moved into place.
+  const write = (select: string, file: string) => {
+    const tmp = path.join(os.tmpdir(), `site-data-${process.pid}-${path.basename(file)}`);
+    run(`COPY (${select}) TO '${tmp}' (FORMAT PARQUET, COMPRESSION ZSTD)`);
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.renameSync(tmp, path.join(dir, file));
+    fs.chmodSync(path.join(dir, file), 0o644);
+  };
+  write(`SELECT * EXCLUDE (${columns}) FROM ${source}`, leanFile(table));
+  write(`SELECT ${key}, ${columns} FROM ${source}`, lazyFile(table));
+  return true;
+}
+
+/**
+ * Splits the tables with lazy columns and computes the first view of the Parquet files in `dir`
+ * (null when there is no plan.parquet: nothing published).
+ */
+export async function firstViewOf(dir: string, { split = false } = {}): Promise<FirstView | null> {
   const present = TABLES.filter((table) => fs.existsSync(path.join(dir, tableFile(table))));
   if (!present.includes('plan')) return null;
   const { db, run } = await openNodeDuckDB();
+  for (const table of present) db.registerFileBuffer(tableFile(table), new Uint8Array(fs.readFileSync(path.join(dir, tableFile(table)))));
+  const splitTables = split ? present.filter((table) => splitTable(run, dir, table)) : [];
   const files: Partial<Record<TableName, number>> = {};
   for (const table of present) {
-    const bytes = new Uint8Array(fs.readFileSync(path.join(dir, tableFile(table))));
-    files[table] = bytes.length;
-    db.registerFileBuffer(tableFile(table), bytes);
+    files[table] = fs.statSync(path.join(dir, splitTables.includes(table) ? leanFile(table) : tableFile(table))).size;
   }
+  // The answers come from the published files: the split leaves every column the queries read as it is.
   const runner: QueryRunner = { run: async <Row>(q: Query<Row>) => run(q.sql, [...q.params]) as Row[] };
   const catalog = await prepareTables(runner, new Set(present));
-  return computeFirstView(runner, catalog, files);
+  return computeFirstView(runner, catalog, files, splitTables);
 }
 
-/** Writes `dir`/first-view.json (or removes a stale one when nothing is published); returns its path. */
+/**
+ * Writes `dir`/split/ and `dir`/first-view.json (or removes stale ones when nothing is
+ * published); returns the first view's path.
+ */
 export async function writeSiteData(dir: string): Promise<string> {
   const out = path.join(dir, FIRST_VIEW_FILE);
-  const view = await firstViewOf(dir);
-  if (!view) {
-    fs.rmSync(out, { force: true });
-    return out;
-  }
-  fs.writeFileSync(out, JSON.stringify(view));
+  fs.rmSync(out, { force: true });
+  fs.rmSync(path.join(dir, 'split'), { recursive: true, force: true });
+  const view = await firstViewOf(dir, { split: true });
+  if (view) fs.writeFileSync(out, JSON.stringify(view));
   return out;
 }

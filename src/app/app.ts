@@ -66,18 +66,16 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
 /** Set (to the first view's file sizes) before a reload that must not use that first view again. */
 const STALE_VIEW_KEY = 'rcb:stale-first-view';
 
-/** The first view, when there is one for the data and hardware class the page shows (firstView.ts). */
-async function usableFirstView(hardware: string | null): Promise<FirstView | null> {
+/** The first view published with the data, unless this page found it stale before (watchEngine). */
+async function publishedFirstView(): Promise<FirstView | null> {
   const view = await fetchFirstView(dataUrl());
-  if (!view) return null;
-  if (sessionStorage.getItem(STALE_VIEW_KEY) === JSON.stringify(view.files)) return null;
-  const shown = view.catalog.selectedHardware?.slug ?? null;
-  return hardware === null || hardware === shown ? view : null;
+  return view && sessionStorage.getItem(STALE_VIEW_KEY) !== JSON.stringify(view.files) ? view : null;
 }
 
 /**
- * Starts the page: draws it from the first view at once when there is one, while DuckDB-WASM
- * loads the data behind it for everything else; without one, once the engine is ready.
+ * Starts the page: draws it from the first view at once when there is one for the hardware class
+ * shown, while DuckDB-WASM loads the data behind it for everything else; without one, once the
+ * engine is ready.
  */
 export async function startApp(): Promise<void> {
   const main = byId('charts');
@@ -90,19 +88,26 @@ export async function startApp(): Promise<void> {
 
   // The hardware decides what every derived table holds, so it is read before anything else.
   const hardware = stateFromLocation().state.hw;
-  const engine = loadDataset(dataUrl(), hardware);
+  const published = publishedFirstView();
+  // The engine starts at once; only its data files wait for the first view (which lists the split files).
+  const engine = loadDataset(dataUrl(), hardware, published.then((v) => v?.split ?? []));
   // Its failure is reported where it is awaited, not as an unhandled rejection meanwhile.
   engine.catch(() => undefined);
-  const view = await usableFirstView(hardware);
-  watchEngine(engine, view);
+  const file = await published;
+  // The first view is of the default hardware class.
+  const view = file && (hardware === null || hardware === file.catalog.selectedHardware?.slug) ? file : null;
   if (view) {
+    const shown = showDataset({ db: deferredRunner(engine), database: () => engine.then(readyDatabase), view }, view.catalog, main);
+    // An engine that fails replaces the charts with the reason, once they are drawn.
+    watchEngine(engine, file, (err) => void shown.finally(() => fail('The benchmark data could not be loaded', err)));
     try {
-      await showDataset({ db: deferredRunner(engine), database: () => engine.then(readyDatabase), view }, view.catalog, main);
+      await shown;
     } catch (err) {
       fail('The benchmark data could not be read', err);
     }
     return;
   }
+  watchEngine(engine, file, () => undefined);
   let loaded;
   try {
     loaded = await engine;
@@ -126,19 +131,18 @@ export async function startApp(): Promise<void> {
 /**
  * Once the engine has loaded the data: reports missing files, and reloads the page once without
  * the first view when the data is not what it was made from (a data folder replaced without a
- * build). With a first view drawn, a failure shows when something asks the engine.
+ * build). A failure goes to `failed` (with a first view drawn, nothing else awaits the engine yet).
  */
-function watchEngine(engine: Promise<LoadResult>, view: FirstView | null): void {
+function watchEngine(engine: Promise<LoadResult>, view: FirstView | null, failed: (err: unknown) => void): void {
   void engine.then((loaded) => {
-    if (loaded.kind !== 'ready') return;
-    if (view && !sameFiles(view, loaded.sizes)) {
+    if (view && (loaded.kind !== 'ready' || !sameFiles(view, loaded.sizes))) {
       console.warn('data/first-view.json was not made from these data files: reloading without it');
       sessionStorage.setItem(STALE_VIEW_KEY, JSON.stringify(view.files));
       location.reload();
       return;
     }
-    showMissingFilesNotice(byId('notices'), loaded.missing.map(tableFile));
-  }, () => undefined);
+    if (loaded.kind === 'ready') showMissingFilesNotice(byId('notices'), loaded.missing.map(tableFile));
+  }, failed);
 }
 
 function readyDatabase(loaded: LoadResult): Database {

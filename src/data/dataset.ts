@@ -6,7 +6,9 @@
 import type { Database } from './duckdb';
 import { fetchDataFile, type FileOutcome } from './files';
 import { FIRST_VIEW_FILE, type FirstView, isFirstView } from './firstView';
-import { REQUIRED_TABLE, TABLES, tableFile, type TableName } from './schema';
+import { fillLazySql } from '../sql/load';
+import { query } from '../sql/query';
+import { LAZY_COLUMNS, lazyFile, leanFile, REQUIRED_TABLE, TABLES, tableFile, type TableName } from './schema';
 import { type Catalog, prepareTables } from './tables';
 
 /** The dataset ready to query, or the fact that nothing has been published yet. */
@@ -34,14 +36,19 @@ const message = (err: unknown): string => (err instanceof Error ? err.message : 
 
 /**
  * Loads every table from `dataUrl` (a folder URL ending in '/'), showing the hardware class whose
- * slug is `hardware` (null or unknown: the default class; the catalog says which one it is).
+ * slug is `hardware` (null or unknown: the default class; the catalog says which one it is). The
+ * `split` tables are loaded from their lean files; their lazy columns (schema.ts) are fetched when
+ * a query names one, or before any console script.
  */
-export async function loadDataset(dataUrl: string, hardware: string | null): Promise<LoadResult> {
+export async function loadDataset(
+  dataUrl: string, hardware: string | null, splitTables: Promise<readonly TableName[]> | readonly TableName[] = [],
+): Promise<LoadResult> {
   const dbPromise = import('./duckdb').then((engine) => engine.startDatabase());
   // Fail once, below, with a sentence: not as an unhandled rejection while the files load.
   dbPromise.catch(() => undefined);
+  const split = await splitTables;
   const files = await Promise.all(
-    TABLES.map(async (table) => [table, await fetchDataFile(new URL(tableFile(table), dataUrl).href)] as const),
+    TABLES.map(async (table) => [table, await fetchDataFile(new URL(split.includes(table) ? leanFile(table) : tableFile(table), dataUrl).href)] as const),
   );
   performance.mark('data:fetched');
   const outcomes = new Map<TableName, FileOutcome>(files);
@@ -69,12 +76,55 @@ export async function loadDataset(dataUrl: string, hardware: string | null): Pro
     present.add(table);
   }
   try {
-    const catalog = await prepareTables(db, present, hardware);
+    const lean = split.filter((t) => present.has(t));
+    const catalog = await prepareTables(db, present, hardware, new Set(lean));
     performance.mark('tables:ready');
-    return { kind: 'ready', db, catalog, missing: TABLES.filter((t) => !present.has(t)), sizes };
+    return { kind: 'ready', db: withLazyColumns(db, dataUrl, lean), catalog, missing: TABLES.filter((t) => !present.has(t)), sizes };
   } catch (err) {
     throw new LoadError('The benchmark data could not be read', message(err));
   }
+}
+
+/**
+ * `db` whose split tables get their lazy columns on demand: before a query that names one of a
+ * table's lazy columns, that table's; before any script (the console: `SELECT *` names none), all.
+ */
+function withLazyColumns(db: Database, dataUrl: string, split: readonly TableName[]): Database {
+  const loading = new Map<TableName, Promise<void>>();
+  const load = (table: TableName) => {
+    let done = loading.get(table);
+    if (!done) {
+      done = (async () => {
+        const outcome = await fetchDataFile(new URL(lazyFile(table), dataUrl).href);
+        if (outcome.kind !== 'ok') throw new LoadError(`The data file ${lazyFile(table)} could not be read`, outcome.kind === 'missing' ? 'It is missing.' : outcome.reason);
+        const name = `${table}.lazy.parquet`;
+        await db.registerFile(name, outcome.bytes);
+        await db.run(query(fillLazySql(table, name)));
+        performance.mark(`lazy:${table}`);
+      })();
+      // A failed fetch is tried again by the next query that needs it.
+      done.catch(() => loading.delete(table));
+      loading.set(table, done);
+    }
+    return done;
+  };
+  const named = split.map((table) => ({ table, pattern: new RegExp(`\\b(${LAZY_COLUMNS[table]?.columns.join('|') ?? ''})\\b`) }));
+  const all = () => Promise.all(split.map(load));
+  return {
+    async run(q) {
+      await Promise.all(named.filter(({ pattern }) => pattern.test(q.sql)).map(({ table }) => load(table)));
+      return db.run(q);
+    },
+    registerFile: (name, bytes) => db.registerFile(name, bytes),
+    async runScript(statements, limit, signal) {
+      await all();
+      return db.runScript(statements, limit, signal);
+    },
+    async scriptToParquet(statements, signal) {
+      await all();
+      return db.scriptToParquet(statements, signal);
+    },
+  };
 }
 
 /**

@@ -29,8 +29,13 @@ export interface Answer {
 /** What data/first-view.json holds. */
 export interface FirstView {
   readonly format: number;
-  /** The byte size of each Parquet file it was computed from (absent: the file was not published). */
+  /**
+   * The byte size of each table's file the page loads at start (absent: not published): for a
+   * split table its lean file, else the published file. The answers are computed from the same data.
+   */
   readonly files: Readonly<Partial<Record<TableName, number>>>;
+  /** The tables split into a lean file and a text file next to it (schema.ts, TEXT_COLUMNS). */
+  readonly split: readonly TableName[];
   /** The catalog as prepareTables returns it for the default hardware class. */
   readonly catalog: Catalog;
   readonly answers: readonly Answer[];
@@ -49,11 +54,11 @@ export function firstViewQueries(): readonly Query<unknown>[] {
  * hardware class (`catalog` is what it returned); `files` are the source files' byte sizes.
  */
 export async function computeFirstView(
-  runner: QueryRunner, catalog: Catalog, files: Partial<Record<TableName, number>>,
+  runner: QueryRunner, catalog: Catalog, files: Partial<Record<TableName, number>>, split: readonly TableName[] = [],
 ): Promise<FirstView> {
   const answers: Answer[] = [];
   for (const q of firstViewQueries()) answers.push({ sql: q.sql, params: q.params, rows: await runner.run(q) });
-  return { format: FIRST_VIEW_FORMAT, files, catalog, answers };
+  return { format: FIRST_VIEW_FORMAT, files, split, catalog, answers };
 }
 
 const answerKey = (sql: string, params: readonly unknown[]) => `${JSON.stringify(params)}\n${sql}`;
@@ -75,10 +80,10 @@ export function answeringRunner(view: FirstView, engine: QueryRunner): QueryRunn
 /** Whether a parsed file is a first view this page can read (its format). */
 export function isFirstView(value: unknown): value is FirstView {
   const v = value as Partial<FirstView> | null;
-  return typeof v === 'object' && v !== null && v.format === FIRST_VIEW_FORMAT && Array.isArray(v.answers) && typeof v.catalog === 'object';
+  return typeof v === 'object' && v !== null && v.format === FIRST_VIEW_FORMAT && Array.isArray(v.answers) && Array.isArray(v.split) && typeof v.catalog === 'object';
 }
 
-/** Whether the Parquet files the engine loaded (`sizes`) are the ones the first view was computed from. */
+/** Whether the files the engine loaded (`sizes`) are the ones the first view was computed with. */
 export function sameFiles(view: FirstView, sizes: Readonly<Partial<Record<TableName, number>>>): boolean {
   const keys = new Set([...Object.keys(view.files), ...Object.keys(sizes)]) as Set<TableName>;
   return [...keys].every((k) => view.files[k] === sizes[k]);

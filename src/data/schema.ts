@@ -71,3 +71,38 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
   redone_runs: { ...RUNS, redo_reason: 'VARCHAR', replaced_by: 'VARCHAR' },
   redone_results: RESULTS,
 };
+
+const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_latency_ms', 'max_latency_ms'];
+
+/**
+ * Columns that nothing on the first screen reads and that make up most of their file: a run's raw
+ * client output, a build's log tail, the latency figures other than p50. The build splits each
+ * such table into a lean file without them and a file of (key, columns) (scripts/siteData.ts), so
+ * the page fetches them only when something asks for them (the status grid's build logs, the SQL
+ * console). `key` identifies a row (the build checks it is unique); every key column is VARCHAR.
+ */
+export const LAZY_COLUMNS: Readonly<Partial<Record<TableName, { readonly key: readonly string[]; readonly columns: readonly string[] }>>> = {
+  builds: { key: ['build_id'], columns: ['log_tail'] },
+  runs: { key: ['run_id'], columns: ['raw_output'] },
+  redone_runs: { key: ['run_id'], columns: ['raw_output'] },
+  results: { key: ['run_id', 'test'], columns: LATENCIES },
+  redone_results: { key: ['run_id', 'test'], columns: LATENCIES },
+};
+
+/** The lean file of a split table (all columns but its lazy ones), inside the data folder. */
+export function leanFile(table: TableName): string {
+  return `split/${table}.parquet`;
+}
+
+/** The file of a split table's lazy columns, with its key. */
+export function lazyFile(table: TableName): string {
+  return `split/${table}.lazy.parquet`;
+}
+
+/**
+ * The table the page loads a split table's lazy columns into (empty until asked for), in a schema
+ * of its own so that the console's list of tables (schema main) does not show it.
+ */
+export function lazyTable(table: TableName): string {
+  return `lazy.${storedName(table)}`;
+}

@@ -35,12 +35,16 @@ export interface Catalog {
  * Creates every table (from its file when `present` has it, else empty, with the documented
  * columns), restricts builds, runs and results to one hardware class (the one whose slug is
  * `hardware`, else the default: src/model/hardware.ts), creates the derived tables, and returns
- * the catalog. Page load pays a round trip and cold-code time per statement, so the happy path
+ * the catalog. `split` names the tables whose registered file is their lean file (createTableSql:
+ * their lazy columns are read from a table filled later). Page load pays a round trip and
+ * cold-code time per statement, so the happy path
  * is two trips (the hardware classes, then the catalog, each the last statement's result); only
  * a failure is retried table by table, to name the file at fault.
  */
-export async function prepareTables(runner: QueryRunner, present: ReadonlySet<TableName>, hardware: string | null = null): Promise<Catalog> {
-  const tables = TABLES.map((table) => createTableSql(table, present.has(table)));
+export async function prepareTables(
+  runner: QueryRunner, present: ReadonlySet<TableName>, hardware: string | null = null, split: ReadonlySet<TableName> = new Set(),
+): Promise<Catalog> {
+  const tables = TABLES.map((table) => createTableSql(table, present.has(table), split.has(table)));
   let rows;
   let classes: HardwareClass[] = [];
   let selectedHardware: HardwareClass | null = null;

@@ -2,7 +2,7 @@
  * Statements that turn the published Parquet files into tables, and the derived table
  * cell_status every chart query reads. All aggregation lives here and in charts.ts, in SQL.
  */
-import { SCHEMA, storedName, type TableName, tableFile } from '../data/schema';
+import { LAZY_COLUMNS, lazyTable, SCHEMA, storedName, type TableName, tableFile } from '../data/schema';
 import { query, type Query } from './query';
 
 /**
@@ -11,13 +11,33 @@ import { query, type Query } from './query';
  * empty table of that shape when the collector has not written the file yet. Views, not copies:
  * the derived tables below read each file once, and nothing else reads the large ones at start.
  * builds, runs, results and the redone runs and results are created as all_<table> (storedName).
+ * With `split`, the registered file is the table's lean file (without its LAZY_COLUMNS): the
+ * view takes those from lazy.<name> (lazyTable), created empty here and filled when asked for.
  */
-export function createTableSql(table: TableName, hasFile: boolean): string {
+export function createTableSql(table: TableName, hasFile: boolean, split = false): string {
   const columns = Object.entries(SCHEMA[table]);
   const name = storedName(table);
   if (!hasFile) return `CREATE OR REPLACE TABLE ${name} (${columns.map(([column, type]) => `"${column}" ${type}`).join(', ')})`;
-  const select = columns.map(([column, type]) => `"${column}"::${type} AS "${column}"`).join(', ');
-  return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM read_parquet('${tableFile(table)}')`;
+  const lazy = split ? LAZY_COLUMNS[table] : undefined;
+  if (!lazy) {
+    const select = columns.map(([column, type]) => `"${column}"::${type} AS "${column}"`).join(', ');
+    return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM read_parquet('${tableFile(table)}')`;
+  }
+  const from = (column: string) => (lazy.columns.includes(column) ? 'z' : 'l');
+  const select = columns.map(([column, type]) => `${from(column)}."${column}"::${type} AS "${column}"`).join(', ');
+  const lazyColumns = [...lazy.key.map((k) => `"${k}" VARCHAR`), ...lazy.columns.map((c) => `"${c}" ${SCHEMA[table][c] ?? 'VARCHAR'}`)];
+  return `CREATE SCHEMA IF NOT EXISTS lazy;
+CREATE OR REPLACE TABLE ${lazyTable(table)} (${lazyColumns.join(', ')});
+CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM read_parquet('${tableFile(table)}') l
+LEFT JOIN ${lazyTable(table)} z ON ${lazy.key.map((k) => `z."${k}" = l."${k}"`).join(' AND ')}`;
+}
+
+/** Fills a split table's lazy table (createTableSql) from `file`, the registered lazy file. */
+export function fillLazySql(table: TableName, file: string): string {
+  const lazy = LAZY_COLUMNS[table];
+  if (!lazy) throw new Error(`${table} has no lazy columns`);
+  const select = [...lazy.key.map((k) => `"${k}"::VARCHAR`), ...lazy.columns.map((c) => `"${c}"::${SCHEMA[table][c] ?? 'VARCHAR'}`)];
+  return `INSERT INTO ${lazyTable(table)} SELECT ${select.join(', ')} FROM read_parquet('${file}')`;
 }
 
 /**

@@ -1,6 +1,14 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { rewrittenFixture } from '../support/fixture-db';
 import { bar, chart, screenshot, waitForCharts } from './helpers';
+
+/**
+ * Hides data/first-view.json: the page then reads everything through DuckDB-WASM, whose handling
+ * of broken, missing and hostile data files these tests check.
+ */
+async function engineOnly(page: Page): Promise<void> {
+  await page.route('**/data/first-view.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+}
 
 test('the site makes no request to any other origin, and logs no error', async ({ page, context, baseURL }) => {
   const origin = new URL(baseURL ?? '').origin;
@@ -25,11 +33,13 @@ test('the site makes no request to any other origin, and logs no error', async (
   expect(foreign).toEqual([]);
   expect(errors).toEqual([]);
   // The data and DuckDB's wasm came from the site's own sub-path.
-  expect(seen.some((u) => u.endsWith('/redis-compiler-benchmarks/data/results.parquet'))).toBe(true);
+  expect(seen.some((u) => u.endsWith('/redis-compiler-benchmarks/data/first-view.json'))).toBe(true);
+  expect(seen.some((u) => u.endsWith('/redis-compiler-benchmarks/data/split/results.parquet'))).toBe(true);
   expect(seen.some((u) => /\/redis-compiler-benchmarks\/assets\/duckdb-eh-[\w-]+\.wasm$/.test(u))).toBe(true);
 });
 
 test('a corrupt data file shows a clear error instead of charts', async ({ page }, testInfo) => {
+  await engineOnly(page);
   await page.route('**/data/results.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: 'PAR1 this is not parquet' }));
   await page.goto('./');
   const error = page.locator('[data-error="load"]');
@@ -41,6 +51,7 @@ test('a corrupt data file shows a clear error instead of charts', async ({ page 
 });
 
 test('a Parquet file that DuckDB cannot read shows the engine error', async ({ page }) => {
+  await engineOnly(page);
   // Valid magic at both ends, garbage inside: only the reader can tell.
   const body = Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(64, 7), Buffer.from([8, 0, 0, 0]), Buffer.from('PAR1')]);
   await page.route('**/data/runs.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
@@ -49,6 +60,7 @@ test('a Parquet file that DuckDB cannot read shows the engine error', async ({ p
 });
 
 test('a site with no published data says so', async ({ page }) => {
+  await engineOnly(page);
   await page.route('**/data/*.parquet', (route) => route.fulfill({ status: 404, body: 'not found' }));
   await page.goto('./');
   await expect(page.locator('[data-empty="true"]')).toContainText('No data yet');
@@ -56,6 +68,7 @@ test('a site with no published data says so', async ({ page }) => {
 });
 
 test('a partly published dataset names the missing files and shows the rest', async ({ page }) => {
+  await engineOnly(page);
   await page.route('**/data/results.parquet', (route) => route.fulfill({ status: 404, body: 'not found' }));
   await page.goto('./');
   await expect(page.locator('[data-notice="missing-files"]')).toContainText('Not published yet: results.parquet');
@@ -64,6 +77,15 @@ test('a partly published dataset names the missing files and shows the rest', as
 });
 
 test('DuckDB-WASM failing to start shows a clear error', async ({ page }) => {
+  await engineOnly(page);
+  await page.route('**/assets/duckdb-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto('./');
+  const error = page.locator('[data-error="load"]');
+  await expect(error).toContainText('The in-browser database (DuckDB-WASM) could not start');
+  await expect(error).toContainText('its wasm file is missing (HTTP 404');
+});
+
+test('DuckDB-WASM failing to start after the first view is drawn shows a clear error', async ({ page }) => {
   await page.route('**/assets/duckdb-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.goto('./');
   const error = page.locator('[data-error="load"]');
@@ -72,6 +94,7 @@ test('DuckDB-WASM failing to start shows a clear error', async ({ page }) => {
 });
 
 test('strings from the data are shown as text, never parsed as HTML', async ({ page }) => {
+  await engineOnly(page);
   const body = Buffer.from(await rewrittenFixture('builds', `SELECT * REPLACE (CASE WHEN status = 'failed'
     THEN '<img src=x onerror="document.body.dataset.pwned=1"><b id="injected">bold</b>' END AS error) FROM fixture`));
   await page.route('**/data/builds.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
