@@ -1,0 +1,56 @@
+/**
+ * The split files the build writes (scripts/siteData.ts) hold the published tables exactly: read
+ * as the page reads them (lean files, lazy columns filled on demand), every table has the rows of
+ * the published file, its lazy columns NULL until filled.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAZY_COLUMNS, lazyFile, leanFile, storedName, TABLES, tableFile, type TableName } from '../../src/data/schema';
+import { prepareTables } from '../../src/data/tables';
+import { fillLazySql } from '../../src/sql/load';
+import { query, type Query, type QueryRunner } from '../../src/sql/query';
+import { firstViewOf } from '../../scripts/siteData';
+import { openDataDirDb, type FixtureDb } from '../support/fixture-db';
+import { openNodeDuckDB } from '../support/node-duckdb.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-columns-'));
+const present = TABLES.filter((t) => fs.existsSync(path.resolve(here, '../fixtures', `fixture-${tableFile(t)}`)));
+let split: readonly TableName[] = [];
+let full: FixtureDb;
+let lean: QueryRunner;
+
+beforeAll(async () => {
+  for (const t of present) fs.copyFileSync(path.resolve(here, '../fixtures', `fixture-${tableFile(t)}`), path.join(dir, tableFile(t)));
+  split = (await firstViewOf(dir, { split: true }))?.split ?? [];
+  full = await openDataDirDb(dir);
+  const { db, run } = await openNodeDuckDB();
+  for (const t of present) db.registerFileBuffer(tableFile(t), new Uint8Array(fs.readFileSync(path.join(dir, split.includes(t) ? leanFile(t) : tableFile(t)))));
+  for (const t of split) db.registerFileBuffer(`${t}.lazy.parquet`, new Uint8Array(fs.readFileSync(path.join(dir, lazyFile(t)))));
+  lean = { run: async <Row>(q: Query<Row>) => run(q.sql, [...q.params]) as Row[] };
+  await prepareTables(lean, new Set(present), null, new Set(split));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const everyRow = (table: TableName) => query<Record<string, unknown>>(`SELECT * FROM ${storedName(table)} ORDER BY ALL`);
+
+describe('the split files', () => {
+  it('split every table that has lazy columns', () => {
+    expect([...split].sort()).toEqual(present.filter((t) => LAZY_COLUMNS[t]).sort());
+  });
+
+  it('give every row of the published table, lazy columns NULL until filled, then exactly as published', async () => {
+    for (const table of split) {
+      const columns = LAZY_COLUMNS[table]?.columns ?? [];
+      const published = await full.runner.run(everyRow(table));
+      const before = await lean.run(query<Record<string, unknown>>(`SELECT * FROM ${storedName(table)}`));
+      expect(before.length, table).toBe(published.length);
+      expect(before.every((row) => columns.every((c) => row[c] === null)), table).toBe(true);
+      await lean.run(query(fillLazySql(table, `${table}.lazy.parquet`)));
+      expect(await lean.run(everyRow(table)), table).toEqual(published);
+    }
+  });
+});
