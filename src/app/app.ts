@@ -11,6 +11,7 @@ import { answeringRunner, type FirstView, sameFiles } from '../data/firstView';
 import { prioritized } from '../data/priority';
 import { tableFile } from '../data/schema';
 import { configBar, versionBar } from '../model/bars';
+import { metricOf } from '../model/metric';
 import {
   type AppState, chartKey, chartMatches, DEFAULTS, orderRange, reconcileState, sameState,
 } from '../model/state';
@@ -205,7 +206,7 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
         const { [key]: _closed, ...open } = state.open;
         setState({ ...state, open, chart: key }, { key, version, kind: 'close' });
       },
-      prefetch: () => void data.configRows(mode, test),
+      prefetch: () => void data.configRows(mode, test, state.metric),
       link: () => absoluteUrlFor({ ...state, chart: key }),
     });
     return { key, mode, test, card };
@@ -253,6 +254,8 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
   // A keyboard focus asked for and not yet given: a render that supersedes the one that was to
   // give it (the redraw when the noise verdicts arrive) gives it instead.
   let pendingFocus: FocusRequest | undefined;
+  // Whether the page has asked for noise verdicts yet (they wait for the header at load).
+  let verdictsWanted = false;
 
   async function render(focus?: FocusRequest): Promise<void> {
     const token = ++renderCount;
@@ -261,7 +264,12 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
     const rowsByChart = await data.versionRows(s);
     if (token !== renderCount) return;
     // Noise verdicts (tie marks, regressions) arrive after the first paint; charts redraw once then.
-    const verdicts = data.verdictsIfReady();
+    const metric = metricOf(s.metric);
+    const verdicts = data.verdictsIfReady(s.metric);
+    // Another metric's verdicts are asked for once the page's own have been (see the end of showDataset).
+    if (!verdicts && verdictsWanted) void data.verdicts(s.metric).then(() => {
+      if (state.metric === s.metric) void render(pendingFocus);
+    });
     let visible = 0;
     for (const chart of charts) {
       const shown = chartMatches(s, chart.mode, chart.test);
@@ -269,16 +277,17 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
       if (!shown) continue;
       visible++;
       const drill = s.open[chart.key];
-      const signature = `${s.view}|${data.range(s).key}|${drill ?? ''}|${verdicts ? 'noise' : ''}`;
+      const signature = `${s.metric}|${s.view}|${data.range(s).key}|${drill ?? ''}|${verdicts ? 'noise' : ''}`;
       const focusHere = focus?.key === chart.key ? focus : undefined;
       if (drawn.get(chart.key) === signature && !focusHere) continue;
+      chart.card.setMetric(metric);
       if (drill !== undefined) {
-        const rows = (await data.configRows(chart.mode, chart.test)).get(drill) ?? [];
+        const rows = (await data.configRows(chart.mode, chart.test, s.metric)).get(drill) ?? [];
         if (token !== renderCount) return;
         const call = verdicts?.get(verdictKey(chart.key, drill))?.winner_call;
-        chart.card.showConfigs(drill, rows.map((r) => configBar(r, colorOf, call)), s.view, focusHere?.kind === 'open');
+        chart.card.showConfigs(drill, rows.map((r) => configBar(r, colorOf, call, metric)), s.view, focusHere?.kind === 'open');
       } else {
-        const bars = (rowsByChart.get(chart.key) ?? []).map((r) => versionBar(r, colorOf, verdicts?.get(verdictKey(chart.key, r.version))));
+        const bars = (rowsByChart.get(chart.key) ?? []).map((r) => versionBar(r, colorOf, verdicts?.get(verdictKey(chart.key, r.version)), metric));
         chart.card.showVersions(bars, s.view, focusHere?.kind === 'close' ? focusHere.version : undefined);
       }
       drawn.set(chart.key, signature);
@@ -334,13 +343,14 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
   });
 
   // Precomputed verdicts cost nothing to wait for: the first paint then has its noise marks.
-  if (view) await data.verdicts();
+  if (view && state.metric === DEFAULTS.metric) await data.verdicts();
   // The header's queries wait until the charts are painted: on two cores, DuckDB's worker and
   // the drawing would otherwise compete for the same CPU.
   await render();
   if (state.chart || state.section) scrollTo(state);
   trackScrolledChart(
     () => [...analysis.places(), ...charts.filter((c) => !c.card.element.hidden).map((c) => ({ key: c.key, element: c.card.element }))],
+    () => state.chart ?? (state.section ? `#${state.section}` : null),
     (place) => {
       const section = place === null ? null : analysis.sectionOf(place);
       const chart = section === null ? place : null;
@@ -353,12 +363,13 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
   // The header grows above the charts; the browser's scroll anchoring keeps the chart in view.
   await header();
   analysis.start();
-  void data.verdicts().then(() => render(pendingFocus));
+  verdictsWanted = true;
+  void data.verdicts(state.metric).then(() => render(pendingFocus));
   // Once the page is idle, fetch every chart's drilldowns in one query (a few thousand rows), so
   // that no click, tap or key waits for one; should it fail, each chart queries on its own.
   whenIdle(() =>
     void data
-      .prefetchAllConfigRows()
+      .prefetchAllConfigRows(state.metric)
       .catch((error: unknown) => console.warn('drilldown prefetch failed; charts will query on demand', error))
       .finally(() => performance.mark('page:ready')),
   );

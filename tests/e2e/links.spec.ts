@@ -86,3 +86,22 @@ test('scrolling records the chart in view, and a link to it scrolls there', asyn
   await waitForCharts(page);
   await expect(chart(page, 'data:LPUSH')).toBeInViewport();
 });
+
+test('the chart clicked stays in the URL while it is on screen, and a link to it opens there', async ({ page }) => {
+  await page.goto('./');
+  await waitForCharts(page);
+  // pipe:LPUSH stands right of data:LPUSH: scrolling their row to the top puts data:LPUSH first in page order.
+  const clicked = chart(page, 'pipe:LPUSH');
+  await page.evaluate(() => document.querySelector('figure[data-chart-key="pipe:LPUSH"]')?.scrollIntoView({ block: 'center' }));
+  await clicked.locator('g.bar[data-status="ok"]').last().click();
+  await expect(page).toHaveURL(/chart=pipe%3ALPUSH/);
+  await page.evaluate(() => document.querySelector('figure[data-chart-key="pipe:LPUSH"]')?.scrollIntoView({ block: 'start' }));
+  await page.waitForTimeout(600);
+  await expect(page).toHaveURL(/chart=pipe%3ALPUSH/);
+  await page.reload();
+  await waitForCharts(page);
+  await expect(chart(page, 'pipe:LPUSH')).toBeInViewport();
+  // Scrolled off screen, the URL follows the scroll again.
+  await page.evaluate(() => document.querySelector('figure[data-chart-key="data:SET"]')?.scrollIntoView({ block: 'start' }));
+  await expect(page).not.toHaveURL(/chart=pipe%3ALPUSH/);
+});
