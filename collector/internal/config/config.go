@@ -66,6 +66,13 @@ type Compat struct {
 type Bench struct {
 	Repeats int    `toml:"repeats"`
 	Modes   []Mode `toml:"modes"`
+	// Precision are the precision protocol's modes (collector run -precision):
+	// the reference's arguments without -n, each test run on its own for at
+	// least MinTime, in interleaved rounds of a version's configurations.
+	Precision []Mode `toml:"precision"`
+	// Rounds is the precision modes' repeats: rounds of every configuration
+	// of a version.
+	Rounds int `toml:"rounds"`
 	// ClientVersion selects the version whose redis-benchmark is the one client
 	// for every server; empty means the newest version in Versions.
 	ClientVersion string `toml:"client_version"`
@@ -102,7 +109,17 @@ type Count struct {
 type Mode struct {
 	Name string   `toml:"name"`
 	Args []string `toml:"args"`
+	// MinTime, in a precision mode only, is how long each test lasts at least:
+	// its request count is calibrated to it (e.g. "1.5s"). Zero in the
+	// reference modes, whose -n is in Args.
+	MinTime Duration `toml:"min_time"`
+	// StartRequests, in a precision mode only, is the calibration's first
+	// request count (default 1000).
+	StartRequests int64 `toml:"start_requests"`
 }
+
+// IsPrecision reports whether m is a precision mode (its tests are timed to MinTime).
+func (m Mode) IsPrecision() bool { return m.MinTime.Duration > 0 }
 
 // Duration is a time.Duration read from a TOML string such as "10m".
 type Duration struct{ time.Duration }
@@ -166,6 +183,14 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Bench.StartTimeout.Duration == 0 {
 		c.Bench.StartTimeout.Duration = 15 * time.Second
+	}
+	if c.Bench.Rounds == 0 {
+		c.Bench.Rounds = 5
+	}
+	for i := range c.Bench.Precision {
+		if c.Bench.Precision[i].StartRequests == 0 {
+			c.Bench.Precision[i].StartRequests = 1000
+		}
 	}
 	if c.Count.Repeats == 0 {
 		c.Count.Repeats = 2
@@ -238,15 +263,17 @@ func (c *Config) validate() error {
 	}); err != nil {
 		return err
 	}
-	names = names[:0]
-	for _, m := range c.Bench.Modes {
-		names = append(names, m.Name)
+	if c.Bench.Rounds < 1 {
+		return fmt.Errorf("benchmark.rounds must be >= 1, got %d", c.Bench.Rounds)
 	}
-	if err := unique("mode", names, idName); err != nil {
+	if err := validPrecision(c.Bench.Modes, c.Bench.Precision); err != nil {
 		return err
 	}
 	names = names[:0]
 	for _, m := range c.Count.Modes {
+		if m.IsPrecision() {
+			return fmt.Errorf("count mode %q: min_time belongs to benchmark.precision modes", m.Name)
+		}
 		names = append(names, m.Name)
 	}
 	if err := unique("count mode", names, idName); err != nil {
@@ -264,6 +291,32 @@ func (c *Config) validate() error {
 		return fmt.Errorf("benchmark.client_version %q is not in versions", c.Bench.ClientVersion)
 	}
 	return nil
+}
+
+// validPrecision checks the precision modes: names unique among all benchmark
+// modes, a min_time, no -n (it is calibrated), and a positive start; the
+// reference modes have no min_time.
+func validPrecision(reference, precision []Mode) error {
+	var names []string
+	for _, m := range reference {
+		if m.IsPrecision() {
+			return fmt.Errorf("mode %q: min_time belongs to benchmark.precision modes", m.Name)
+		}
+		names = append(names, m.Name)
+	}
+	for _, m := range precision {
+		if !m.IsPrecision() {
+			return fmt.Errorf("precision mode %q needs a min_time", m.Name)
+		}
+		if contains(m.Args, "-n") {
+			return fmt.Errorf("precision mode %q: -n is calibrated per test, leave it out of args", m.Name)
+		}
+		if m.StartRequests < 1 {
+			return fmt.Errorf("precision mode %q: start_requests must be >= 1", m.Name)
+		}
+		names = append(names, m.Name)
+	}
+	return unique("mode", names, idName)
 }
 
 func idName(n string) error {

@@ -72,8 +72,8 @@ func TestLoadReferenceMatrix(t *testing.T) {
 		t.Errorf("benchmark = %+v", b)
 	}
 	wantModes := []Mode{
-		{"data", []string{"-n", "120000", "--csv", "-d", "64", "-r", "9999999999"}},
-		{"pipe", []string{"-n", "120000", "--csv", "-d", "64", "-r", "9999999999", "-P", "1000"}},
+		{Name: "data", Args: []string{"-n", "120000", "--csv", "-d", "64", "-r", "9999999999"}},
+		{Name: "pipe", Args: []string{"-n", "120000", "--csv", "-d", "64", "-r", "9999999999", "-P", "1000"}},
 	}
 	if !reflect.DeepEqual(b.Modes, wantModes) {
 		t.Errorf("modes = %v, want the reference protocol %v", b.Modes, wantModes)
