@@ -24,10 +24,12 @@ function radioGroup<T extends string>(name: string, legend: string, options: rea
       class: 'cursor-pointer border border-slate-300 px-3 py-1 text-sm first:rounded-l-md last:rounded-r-md has-checked:bg-slate-800 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-blue-600',
     }, inputs[i] ?? '', label),
   );
-  const fieldset = h('fieldset', { class: 'flex items-center gap-2' },
+  // min-w-0: a fieldset is at least as wide as its content unless told otherwise, which on a
+  // phone pushes the page sideways; the options wrap instead.
+  const fieldset = h('fieldset', { class: 'flex min-w-0 max-w-full flex-wrap items-center gap-2' },
     h('legend', { class: 'sr-only' }, legend),
     h('span', { class: 'text-sm font-semibold text-slate-700', attrs: { 'aria-hidden': 'true' } }, legend),
-    h('div', { class: 'inline-flex' }, ...labels),
+    h('div', { class: 'inline-flex min-w-0 flex-wrap' }, ...labels),
   );
   const set = (value: T) => inputs.forEach((input) => (input.checked = input.value === value));
   return { fieldset, set };

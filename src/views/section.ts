@@ -102,8 +102,9 @@ export function sectionFrame(id: SectionId, title: string, intro: (Node | string
 
 /** A labelled select whose options are [value, text] pairs; `onPick` gets the chosen value. */
 export function labelledSelect(id: string, label: string, onPick: (value: string) => void): { wrap: HTMLElement; select: HTMLSelectElement; setOptions(options: readonly (readonly [string, string])[], value: string): void } {
-  const select = h('select', { class: 'rounded-md border border-slate-300 bg-white px-1 py-1 text-sm', attrs: { id }, on: { change: () => onPick(select.value) } });
-  const wrap = h('div', { class: 'flex items-center gap-2' }, h('label', { class: 'font-semibold text-slate-700', attrs: { for: id } }, label), select);
+  // A select is as wide as its longest option unless it may shrink: on a phone it must.
+  const select = h('select', { class: 'min-w-0 max-w-full rounded-md border border-slate-300 bg-white px-1 py-1 text-sm', attrs: { id }, on: { change: () => onPick(select.value) } });
+  const wrap = h('div', { class: 'flex min-w-0 max-w-full items-center gap-2' }, h('label', { class: 'font-semibold text-slate-700', attrs: { for: id } }, label), select);
   let signature = '';
   return {
     wrap,

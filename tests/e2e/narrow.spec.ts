@@ -1,0 +1,62 @@
+/**
+ * A phone (390 px wide, touch) showing the published data (public/data, with the files the build
+ * derives from it): nothing scrolls the page sideways, and a tapped bar's tooltip stays on screen.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { writeSiteData } from '../../scripts/site-data.mjs';
+import { waitForCharts } from './helpers';
+
+const published = fs.mkdtempSync(path.join(os.tmpdir(), 'narrow-data-'));
+
+test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+test.beforeAll(async () => {
+  for (const name of fs.readdirSync('public/data').filter((n) => n.endsWith('.parquet'))) fs.copyFileSync(path.join('public/data', name), path.join(published, name));
+  await writeSiteData(published);
+});
+test.afterAll(() => fs.rmSync(published, { recursive: true, force: true }));
+
+test.beforeEach(async ({ page }) => {
+  await page.route('**/redis-compiler-benchmarks/data/**', (route) => {
+    const file = path.join(published, new URL(route.request().url()).pathname.split('/data/')[1] ?? '');
+    return fs.existsSync(file) ? route.fulfill({ path: file }) : route.fulfill({ status: 404, body: 'not found' });
+  });
+});
+
+/** How far the page scrolls sideways, in CSS pixels (0: not at all). */
+const sideways = (page: import('@playwright/test').Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+test('at 390 px nothing scrolls the page sideways, with every section drawn', async ({ page }) => {
+  await page.goto('./');
+  await waitForCharts(page);
+  await page.waitForFunction(() => performance.getEntriesByName('page:ready').length > 0);
+  // Sections draw as they come near the screen: walk down the page, then back to the top.
+  for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 700) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await page.waitForTimeout(150);
+  }
+  await expect(page.locator('#section-trends select').first()).toBeVisible();
+  expect(await sideways(page)).toBe(0);
+});
+
+test("a tapped bar's tooltip stays inside the screen", async ({ page }) => {
+  await page.goto('./');
+  await waitForCharts(page);
+  const figure = page.locator('figure[data-chart-key]').first();
+  const lastVisible = async () => {
+    const boxes = await figure.locator('g.bar').evaluateAll((nodes) => nodes.map((n) => n.getBoundingClientRect().right));
+    return boxes.filter((right) => right <= 390).length - 1;
+  };
+  for (const index of [0, await lastVisible()]) {
+    await figure.locator('g.bar').nth(index).locator('rect.hit').dispatchEvent('pointerover');
+    const tip = page.locator('#chart-tooltip');
+    await expect(tip).toBeVisible();
+    const box = await tip.boundingBox();
+    expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
+    expect((box?.x ?? 0) + (box?.width ?? 999)).toBeLessThanOrEqual(390);
+  }
+});
