@@ -1,0 +1,147 @@
+/**
+ * Precision statistics, the same as the collector's (collector/internal/stats): the effect of a
+ * configuration against a baseline as the geometric mean of per-round paired ratios, with a
+ * seeded bootstrap interval that resamples whole rounds (and tests, for a summary over tests);
+ * a verdict only when the interval excludes no change; the coefficient of variation of every
+ * figure. Both pass the hand-worked cases of tests/fixtures/fixture-stats.json. Pure: no DOM.
+ */
+
+/** A matrix of figures, [round][test]; NaN where missing. */
+export type Matrix = readonly (readonly number[])[];
+
+/** Bootstrap settings: resamples, interval level in (0, 1), seed (reproducible intervals). */
+export interface BootstrapOptions {
+  resamples: number;
+  confidence: number;
+  seed: number;
+}
+
+/** 2000 resamples for a 95% interval, seed 1 (the collector's defaults). */
+export const DEFAULT_BOOTSTRAP: BootstrapOptions = { resamples: 2000, confidence: 0.95, seed: 1 };
+
+/** A ratio (configuration / baseline, of requests per second) with its interval [lo, hi]. */
+export interface Effect {
+  center: number;
+  lo: number;
+  hi: number;
+  confidence: number;
+  /** Rounds and tests that had a ratio. */
+  rounds: number;
+  tests: number;
+}
+
+/** What an interval says: faster or slower only when it excludes a ratio of 1. */
+export type Verdict = 'faster' | 'slower' | 'no change within noise';
+
+/** Coefficient of variation above which a figure is marked unstable (Redis's benchmark specification). */
+export const UNSTABLE_CV = 0.1;
+
+/** mulberry32: the collector's generator, draw for draw (uint32 values). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+
+/** ln(x / base) per round and test; NaN where either is missing or not positive. */
+export function logRatios(x: Matrix, base: Matrix): number[][] {
+  return x.map((row, r) =>
+    row.map((v, t) => {
+      const b = base[r]?.[t] ?? NaN;
+      return v > 0 && b > 0 ? Math.log(v / b) : NaN;
+    }),
+  );
+}
+
+/** Drops rounds and tests with no number at all (a test no round has is never drawn). */
+function dropEmpty(m: Matrix): number[][] {
+  const width = Math.max(0, ...m.map((row) => row.length));
+  const keepCol = Array.from({ length: width }, (_, t) => m.some((row) => !Number.isNaN(row[t] ?? NaN)));
+  return m
+    .filter((row) => row.some((v) => !Number.isNaN(v)))
+    .map((row) => keepCol.flatMap((keep, t) => (keep ? [row[t] ?? NaN] : [])));
+}
+
+/** Mean of m[r][t] over every drawn round and test, NaN entries skipped (NaN when all are). */
+function meanOver(m: Matrix, rounds: readonly number[], tests: readonly number[]): number {
+  let sum = 0;
+  let n = 0;
+  for (const r of rounds) {
+    for (const t of tests) {
+      const v = m[r]?.[t] ?? NaN;
+      if (!Number.isNaN(v)) {
+        sum += v;
+        n++;
+      }
+    }
+  }
+  return n === 0 ? NaN : sum / n;
+}
+
+/** The ceil(p·n)-th smallest of sorted values (nearest rank; the smallest for p = 0). */
+export function nearestRank(sorted: readonly number[], p: number): number {
+  const k = Math.ceil(p * sorted.length - 1e-9);
+  return sorted[Math.min(Math.max(k, 1), sorted.length) - 1] ?? NaN;
+}
+
+/**
+ * Geometric mean of the ratios whose logarithms are given ([round][test], NaN missing), with a
+ * bootstrap interval: each resample draws as many rounds as there are, then as many tests, with
+ * replacement, and takes the mean logarithm over every drawn (round, test) pair.
+ */
+export function effect(logs: Matrix, o: BootstrapOptions = DEFAULT_BOOTSTRAP): Effect {
+  const m = dropEmpty(logs);
+  const out: Effect = { center: NaN, lo: NaN, hi: NaN, confidence: o.confidence, rounds: m.length, tests: m[0]?.length ?? 0 };
+  if (m.length === 0) return out;
+  const R = out.rounds;
+  const T = out.tests;
+  const index = (n: number) => Array.from({ length: n }, (_, i) => i);
+  out.center = Math.exp(meanOver(m, index(R), index(T)));
+  const next = mulberry32(o.seed);
+  const draw = (n: number) => Math.floor((next() / 4294967296) * n);
+  const boot: number[] = [];
+  const rounds = index(R);
+  const tests = index(T);
+  for (let b = 0; b < o.resamples; b++) {
+    for (let i = 0; i < R; i++) rounds[i] = draw(R);
+    for (let i = 0; i < T; i++) tests[i] = draw(T);
+    const v = meanOver(m, rounds, tests);
+    if (!Number.isNaN(v)) boot.push(v);
+  }
+  if (boot.length === 0) return out;
+  boot.sort((a, b) => a - b);
+  const alpha = 1 - o.confidence;
+  out.lo = Math.exp(nearestRank(boot, alpha / 2));
+  out.hi = Math.exp(nearestRank(boot, 1 - alpha / 2));
+  return out;
+}
+
+/** Half the interval's width as a fraction of a ratio of 1 (0.01: one percent). */
+export function halfWidth(e: Effect): number {
+  return (e.hi - e.lo) / 2;
+}
+
+/** Faster when the whole interval lies above 1, slower below 1, else no change within noise. */
+export function verdict(e: Effect): Verdict {
+  if (e.lo > 1) return 'faster';
+  if (e.hi < 1) return 'slower';
+  return 'no change within noise';
+}
+
+/** Sample standard deviation (n - 1) over the mean, NaN values left out; NaN with fewer than two. */
+export function coefficientOfVariation(xs: readonly number[]): number {
+  const vs = xs.filter((x) => !Number.isNaN(x));
+  if (vs.length < 2) return NaN;
+  const mean = vs.reduce((s, v) => s + v, 0) / vs.length;
+  const ss = vs.reduce((s, v) => s + (v - mean) ** 2, 0);
+  return Math.sqrt(ss / (vs.length - 1)) / mean;
+}
+
+/** Whether a coefficient of variation is above UNSTABLE_CV. */
+export function unstable(cv: number): boolean {
+  return cv > UNSTABLE_CV;
+}
