@@ -27,6 +27,8 @@ type Data struct {
 	// CountRuns and Counts are the counted instrument's runs and tests.
 	CountRuns []CountRun
 	Counts    []Count
+	// Calibrations are the precision modes' request counts per test.
+	Calibrations []Calibration
 }
 
 // File names of the tables inside a data directory.
@@ -72,6 +74,9 @@ func Load(dir string) (*Data, error) {
 	if d.Counts, err = read[Count](dir, CountsFile); err != nil {
 		return nil, err
 	}
+	if d.Calibrations, err = read[Calibration](dir, CalibrationsFile); err != nil {
+		return nil, err
+	}
 	d.Dedupe()
 	return d, nil
 }
@@ -103,6 +108,12 @@ func (d *Data) Save(dir string) error {
 	}
 	if err := write(dir, PlanFile, d.Plan); err != nil {
 		return err
+	}
+	// Calibrations before the runs that use them.
+	if len(d.Calibrations) > 0 {
+		if err := write(dir, CalibrationsFile, d.Calibrations); err != nil {
+			return err
+		}
 	}
 	if err := write(dir, BuildsFile, d.Builds); err != nil {
 		return err
@@ -212,6 +223,9 @@ func (d *Data) Dedupe() {
 		}
 	}
 	d.Counts = dedupe(counts, func(c Count) string { return c.RunID + "\x00" + c.Test })
+	d.Calibrations = dedupe(d.Calibrations, func(c Calibration) string {
+		return CalibrationKey(c.HardwareClass, c.Version, c.Mode, c.Test)
+	})
 }
 
 // ownedResults keeps the results of the runs in runIDs, one per (run, test).
@@ -273,5 +287,6 @@ func (d *Data) Merge(other *Data) {
 	d.RedoneResults = append(d.RedoneResults, other.RedoneResults...)
 	d.CountRuns = append(d.CountRuns, other.CountRuns...)
 	d.Counts = append(d.Counts, other.Counts...)
+	d.Calibrations = append(d.Calibrations, other.Calibrations...)
 	d.Dedupe()
 }

@@ -92,6 +92,11 @@ type Run struct {
 	// work to run (/proc/stat steal, all CPUs) during the benchmark, in percent
 	// of one CPU. Null for runs collected before collector 0.1.6.
 	StealPct *float64 `parquet:"steal_pct,optional"`
+	// RoundSeed, for a run of a precision mode, seeds the random order of its
+	// round (repeat) of the version's configurations; RoundPosition is the
+	// run's 1-based place in that order. Null for the reference modes.
+	RoundSeed     *int64 `parquet:"round_seed,optional"`
+	RoundPosition *int32 `parquet:"round_position,optional"`
 }
 
 // RedoneRun is a run that was measured again (-redo-noisy, -redo-steal,
@@ -129,6 +134,9 @@ type Result struct {
 	P99MS     *float64 `parquet:"p99_latency_ms,optional"`
 	MaxMS     *float64 `parquet:"max_latency_ms,optional"`
 	Error     *string  `parquet:"error,optional"`
+	// Requests, in a precision mode, is the -n the test ran with (its
+	// calibration's); null for the reference modes, whose -n is in client_args.
+	Requests *int64 `parquet:"requests,optional"`
 }
 
 // Machine describes a machine the collector ran on.
