@@ -269,7 +269,7 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
     // Another metric's verdicts are asked for once the page's own have been (see the end of showDataset).
     if (!verdicts && verdictsWanted) void data.verdicts(s.metric).then(() => {
       if (state.metric === s.metric) void render(pendingFocus);
-    });
+    }, (error: unknown) => console.warn('noise verdicts failed; charts are drawn without their marks', error));
     let visible = 0;
     for (const chart of charts) {
       const shown = chartMatches(s, chart.mode, chart.test);

@@ -2,6 +2,7 @@
  * The query results behind the charts, cached: version bars per version range, and each chart's
  * drilldowns (fetched once per chart, on first interest).
  */
+import { type MetricId, metricOf } from '../model/metric';
 import { type AppState, chartKey } from '../model/state';
 import { allConfigBarsQuery, configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
 import type { Query, QueryRunner } from '../sql/query';
@@ -23,18 +24,18 @@ export interface ChartData {
   versionQuery(state: AppState): Query<VersionRow>;
   /** Version bars of every chart for the state's range, by chart key. */
   versionRows(state: AppState): Promise<ReadonlyMap<string, readonly VersionRow[]>>;
-  /** The drilldowns of one chart, by version. */
-  configRows(mode: string, test: string): Promise<ReadonlyMap<string, readonly ConfigRow[]>>;
+  /** The drilldowns of one chart in a metric (default: requests/second), by version. */
+  configRows(mode: string, test: string, metric?: MetricId): Promise<ReadonlyMap<string, readonly ConfigRow[]>>;
   /**
    * Fetches the drilldowns of every chart not yet fetched, in one background query (what the page
    * does once idle, so that no click waits for a query). Until it has arrived, configRows queries
    * its chart on its own rather than wait behind the background work.
    */
-  prefetchAllConfigRows(): Promise<void>;
-  /** Noise verdicts of every version bar, by verdictKey (fetched on the first call). */
-  verdicts(): Promise<ReadonlyMap<string, VersionVerdictRow>>;
-  /** The verdicts if they have arrived, else null (charts draw without their marks until then). */
-  verdictsIfReady(): ReadonlyMap<string, VersionVerdictRow> | null;
+  prefetchAllConfigRows(metric?: MetricId): Promise<void>;
+  /** Noise verdicts of every version bar in a metric, by verdictKey (fetched on the first call). */
+  verdicts(metric?: MetricId): Promise<ReadonlyMap<string, VersionVerdictRow>>;
+  /** The verdicts in a metric if they have arrived, else null (charts draw without their marks until then). */
+  verdictsIfReady(metric?: MetricId): ReadonlyMap<string, VersionVerdictRow> | null;
 }
 
 /** The key of one version bar's verdict: "<chart key>@<version>". */
@@ -58,11 +59,12 @@ function groupBy<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Map<st
  * prefetch goes through `background` (the same database at a lower priority, priority.ts).
  */
 export function createChartData(db: QueryRunner, versions: readonly string[], background: QueryRunner = db): ChartData {
+  // Caches are keyed by metric (and range or chart): switching metrics back costs no query.
   const versionCache = new Map<string, Promise<Map<string, VersionRow[]>>>();
   const configCache = new Map<string, Promise<Map<string, ConfigRow[]>>>();
-  let allConfigs: Promise<void> | null = null;
-  let verdicts: Promise<Map<string, VersionVerdictRow>> | null = null;
-  let verdictsReady: Map<string, VersionVerdictRow> | null = null;
+  const allConfigs = new Map<MetricId, Promise<void>>();
+  const verdicts = new Map<MetricId, Promise<Map<string, VersionVerdictRow>>>();
+  const verdictsReady = new Map<MetricId, Map<string, VersionVerdictRow>>();
   const range = (state: AppState): VersionRange => {
     const from = state.from ? versions.indexOf(state.from) : 0;
     const to = state.to ? versions.indexOf(state.to) : versions.length - 1;
@@ -70,13 +72,13 @@ export function createChartData(db: QueryRunner, versions: readonly string[], ba
   };
   const versionQuery = (state: AppState) => {
     const { from, to } = range(state);
-    return versionBarsQuery(from === 0 && to === versions.length - 1 ? null : { from, to });
+    return versionBarsQuery(from === 0 && to === versions.length - 1 ? null : { from, to }, metricOf(state.metric));
   };
   return {
     range,
     versionQuery,
     versionRows(state) {
-      const { key } = range(state);
+      const key = `${state.metric}|${range(state).key}`;
       let rows = versionCache.get(key);
       if (!rows) {
         rows = db.run(versionQuery(state)).then((found) => groupBy(found, (r) => chartKey(r.mode, r.test)));
@@ -84,28 +86,40 @@ export function createChartData(db: QueryRunner, versions: readonly string[], ba
       }
       return rows;
     },
-    configRows(mode, test) {
-      const key = chartKey(mode, test);
+    configRows(mode, test, metric = 'rps') {
+      const key = `${metric}|${chartKey(mode, test)}`;
       let rows = configCache.get(key);
       if (!rows) {
-        rows = db.run(configBarsQuery(mode, test)).then((found) => groupBy(found, (r) => r.version));
+        rows = db.run(configBarsQuery(mode, test, metricOf(metric))).then((found) => groupBy(found, (r) => r.version));
         configCache.set(key, rows);
       }
       return rows;
     },
-    prefetchAllConfigRows() {
-      allConfigs ??= background.run(allConfigBarsQuery()).then((found) => {
-        for (const [key, rows] of groupBy(found, (r) => chartKey(r.mode, r.test))) {
-          if (!configCache.has(key)) configCache.set(key, Promise.resolve(groupBy<ConfigRow>(rows, (r) => r.version)));
-        }
-      });
-      return allConfigs;
+    prefetchAllConfigRows(metric = 'rps') {
+      let all = allConfigs.get(metric);
+      if (!all) {
+        all = background.run(allConfigBarsQuery(metricOf(metric))).then((found) => {
+          for (const [chart, rows] of groupBy(found, (r) => chartKey(r.mode, r.test))) {
+            const key = `${metric}|${chart}`;
+            if (!configCache.has(key)) configCache.set(key, Promise.resolve(groupBy<ConfigRow>(rows, (r) => r.version)));
+          }
+        });
+        allConfigs.set(metric, all);
+      }
+      return all;
     },
-    verdicts() {
-      verdicts ??= db.run(versionVerdictsQuery()).then((rows) =>
-        (verdictsReady = new Map(rows.map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]))));
-      return verdicts;
+    verdicts(metric = 'rps') {
+      let found = verdicts.get(metric);
+      if (!found) {
+        found = db.run(versionVerdictsQuery(metricOf(metric))).then((rows) => {
+          const ready = new Map(rows.map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]));
+          verdictsReady.set(metric, ready);
+          return ready;
+        });
+        verdicts.set(metric, found);
+      }
+      return found;
     },
-    verdictsIfReady: () => verdictsReady,
+    verdictsIfReady: (metric = 'rps') => verdictsReady.get(metric) ?? null,
   };
 }

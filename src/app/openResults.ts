@@ -9,6 +9,7 @@ import { TABLES, tableFile } from '../data/schema';
 import { fileSlug, MIME, saveFile } from '../export/download';
 import { VIEW_NAMES } from '../model/domain';
 import { formatAxisRange } from '../model/format';
+import { type Metric, metricOf } from '../model/metric';
 import { type AppState, chartKey, DEFAULTS } from '../model/state';
 import { configBarsQuery } from '../sql/charts';
 import { chartSql } from '../sql/chartSql';
@@ -61,6 +62,15 @@ interface Attached extends ToolTarget {
 }
 
 
+/** An exported chart's subtitle: what its bars are, in `metric`. */
+function imageSubtitle(metric: Metric, drill: string | undefined): string {
+  const what = metric.name.replace(/^./, (c) => c.toUpperCase());
+  const counted = metric.kind === 'counted' ? ` (counted under Valgrind, ${metric.direction})` : '';
+  return `${drill === undefined
+    ? `${what}${counted} of each Redis version's ${metric.best} configuration`
+    : `${what}${counted} of each configuration of Redis ${drill} (★ the ${metric.best})`}, best of its repeats`;
+}
+
 /** Creates the wiring and the header's tools (into #site-tools). */
 export function createOpenResults(ctx: OpenResultsContext): OpenResults {
   const attached: Attached[] = [];
@@ -71,13 +81,13 @@ export function createOpenResults(ctx: OpenResultsContext): OpenResults {
   const chartQuery = (state: AppState, { key, mode, test }: Attached): string => {
     const drill = state.open[key];
     return drill === undefined
-      ? chartSql(ctx.data.versionQuery(state), `${test}, ${mode} mode: one bar per Redis version (its fastest configuration)`, { mode, test })
-      : chartSql(configBarsQuery(mode, test), `${test}, ${mode} mode: the configurations of Redis ${drill}`, { version: drill });
+      ? chartSql(ctx.data.versionQuery(state), `${test}, ${mode} mode, ${metricOf(state.metric).label}: one bar per Redis version (its ${metricOf(state.metric).best} configuration)`, { mode, test })
+      : chartSql(configBarsQuery(mode, test, metricOf(state.metric)), `${test}, ${mode} mode, ${metricOf(state.metric).label}: the configurations of Redis ${drill}`, { version: drill });
   };
 
   const fileBase = (state: AppState, { key, mode, test }: Attached) => {
     const drill = state.open[key];
-    return `redis-benchmarks-${mode}-${fileSlug(test)}${drill === undefined ? '' : `-${fileSlug(drill)}`}`;
+    return `redis-benchmarks-${mode}-${fileSlug(test)}${drill === undefined ? '' : `-${fileSlug(drill)}`}${state.metric === 'rps' ? '' : `-${state.metric}`}`;
   };
 
   async function save(chart: Attached, file: ChartFile): Promise<void> {
@@ -94,10 +104,8 @@ export function createOpenResults(ctx: OpenResultsContext): OpenResults {
     const statuses = new Set([...chart.element.querySelectorAll('g.bar[data-status]')].map((bar) => bar.getAttribute('data-status')));
     const image = chartImage(svg, chart.element, {
       title: `${chart.test} — ${chart.mode} mode`,
-      subtitle: `${drill === undefined
-        ? "Requests/second of each Redis version's fastest configuration"
-        : `Requests/second of each configuration of Redis ${drill} (★ the fastest)`}, best of its repeats`,
-      axis: `${domain.length === 2 ? formatAxisRange([domain[0] ?? 0, domain[1] ?? 0]) : 'no figures in this range'} · ${VIEW_NAMES[state.view]}`,
+      subtitle: imageSubtitle(metricOf(state.metric), drill),
+      axis: `${domain.length === 2 ? formatAxisRange([domain[0] ?? 0, domain[1] ?? 0], metricOf(state.metric).unit) : 'no figures in this range'} · ${VIEW_NAMES[state.view]}`,
       legend: [
         ...ctx.compilers.map((c) => ({ label: c, fill: ctx.colorOf(c), texture: textureFor(ctx.colorOf(c)) })),
         ...Object.entries(MISSING_STYLE).filter(([status]) => statuses.has(status))
@@ -116,13 +124,14 @@ export function createOpenResults(ctx: OpenResultsContext): OpenResults {
   async function showTable(chart: Attached, state: AppState, signature: string): Promise<void> {
     const drill = state.open[chart.key];
     const [{ dataTable }, { versionTable, configTable }] = await Promise.all([import('../views/dataTable'), import('../views/chartTable')]);
+    const metric = metricOf(state.metric);
     const model = drill === undefined
-      ? versionTable((await ctx.data.versionRows(state)).get(chart.key) ?? [])
-      : configTable((await ctx.data.configRows(chart.mode, chart.test)).get(drill) ?? []);
+      ? versionTable((await ctx.data.versionRows(state)).get(chart.key) ?? [], metric)
+      : configTable((await ctx.data.configRows(chart.mode, chart.test, state.metric)).get(drill) ?? [], metric);
     if (chart.table !== signature) return;
     const caption = drill === undefined
-      ? `${chart.test}, ${chart.mode} mode: each Redis version's fastest configuration`
-      : `${chart.test}, ${chart.mode} mode: the configurations of Redis ${drill}`;
+      ? `${chart.test}, ${chart.mode} mode, ${metric.name}: each Redis version's ${metric.best} configuration`
+      : `${chart.test}, ${chart.mode} mode, ${metric.name}: the configurations of Redis ${drill}`;
     chart.tools.setTable(dataTable(model.columns, model.rows, caption));
   }
 
@@ -186,7 +195,7 @@ export function createOpenResults(ctx: OpenResultsContext): OpenResults {
     sync(state) {
       for (const chart of attached) {
         const signature = state.tables.includes(chart.key) && !chart.element.hidden
-          ? `${ctx.data.range(state).key}|${state.open[chart.key] ?? ''}` : '';
+          ? `${state.metric}|${ctx.data.range(state).key}|${state.open[chart.key] ?? ''}` : '';
         if (signature === chart.table) continue;
         chart.table = signature;
         if (signature) void showTable(chart, state, signature);

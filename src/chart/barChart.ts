@@ -33,10 +33,15 @@ export interface Bar {
    * 'unknown' (no spread to judge by) marks it ?. Either replaces the ★.
    */
   readonly noise?: 'tie' | 'unknown' | null;
-  /** The worst repeat (requests/second): a whisker from it to the value shows the repeats' spread. */
+  /**
+   * The worst repeat, in the value's unit: a whisker from it to the value shows the repeats'
+   * spread (below the bar's top for a throughput, above it for a cost, whose worst is higher).
+   */
   readonly low?: number | null;
-  /** A change beyond noise against the bar before it (the previous release): ▲ faster, ▼ slower. */
+  /** A change beyond noise against the bar before it (the previous release): faster (blue) = better, slower (orange) = worse. */
   readonly change?: 'faster' | 'slower' | null;
+  /** The change's arrow, by the sign of the number (default ▲ for faster, ▼ for slower; a cheaper cost is ▼). */
+  readonly changeMark?: string;
   /** Measured while other processes kept the machine busy: labelled "⚠ busy" inside the bar. */
   readonly busy?: boolean;
   /** The bar's accessible name. */
@@ -120,7 +125,8 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
     const innerH = HEIGHT - MARGIN.top - MARGIN.bottom - (grouped ? GROUP_LABEL_SPACE : 0);
     svg.attr('aria-label', opts.label).attr('viewBox', `0 0 ${width} ${height}`);
 
-    domain = axisDomain(current.flatMap((b) => (b.value === null ? [] : [b.value])), opts.view);
+    // A cost's worst repeat lies above its bar: the axis reaches its whisker's end.
+    domain = axisDomain(current.flatMap((b) => (b.value === null ? [] : b.low != null && b.low > b.value ? [b.value, b.low] : [b.value])), opts.view);
     const y = scaleLinear()
       .domain(domain ?? [0, 1])
       .range([MARGIN.top + innerH, MARGIN.top])
@@ -216,23 +222,25 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
           .attr('transform', `translate(${x + bandwidth / 2},${base - 6}) rotate(-90)`)
           .attr('dy', '0.35em')
           .attr('class', `status-label ${missing ? 'fill-slate-600' : 'fill-white font-semibold'} text-[11px]`);
-        // The spread of the repeats: a whisker from the worst repeat up to the bar's top (the best).
-        const whisker = b.value !== null && b.low !== undefined && b.low !== null && b.low < b.value;
+        // The spread of the repeats: a whisker from the worst repeat to the bar's top (the best).
+        const whisker = b.value !== null && b.low !== undefined && b.low !== null && b.low !== b.value;
+        const top = b.value === null ? MARGIN.top : Math.min(y(b.value), base - MIN_BAR_PX);
         g.select('line.whisker')
           .attr('display', whisker ? null : 'none')
           .attr('x1', x + bandwidth / 2).attr('x2', x + bandwidth / 2)
-          .attr('y1', whisker ? y(b.low ?? 0) : 0).attr('y2', whisker ? Math.min(y(b.value ?? 0), base - MIN_BAR_PX) : 0)
+          .attr('y1', whisker ? y(b.low ?? 0) : 0).attr('y2', whisker ? top : 0)
           .attr('class', 'whisker stroke-slate-900')
           .attr('stroke-width', 1.5)
           .attr('stroke-linecap', 'square');
         // One mark above the bar: ★ the winner, ≈ a tie within noise, ▲/▼ a change beyond noise.
-        const glyph = b.noise === 'tie' ? '≈' : b.noise === 'unknown' ? '?' : b.winner ? '★' : b.change === 'faster' ? '▲' : b.change === 'slower' ? '▼' : '';
+        const arrow = b.change ? (b.changeMark ?? (b.change === 'faster' ? '▲' : '▼')) : '';
+        const glyph = b.noise === 'tie' ? '≈' : b.noise === 'unknown' ? '?' : b.winner ? '★' : arrow;
         const mark = b.busy && !busyInside ? `${glyph}⚠` : glyph;
-        const tone = glyph === '▲' ? 'fill-[#0072B2]' : glyph === '▼' ? 'fill-[#D55E00]' : 'fill-slate-900';
+        const tone = arrow && glyph === arrow ? (b.change === 'faster' ? 'fill-[#0072B2]' : 'fill-[#D55E00]') : 'fill-slate-900';
         g.select('text.winner-mark')
           .text(mark)
           .attr('x', x + bandwidth / 2)
-          .attr('y', (b.value === null ? MARGIN.top : Math.min(y(b.value), base - MIN_BAR_PX)) - 4)
+          .attr('y', (whisker ? Math.min(top, y(b.low ?? 0)) : top) - 4)
           .attr('text-anchor', 'middle')
           .attr('class', `winner-mark ${tone} text-[13px]`);
       });

@@ -5,7 +5,7 @@
  */
 
 /** Table names, one Parquet file each under <base>/data/. */
-export const TABLES = ['plan', 'builds', 'runs', 'results', 'machines', 'redone_runs', 'redone_results'] as const;
+export const TABLES = ['plan', 'builds', 'runs', 'results', 'machines', 'redone_runs', 'redone_results', 'counts', 'count_runs'] as const;
 
 /** One of the published tables. */
 export type TableName = (typeof TABLES)[number];
@@ -16,10 +16,11 @@ export const REQUIRED_TABLE: TableName = 'plan';
 /**
  * The name a published file is read under: `all_<table>` for the tables with a row per machine
  * (builds, runs, results and the redone runs and results), which the queries read through views
- * of one hardware class (src/sql/hardware.ts); the table's own name for plan and machines.
+ * of one hardware class (src/sql/hardware.ts); the table's own name for plan, machines and the
+ * counted instrument's counts and count_runs (a count does not depend on the CPU: one dataset).
  */
 export function storedName(table: TableName): string {
-  return table === 'plan' || table === 'machines' ? table : `all_${table}`;
+  return table === 'plan' || table === 'machines' || table === 'counts' || table === 'count_runs' ? table : `all_${table}`;
 }
 
 /** File name of a table inside the data folder. */
@@ -70,6 +71,24 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
   // Runs measured again (collector 0.1.7): the discarded run as it was, why, and its replacement.
   redone_runs: { ...RUNS, redo_reason: 'VARCHAR', replaced_by: 'VARCHAR' },
   redone_results: RESULTS,
+  // The counted instrument (collector count): one row per counting run and test, per request
+  // figures NULL unless status is ok; one row per counting run (cell x mode x repeat).
+  counts: {
+    run_id: 'VARCHAR', build_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR',
+    flag_set: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', test: 'VARCHAR', test_index: 'INTEGER',
+    status: 'VARCHAR', requests: 'BIGINT', instructions_per_request: 'DOUBLE', l1_misses_per_request: 'DOUBLE',
+    ll_misses_per_request: 'DOUBLE', branch_misses_per_request: 'DOUBLE', est_cycles_per_request: 'DOUBLE',
+    ir: 'BIGINT', dr: 'BIGINT', dw: 'BIGINT', i1mr: 'BIGINT', d1mr: 'BIGINT', d1mw: 'BIGINT', ilmr: 'BIGINT',
+    dlmr: 'BIGINT', dlmw: 'BIGINT', bc: 'BIGINT', bcm: 'BIGINT', bi: 'BIGINT', bim: 'BIGINT', cron_ir: 'BIGINT',
+    error: 'VARCHAR',
+  },
+  count_runs: {
+    run_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR', flag_set: 'VARCHAR',
+    build_id: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', status: 'VARCHAR', valgrind_version: 'VARCHAR',
+    command: 'VARCHAR', env: 'VARCHAR', settings: 'VARCHAR', client_version: 'VARCHAR', client_args: 'VARCHAR',
+    raw_output: 'VARCHAR', duration_seconds: 'DOUBLE', started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP',
+    machine_id: 'VARCHAR',
+  },
 };
 
 const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_latency_ms', 'max_latency_ms'];
@@ -87,6 +106,7 @@ export const LAZY_COLUMNS: Readonly<Partial<Record<TableName, { readonly key: re
   redone_runs: { key: ['run_id'], columns: ['raw_output'] },
   results: { key: ['run_id', 'test'], columns: LATENCIES },
   redone_results: { key: ['run_id', 'test'], columns: LATENCIES },
+  count_runs: { key: ['run_id'], columns: ['raw_output'] },
 };
 
 /** The lean file of a split table (all columns but its lazy ones), inside the data folder. */

@@ -5,8 +5,9 @@
 import type { Bar } from '../chart/barChart';
 import type { CellStatus, ConfigRow, VersionRow } from '../sql/charts';
 import type { VersionVerdictRow, WinnerCall } from '../sql/verdicts';
-import { formatChange, VERDICT_GLYPH, verdictText } from './changeText';
-import { formatMs, formatPercent, formatRps } from './format';
+import { formatChange, verdictGlyphs, verdictText } from './changeText';
+import { formatFigure, formatMs, formatPercent } from './format';
+import { changeGlyph, type Metric, RPS } from './metric';
 
 /** A sentence for why a bar has no figure. */
 export function statusText(status: Exclude<CellStatus, 'ok'>, reason: string | null): string {
@@ -67,11 +68,23 @@ export function busyText(load: MachineLoad): string {
   return isBusy(load) ? `⚠ Busy machine: ${used}; the figure may be low` : `Quiet machine: ${used}`;
 }
 
-/** "best of 3 of 3 repeats, spread 119,000 – 123,456 req/s (3.6%)" for a measured figure. */
-function repeatsText(best: number, worst: number | null, okRepeats: number | null, planned: number | null): string {
+/** "best of 3 of 3 repeats, spread 119,000 – 123,456 req/s (3.6%)" for a figure (a cost: lowest first). */
+function repeatsText(best: number, worst: number | null, okRepeats: number | null, planned: number | null, metric: Metric): string {
   const counted = `best of ${okRepeats ?? '?'} of ${planned ?? '?'} repeats`;
   if (worst === null || !okRepeats || okRepeats < 2) return counted;
-  return `${counted}, spread ${formatRps(worst)} – ${formatRps(best)} req/s (${formatPercent((best - worst) / best)})`;
+  const [low, high] = best < worst ? [best, worst] : [worst, best];
+  return `${counted}, spread ${formatFigure(low, metric.unit)} – ${formatFigure(high, metric.unit)} ${metric.unit} (${formatPercent(Math.abs(best - worst) / best)})`;
+}
+
+/** The machine's load line for a figure: a count does not depend on it. */
+function loadText(load: MachineLoad, metric: Metric): string {
+  return metric.kind === 'counted' ? 'Counted under Valgrind: the machine\'s load does not change a count' : busyText(load);
+}
+
+/** The p50 latency line (measured figures only). */
+function latencyLines(p50: number | null, metric: Metric): string[] {
+  if (metric.kind === 'counted') return [];
+  return [p50 === null ? 'p50 latency: not printed by this client' : `p50 latency ${formatMs(p50)}`];
 }
 
 function configurationsText(row: VersionRow): string {
@@ -93,7 +106,7 @@ const lowOf = (row: { min_rps: number | null; ok_repeats: number | null }) => ((
  * with `verdict` (versionVerdictsQuery), whether that winner is called and how the version
  * compares with the previous release, beyond noise or not.
  */
-export function versionBar(row: VersionRow, colorOf: (compiler: string) => string, verdict?: VersionVerdictRow): Bar {
+export function versionBar(row: VersionRow, colorOf: (compiler: string) => string, verdict?: VersionVerdictRow, metric: Metric = RPS): Bar {
   const config = row.compiler ? `${row.compiler} ${row.flag_set ?? ''}`.trim() : '';
   if (row.status !== 'ok' || row.best_rps === null) {
     const status = row.status === 'ok' ? 'not_collected' : row.status;
@@ -104,7 +117,8 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
       tooltip: [`Redis ${row.version}: no figure`, capitalize(text), configurationsText(row), 'Click for its configurations'],
     };
   }
-  const rps = formatRps(row.best_rps);
+  const figure = formatFigure(row.best_rps, metric.unit);
+  const change = verdict?.change_verdict === 'faster' || verdict?.change_verdict === 'slower' ? verdict.change_verdict : null;
   return {
     key: row.version,
     label: row.version,
@@ -115,15 +129,16 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
     winner: false,
     low: lowOf(row),
     busy: isBusy(row),
-    change: verdict?.change_verdict === 'faster' || verdict?.change_verdict === 'slower' ? verdict.change_verdict : null,
-    ariaLabel: `Redis ${row.version}: ${rps} requests per second, best configuration ${config}${verdict ? `, ${winnerCallText(verdict, row.best_rps)}` : ''}${verdict ? previousReleaseText(verdict, ', ') : ''}${isBusy(row) ? ', measured on a busy machine' : ''}. Show its configurations.`,
+    change,
+    ...(change ? { changeMark: changeGlyph(metric, change) } : {}),
+    ariaLabel: `Redis ${row.version}: ${figure} ${metric.spoken}, best configuration ${config}${verdict ? `, ${winnerCallText(verdict, row.best_rps, metric)}` : ''}${verdict ? previousReleaseText(verdict, ', ', metric) : ''}${isBusy(row) ? ', measured on a busy machine' : ''}. Show its configurations.`,
     tooltip: [
-      `Redis ${row.version} — ${rps} req/s`,
+      `Redis ${row.version} — ${figure} ${metric.unit}`,
       `Best configuration: ${config}${row.cc_version ? ` (${row.cc_version})` : ''}`,
-      ...(verdict ? [capitalize(winnerCallText(verdict, row.best_rps)), previousReleaseText(verdict, '')].filter(Boolean) : []),
-      row.p50_ms === null ? 'p50 latency: not printed by this client' : `p50 latency ${formatMs(row.p50_ms)}`,
-      capitalize(repeatsText(row.best_rps, row.min_rps, row.ok_repeats, row.planned_repeats)),
-      busyText(row),
+      ...(verdict ? [capitalize(winnerCallText(verdict, row.best_rps, metric)), previousReleaseText(verdict, '', metric)].filter(Boolean) : []),
+      ...latencyLines(row.p50_ms, metric),
+      capitalize(repeatsText(row.best_rps, row.min_rps, row.ok_repeats, row.planned_repeats, metric)),
+      loadText(row, metric),
       configurationsText(row),
       'Click for all configurations',
     ],
@@ -135,7 +150,7 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
  * the version's winner is called (versionVerdictsQuery): in a tie, the fastest and every
  * configuration within noise of it are marked as tied.
  */
-export function configBar(row: ConfigRow, colorOf: (compiler: string) => string, call?: WinnerCall): Bar {
+export function configBar(row: ConfigRow, colorOf: (compiler: string) => string, call?: WinnerCall, metric: Metric = RPS): Bar {
   const { version } = row;
   const name = `${row.compiler} ${row.flag_set}`;
   const flags = [
@@ -153,13 +168,13 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
       tooltip: [`${name}: no figure`, capitalize(text), ...flags, 'Click to return to all versions'],
     };
   }
-  const rps = formatRps(row.best_rps);
+  const figure = formatFigure(row.best_rps, metric.unit);
   const tie = call === 'tie' && (row.winner || row.vs_winner_verdict === 'tie');
   const noise = tie ? 'tie' : row.winner && call === 'unknown' ? 'unknown' : null;
   const called = row.winner && (call === 'clear' || call === 'alone');
   const standing = row.winner
-    ? `the fastest configuration${tie ? ', but a tie within noise' : called || call === undefined ? '' : ', not called a winner (too few repeats to judge the noise)'}`
-    : `${formatPercent(-(row.vs_winner ?? 0))} slower than the fastest${row.vs_winner_verdict === 'tie' ? ', within noise' : row.vs_winner_verdict === 'slower' ? ', beyond noise' : ''}`;
+    ? `the ${metric.best} configuration${tie ? ', but a tie within noise' : called || call === undefined ? '' : ', not called a winner (too few repeats to judge the noise)'}`
+    : `${formatPercent(Math.abs(row.vs_winner ?? 0))} ${metric.worse} than the ${metric.best}${row.vs_winner_verdict === 'tie' ? ', within noise' : row.vs_winner_verdict === 'slower' ? ', beyond noise' : ''}`;
   return {
     ...common,
     value: row.best_rps,
@@ -169,28 +184,29 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
     noise,
     low: lowOf(row),
     busy: isBusy(row),
-    ariaLabel: `Redis ${version} ${name}: ${rps} requests per second${called || (row.winner && call === undefined) ? ', winner' : tie ? ', tie within noise' : row.winner ? ', fastest' : ''}${isBusy(row) ? ', measured on a busy machine' : ''}. Back to all versions.`,
+    ariaLabel: `Redis ${version} ${name}: ${figure} ${metric.spoken}${called || (row.winner && call === undefined) ? ', winner' : tie ? ', tie within noise' : row.winner ? `, ${metric.best}` : ''}${isBusy(row) ? ', measured on a busy machine' : ''}. Back to all versions.`,
     tooltip: [
-      `${name} — ${rps} req/s`,
+      `${name} — ${figure} ${metric.unit}`,
       `Redis ${version}, ${standing}`,
       ...(row.cc_version ? [row.cc_version] : []),
       ...flags,
-      row.p50_ms === null ? 'p50 latency: not printed by this client' : `p50 latency ${formatMs(row.p50_ms)}`,
-      capitalize(repeatsText(row.best_rps, row.min_rps, row.ok_repeats, row.planned_repeats)),
-      busyText(row),
+      ...latencyLines(row.p50_ms, metric),
+      capitalize(repeatsText(row.best_rps, row.min_rps, row.ok_repeats, row.planned_repeats, metric)),
+      loadText(row, metric),
       'Click to return to all versions',
     ],
   };
 }
 
-/** Whether the version's fastest configuration (`best` requests/s) is a winner, in words. */
-function winnerCallText(v: VersionVerdictRow, best: number): string {
+/** Whether the version's best configuration (`best`, in the metric's unit) is a winner, in words. */
+function winnerCallText(v: VersionVerdictRow, best: number, metric: Metric): string {
+  const gap = (runner: number) => (metric.lower ? runner / best - 1 : 1 - runner / best);
   const runner = v.runner_compiler && v.runner_best
-    ? ` (runner-up ${v.runner_compiler} ${v.runner_flag_set ?? ''}, ${formatPercent(1 - v.runner_best / best)} slower)`
+    ? ` (runner-up ${v.runner_compiler} ${v.runner_flag_set ?? ''}, ${formatPercent(gap(v.runner_best))} ${metric.worse})`
     : '';
   switch (v.winner_call) {
     case 'clear':
-      return `a clear winner: faster than every other configuration beyond noise${runner}`;
+      return `a clear winner: ${metric.better} than every other configuration beyond noise${runner}`;
     case 'tie':
       return `a tie within noise with ${v.ties} other configuration${v.ties === 1 ? '' : 's'}${runner}`;
     case 'unknown':
@@ -201,9 +217,9 @@ function winnerCallText(v: VersionVerdictRow, best: number): string {
 }
 
 /** "▼ 7.7% slower than 6.2.16, beyond the ±1.3% noise band" ('' for the first release). */
-function previousReleaseText(v: VersionVerdictRow, prefix: string): string {
+function previousReleaseText(v: VersionVerdictRow, prefix: string, metric: Metric): string {
   if (v.prev_version === null || v.change === null || v.change_verdict === null) return '';
-  return `${prefix}${VERDICT_GLYPH[v.change_verdict]} ${formatChange(1 + v.change)} against ${v.prev_version}, ${verdictText(v.change_verdict, v.change_band)}`;
+  return `${prefix}${verdictGlyphs(metric)[v.change_verdict]} ${formatChange(1 + v.change)} against ${v.prev_version}, ${verdictText(v.change_verdict, v.change_band, metric)}`;
 }
 
 /** The text with its first letter in upper case. */

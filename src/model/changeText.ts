@@ -1,10 +1,12 @@
 /**
  * Words and marks for ratios and their noise verdicts (the rule is in src/sql/noise.ts): the
- * same glyphs and sentences on every view, so "▲" always means "faster beyond noise".
+ * same glyphs and sentences on every view. An arrow follows the number (▲ up, ▼ down) and its
+ * colour and words say whether that is better in the page's metric (metric.ts).
  */
 import { format } from 'd3-format';
 import type { Verdict, VerdictCounts } from '../sql/noise';
 import type { ConfigRef } from './analysisState';
+import { changeGlyph, type Metric, RPS } from './metric';
 
 const signedPercent = format('+.1%');
 const percent = format('.1%');
@@ -19,22 +21,26 @@ export function formatBand(band: number): string {
   return `±${percent(band)}`;
 }
 
-/** The mark of a verdict: ▲ faster beyond noise, ▼ slower beyond noise, ≈ within noise, ? no spread known. */
-export const VERDICT_GLYPH: Readonly<Record<Verdict, string>> = {
-  faster: '▲',
-  slower: '▼',
-  tie: '≈',
-  unknown: '?',
-};
+/**
+ * The marks of the verdicts in `metric`: the arrow follows the number's sign (▲ up, ▼ down), the
+ * verdict says whether that is better; ≈ within noise, ? no spread known. Requests/second: ▲
+ * faster, ▼ slower; a cost: ▼ cheaper, ▲ costlier.
+ */
+export function verdictGlyphs(metric: Metric = RPS): Readonly<Record<Verdict, string>> {
+  return { faster: changeGlyph(metric, 'faster'), slower: changeGlyph(metric, 'slower'), tie: '≈', unknown: '?' };
+}
 
-/** A verdict in words, e.g. "faster beyond the ±1.8% noise band". */
-export function verdictText(verdict: Verdict, band: number | null): string {
+/** The marks of the verdicts in requests/second (verdictGlyphs). */
+export const VERDICT_GLYPH: Readonly<Record<Verdict, string>> = verdictGlyphs(RPS);
+
+/** A verdict in words in `metric`, e.g. "faster beyond the ±1.8% noise band", "cheaper beyond …". */
+export function verdictText(verdict: Verdict, band: number | null, metric: Metric = RPS): string {
   const noise = band === null ? 'the noise band' : `the ${formatBand(band)} noise band`;
   switch (verdict) {
     case 'faster':
-      return `faster beyond ${noise}`;
+      return `${metric.better} beyond ${noise}`;
     case 'slower':
-      return `slower beyond ${noise}`;
+      return `${metric.worse} beyond ${noise}`;
     case 'tie':
       return `within ${noise} (a tie)`;
     case 'unknown':
@@ -42,9 +48,9 @@ export function verdictText(verdict: Verdict, band: number | null): string {
   }
 }
 
-/** "+4.1%, faster beyond the ±1.8% noise band". */
-export function changeText(ratio: number, band: number | null, verdict: Verdict): string {
-  return `${formatChange(ratio)}, ${verdictText(verdict, band)}`;
+/** "+4.1%, faster beyond the ±1.8% noise band" ("−4.1%, cheaper beyond …" for a cost). */
+export function changeText(ratio: number, band: number | null, verdict: Verdict, metric: Metric = RPS): string {
+  return `${formatChange(ratio)}, ${verdictText(verdict, band, metric)}`;
 }
 
 /** A configuration as people write it: "clang -O2 -flto". */
@@ -52,12 +58,13 @@ export function configName(config: ConfigRef): string {
   return `${config.compiler} ${config.flag_set}`;
 }
 
-/** "▲10 ≈2 ▼0" (and "?1" when some test had no spread). */
-export function countsNote(c: VerdictCounts): string {
-  return `▲${c.faster} ≈${c.tie} ▼${c.slower}${c.unknown ? ` ?${c.unknown}` : ''}`;
+/** "▲10 ≈2 ▼0" (and "?1" when some test had no spread); the better count first, with its glyph in `metric`. */
+export function countsNote(c: VerdictCounts, metric: Metric = RPS): string {
+  const glyph = verdictGlyphs(metric);
+  return `${glyph.faster}${c.faster} ≈${c.tie} ${glyph.slower}${c.slower}${c.unknown ? ` ?${c.unknown}` : ''}`;
 }
 
-/** "10 faster, 2 within noise, 0 slower beyond noise" (with the unknowns when there are any). */
-export function countsText(c: VerdictCounts, what: string): string {
-  return `${what}: ${c.faster} faster and ${c.slower} slower beyond noise, ${c.tie} within noise${c.unknown ? `, ${c.unknown} without a spread` : ''}`;
+/** "10 faster, 2 within noise, 0 slower beyond noise" ("cheaper"/"costlier" for a cost; with the unknowns when there are any). */
+export function countsText(c: VerdictCounts, what: string, metric: Metric = RPS): string {
+  return `${what}: ${c.faster} ${metric.better} and ${c.slower} ${metric.worse} beyond noise, ${c.tie} within noise${c.unknown ? `, ${c.unknown} without a spread` : ''}`;
 }

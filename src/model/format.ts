@@ -32,8 +32,13 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
 
-/** The printed axis note: "axis 81,200 – 121,000 req/s (does not start at 0)". */
-export function formatAxisRange([low, high]: readonly [number, number]): string {
+/** A figure in `unit` (req/s, or a counted cost per request): grouped, one decimal below 100. */
+export function formatFigure(value: number, unit = 'req/s'): string {
+  return unit === 'req/s' || Math.abs(value) >= 100 ? formatRps(value) : twoDecimals(value);
+}
+
+/** The printed axis note: "axis 81,200 – 121,000 req/s (does not start at 0)"; `unit` names the metric's unit. */
+export function formatAxisRange([low, high]: readonly [number, number], unit = 'req/s'): string {
   const zero = low <= 0 ? 'starts at 0' : 'does not start at 0';
-  return `axis ${formatRps(low)} – ${formatRps(high)} req/s (${zero})`;
+  return `axis ${formatFigure(low, unit)} – ${formatFigure(high, unit)} ${unit} (${zero})`;
 }

@@ -3,7 +3,7 @@
  * string. Everything a user can change lives here, so a URL restores exactly what was on screen.
  *
  * URL form (only values that differ from DEFAULTS are written, in a fixed order):
- *   ?hw=amd-epyc-2-cores&view=max&mode=data&q=lrange&from=2.8.24&to=7.4.1&open=data:SET@7.4.1&open=pipe:GET@2.6.17&chart=data:SET
+ *   ?hw=amd-epyc-2-cores&metric=ir&view=max&mode=data&q=lrange&from=2.8.24&to=7.4.1&open=data:SET@7.4.1&open=pipe:GET@2.6.17&chart=data:SET
  *   &table=data:SET&sql=SELECT+*+FROM+results&limit=100
  *   &base=clang|-O2&scope=7.4.1&a=7.2.6&b=7.4.1&vs=intel-r-xeon-r-processor-2-cores&cell=7.4.1|clang|-Ofast&section=compare
  *   (analysisState.ts)
@@ -12,6 +12,7 @@ import {
   ANALYSIS_DEFAULTS, ANALYSIS_PARAMS, type AnalysisState, decodeAnalysis, encodeAnalysis, reconcileAnalysis,
 } from './analysisState';
 import type { AxisView } from './domain';
+import { METRIC_IDS, type MetricId } from './metric';
 
 /** Which benchmark modes are shown. */
 export type ModeFilter = 'all' | 'data' | 'pipe';
@@ -23,6 +24,8 @@ export interface AppState extends AnalysisState {
    * whenever the data has more than one class, so a link names its hardware; null with one.
    */
   readonly hw: string | null;
+  /** The metric every view shows (metric.ts): measured requests/second, or a counted cost per request. */
+  readonly metric: MetricId;
   /** Axis view for every chart on the page. */
   readonly view: AxisView;
   /** Benchmark modes shown. */
@@ -48,6 +51,7 @@ export interface AppState extends AnalysisState {
 /** The state of a URL with no parameters. */
 export const DEFAULTS: AppState = Object.freeze({
   hw: null,
+  metric: 'rps',
   view: 'real',
   mode: 'all',
   q: '',
@@ -85,6 +89,7 @@ export function parseChartKey(key: string): { mode: string; test: string } | nul
 export function encodeState(state: AppState): string {
   const params = new URLSearchParams();
   if (state.hw) params.set('hw', state.hw);
+  if (state.metric !== DEFAULTS.metric) params.set('metric', state.metric);
   if (state.view !== DEFAULTS.view) params.set('view', state.view);
   if (state.mode !== DEFAULTS.mode) params.set('mode', state.mode);
   if (state.q) params.set('q', state.q);
@@ -161,7 +166,7 @@ export function decodeState(search: string): Decoded {
     else problems.push(`The row limit "${rawLimit}" is not a whole number from 1 to ${MAX_ROW_LIMIT}; using ${DEFAULTS.limit}.`);
   }
 
-  const known = new Set(['hw', 'view', 'mode', 'q', 'from', 'to', 'open', 'chart', 'table', 'sql', 'limit', ...ANALYSIS_PARAMS]);
+  const known = new Set(['hw', 'metric', 'view', 'mode', 'q', 'from', 'to', 'open', 'chart', 'table', 'sql', 'limit', ...ANALYSIS_PARAMS]);
   for (const name of new Set(params.keys())) {
     if (!known.has(name)) problems.push(`Unknown parameter "${name}"; ignored.`);
   }
@@ -169,6 +174,7 @@ export function decodeState(search: string): Decoded {
   return {
     state: {
       hw: text('hw'),
+      metric: pick('metric', METRIC_IDS, DEFAULTS.metric),
       view: pick('view', VIEWS, DEFAULTS.view),
       mode: pick('mode', MODE_FILTERS, DEFAULTS.mode),
       q: text('q') ?? '',

@@ -1,7 +1,10 @@
 /**
- * Queries behind the charts. They read cell_status (load.ts) and versions; the chart code only
- * draws what they return.
+ * Queries behind the charts. They read the metric's table (cell_status, or a counted metric's
+ * view: src/model/metric.ts, load.ts) and versions; the chart code only draws what they return.
+ * best_rps and min_rps are the best and worst repeat in the metric's unit (for a cost the lowest
+ * and the highest); the winner is the best by the exact score, whichever the direction.
  */
+import { type Metric, RPS } from '../model/metric';
 import { bandSql, cellSpreadSql, verdictSql, type Verdict } from './noise';
 import { query, type Query } from './query';
 
@@ -55,7 +58,7 @@ const countOf = (status: CellStatus): string =>
  * Every version bar of every chart (all tests, both modes), in test order, then mode, then
  * release order; with a range, only versions whose ord is within [from, to].
  */
-export function versionBarsQuery(range: { readonly from: number; readonly to: number } | null): Query<VersionRow> {
+export function versionBarsQuery(range: { readonly from: number; readonly to: number } | null, metric: Metric = RPS): Query<VersionRow> {
   const winner = (column: string) => `arg_max(s.${column}, s.score)`;
   // All versions (the usual page load) need no parameters: one trip to the worker, not two.
   const where = range ? 'WHERE v.ord BETWEEN ? AND ?' : '';
@@ -76,7 +79,7 @@ export function versionBarsQuery(range: { readonly from: number; readonly to: nu
             count(*)::INTEGER AS planned_cells,
             ${countOf('ok')}, ${countOf('unsupported')}, ${countOf('failed')},
             ${countOf('build_failed')}, ${countOf('server_failed')}, ${countOf('not_collected')}
-     FROM cell_status s JOIN versions v ON v.version = s.version
+     FROM ${metric.table} s JOIN versions v ON v.version = s.version
      ${where}
      GROUP BY s.mode, s.test, s.test_index, s.version, v.ord
      ORDER BY s.test_index, s.test, s.mode, v.ord`,
@@ -107,9 +110,9 @@ export interface ConfigRow {
   steal_pct: number | null;
   /** True for the version's winning configuration. */
   winner: boolean;
-  /** best_rps relative to the version winner's, minus 1 (0 for the winner, -0.05 for 5% slower); null without a figure. */
+  /** best_rps relative to the version winner's, minus 1 (0 for the winner, -0.05 for 5% slower; for a cost, 0.05 for 5% costlier); null without a figure. */
   vs_winner: number | null;
-  /** Spread of the repeats, (best − worst) / best; null with fewer than two (noise.ts). */
+  /** Spread of the repeats, |best − worst| / best; null with fewer than two (noise.ts). */
   spread: number | null;
   /** This configuration against the winner by the noise rule: 'slower' beyond noise, 'tie' within it ('unknown' without spreads); null for the winner and without a figure. */
   vs_winner_verdict: Verdict | null;
@@ -127,18 +130,18 @@ export interface ChartConfigRow extends ConfigRow {
  * Aggregates over a CTE rather than window functions: DuckDB-WASM compiles each new operator on
  * first use, and window functions cost most.
  */
-function configBars<Row>(chart: { readonly mode: string; readonly test: string } | null): Query<Row> {
+function configBars<Row>(chart: { readonly mode: string; readonly test: string } | null, metric: Metric): Query<Row> {
   const where = chart ? 'WHERE mode = ? AND test = ?' : '';
   const chartColumns = chart ? '' : 'c.mode, c.test, ';
   return query(
-    `WITH c AS (SELECT *, ${cellSpreadSql()} AS spread FROM cell_status ${where}),
-          top AS (SELECT mode, test, version, max(score) AS top_score, max(best_rps) AS top_rps, arg_max(spread, score) AS top_spread
+    `WITH c AS (SELECT *, ${cellSpreadSql()} AS spread FROM ${metric.table} ${where}),
+          top AS (SELECT mode, test, version, max(score) AS top_score, ${metric.lower ? 'min' : 'max'}(best_rps) AS top_rps, arg_max(spread, score) AS top_spread
                   FROM c GROUP BY mode, test, version)
      SELECT ${chartColumns}c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
             c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags, c.busy_pct, c.steal_pct,
             coalesce(c.score = top.top_score, false) AS winner,
             c.best_rps / top.top_rps - 1 AS vs_winner, c.spread,
-            CASE WHEN c.score < top.top_score THEN ${verdictSql('c.best_rps / top.top_rps', bandSql('top.top_spread', 'c.spread'))} END AS vs_winner_verdict
+            CASE WHEN c.score < top.top_score THEN ${verdictSql('c.best_rps / top.top_rps', bandSql('top.top_spread', 'c.spread'), metric.lower)} END AS vs_winner_verdict
      FROM c JOIN top ON top.mode = c.mode AND top.test = c.test AND top.version = c.version
      ORDER BY ${chartColumns}c.version, c.compiler_index, c.flag_index`,
     chart ? [chart.mode, chart.test] : [],
@@ -150,14 +153,14 @@ function configBars<Row>(chart: { readonly mode: string; readonly test: string }
  * One query per chart, so that pointing at a chart fetches whatever bar is clicked next; this is
  * the query a chart's SQL tools show.
  */
-export function configBarsQuery(mode: string, test: string): Query<ConfigRow> {
-  return configBars({ mode, test });
+export function configBarsQuery(mode: string, test: string, metric: Metric = RPS): Query<ConfigRow> {
+  return configBars({ mode, test }, metric);
 }
 
 /**
  * The drilldowns of every chart in one trip (the same rows as configBarsQuery for each chart):
  * what the page fetches once it is idle, so that no click waits for a query.
  */
-export function allConfigBarsQuery(): Query<ChartConfigRow> {
-  return configBars(null);
+export function allConfigBarsQuery(metric: Metric = RPS): Query<ChartConfigRow> {
+  return configBars(null, metric);
 }

@@ -4,6 +4,7 @@
  * by the noise rule (noise.ts), with their geometric mean per mode.
  */
 import type { SideRef } from '../model/analysisState';
+import { type Metric, RPS } from '../model/metric';
 import { STATUS_PRIORITY, type CellStatus } from './charts';
 import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, verdictCountsSql, verdictSql, type Verdict, type VerdictCounts } from './noise';
 import { query, type Query, type SqlParam } from './query';
@@ -32,7 +33,7 @@ export interface CompareRow extends VerdictCounts {
   tests: number;
 }
 
-const side = (name: string, s: SideRef) => {
+const side = (name: string, s: SideRef, metric: Metric) => {
   const where = s.config ? 'version = ? AND compiler = ? AND flag_set = ?' : 'version = ?';
   const params: SqlParam[] = s.config ? [s.version, s.config.compiler, s.config.flag_set] : [s.version];
   // For one configuration each group has one row; for a version's best, the exact score picks the winner.
@@ -40,15 +41,15 @@ const side = (name: string, s: SideRef) => {
     SELECT mode, test, min(test_index) AS test_index, arg_min(status, ${STATUS_PRIORITY}) AS status,
            arg_max(best_rps, score) AS best, arg_max(${cellSpreadSql()}, score) AS spread,
            arg_max(compiler || ' ' || flag_set, score) AS config, arg_min(reason, ${STATUS_PRIORITY}) AS reason
-    FROM cell_status WHERE ${where} GROUP BY mode, test
+    FROM ${metric.table} WHERE ${where} GROUP BY mode, test
   )`;
   return { sql, params };
 };
 
 /** Every test of both modes, A against B, then one geometric-mean row per mode. */
-export function compareQuery(a: SideRef, b: SideRef): Query<CompareRow> {
-  const sa = side('a', a);
-  const sb = side('b', b);
+export function compareQuery(a: SideRef, b: SideRef, metric: Metric = RPS): Query<CompareRow> {
+  const sa = side('a', a, metric);
+  const sb = side('b', b, metric);
   return query(
     `WITH ${sa.sql}, ${sb.sql},
      rows AS MATERIALIZED (
@@ -58,7 +59,7 @@ export function compareQuery(a: SideRef, b: SideRef): Query<CompareRow> {
               b.best / a.best AS ratio, ${bandSql('a.spread', 'b.spread')} AS band
        FROM a JOIN b ON a.mode = b.mode AND a.test = b.test
      ),
-     judged AS (SELECT *, ${verdictSql('ratio', 'band')} AS verdict FROM rows)
+     judged AS (SELECT *, ${verdictSql('ratio', 'band', metric.lower)} AS verdict FROM rows)
      SELECT * FROM (
      SELECT mode, test, test_index, a_status, a_best, a_spread, CASE WHEN a_best IS NOT NULL THEN a_config END AS a_config,
             CASE WHEN a_status <> 'ok' THEN a_reason END AS a_reason,
@@ -68,7 +69,7 @@ export function compareQuery(a: SideRef, b: SideRef): Query<CompareRow> {
             0 AS faster, 0 AS slower, 0 AS tie, 0 AS unknown, 0 AS tests
      FROM judged
      UNION ALL
-     SELECT mode, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, gm, gb, ${verdictSql('gm', 'gb')},
+     SELECT mode, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, gm, gb, ${verdictSql('gm', 'gb', metric.lower)},
             faster, slower, tie, unknown, tests
      FROM (SELECT mode, ${geomeanSql('ratio')} AS gm, ${geomeanBandSql('band')} AS gb, count(ratio)::INTEGER AS tests,
                   ${verdictCountsSql('verdict')}

@@ -12,6 +12,7 @@
  * An effect is the geometric mean of its pairs' ratios (each pair's band the larger spread), per
  * version and over all versions, with the noise verdict of noise.ts.
  */
+import { type Metric, RPS } from '../model/metric';
 import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, verdictCountsSql, verdictSql, type Verdict, type VerdictCounts } from './noise';
 import { query, type Query } from './query';
 
@@ -37,11 +38,11 @@ export interface EffectRow extends VerdictCounts {
 }
 
 /** The compiler (first in plan order) and level (of the first flag set) effects are measured against. */
-const FACTORS = `f AS MATERIALIZED (
+const factors = (metric: Metric) => `f AS MATERIALIZED (
   SELECT s.version, s.mode, s.test, s.compiler, s.compiler_index, s.flag_index, s.best_rps, ${cellSpreadSql('s')} AS spread,
          list_contains(string_split(s.flag_set, ' '), '-flto') AS lto,
          trim(replace(' ' || s.flag_set || ' ', ' -flto ', ' ')) AS level
-  FROM cell_status s WHERE s.status = 'ok'
+  FROM ${metric.table} s WHERE s.status = 'ok'
 ),
 first AS (
   SELECT arg_min(compiler, compiler_index) AS compiler,
@@ -55,8 +56,8 @@ const pair = (factor: Factor, level: string, base: string, order: string, same: 
    FROM f a JOIN f b ON a.version = b.version AND a.mode = b.mode AND a.test = b.test AND ${same}, first
    WHERE ${where}`;
 
-/** Every effect, per mode, per version and over all versions. */
-export function effectsQuery(): Query<EffectRow> {
+/** Every effect in `metric`, per mode, per version and over all versions. */
+export function effectsQuery(metric: Metric = RPS): Query<EffectRow> {
   const pairs = [
     pair('compiler', 'a.compiler', 'b.compiler', 'a.compiler_index', 'a.level = b.level AND a.lto = b.lto',
       'b.compiler = first.compiler AND a.compiler <> first.compiler'),
@@ -65,16 +66,16 @@ export function effectsQuery(): Query<EffectRow> {
     pair('lto', `'on'`, `'off'`, '0', 'a.compiler = b.compiler AND a.level = b.level', 'a.lto AND NOT b.lto'),
   ];
   return query(
-    `WITH ${FACTORS},
+    `WITH ${factors(metric)},
      pairs AS MATERIALIZED (${pairs.join('\nUNION ALL\n')}),
-     judged AS (SELECT *, ${verdictSql('ratio', 'band')} AS verdict FROM pairs),
+     judged AS (SELECT *, ${verdictSql('ratio', 'band', metric.lower)} AS verdict FROM pairs),
      effects AS (
        SELECT factor, level, base, min(level_order) AS level_order, mode, version,
               ${geomeanSql('ratio')} AS ratio, ${geomeanBandSql('band')} AS band, count(*)::INTEGER AS pairs,
               ${verdictCountsSql('verdict')}
        FROM judged GROUP BY GROUPING SETS ((factor, level, base, mode, version), (factor, level, base, mode))
      )
-     SELECT e.*, ${verdictSql('e.ratio', 'e.band')} AS verdict
+     SELECT e.*, ${verdictSql('e.ratio', 'e.band', metric.lower)} AS verdict
      FROM effects e LEFT JOIN versions v ON v.version = e.version
      ORDER BY e.mode, CASE e.factor WHEN 'compiler' THEN 0 WHEN 'level' THEN 1 ELSE 2 END, e.level_order, e.level, v.ord NULLS LAST`,
   );

@@ -3,6 +3,7 @@
  * cell_status every chart query reads. All aggregation lives here and in charts.ts, in SQL.
  */
 import { LAZY_COLUMNS, lazyTable, SCHEMA, storedName, type TableName, tableFile } from '../data/schema';
+import { METRICS } from '../model/metric';
 import { query, type Query } from './query';
 
 /**
@@ -166,3 +167,53 @@ CROSS JOIN tests t
 LEFT JOIN build b ON b.cell_id = cm.cell_id
 LEFT JOIN run_counts rc ON rc.cell_id = cm.cell_id AND rc.mode = cm.mode
 LEFT JOIN test_stats ts ON ts.cell_id = cm.cell_id AND ts.mode = cm.mode AND ts.test = t.test`;
+
+/**
+ * The counted metrics' tables (src/model/metric.ts: ir_status, cycles_status): views with
+ * cell_status's rows (every planned cell × mode × test) and columns, so every chart and section
+ * query reads either. best_rps and min_rps hold the lowest and the highest repeat of `column` in
+ * counts (a cost: the lowest is the best), ok_repeats the repeats with a figure, planned_repeats
+ * the counting runs recorded for the cell and mode (at least the protocol's 2). A status says why
+ * there is no figure as cell_status's does, from the counting runs: unsupported, failed (every
+ * repeat errored, crashed or timed out), server_failed (a counting run whose server did not
+ * start), build_failed (from the builds), else not_collected; never a zero. A count does not
+ * depend on the machine: no load figures (busy_pct, steal_pct and p50_ms are NULL). score ranks
+ * the cheapest first, ties broken by compiler then flag-set order (as cell_status's).
+ */
+export function countStatusSql(table: string, column: string): string {
+  return `CREATE OR REPLACE VIEW ${table} AS
+WITH count_stats AS (
+  SELECT cell_id, mode, test,
+         min(${column})::DOUBLE AS best, max(${column})::DOUBLE AS worst, count(${column})::INTEGER AS ok_repeats,
+         bool_or(status = 'unsupported') AS unsupported, min(error) FILTER (WHERE status <> 'ok') AS test_error
+  FROM counts GROUP BY cell_id, mode, test
+),
+count_run_stats AS (
+  SELECT cell_id, mode, count(DISTINCT repeat)::INTEGER AS repeats,
+         count(*) FILTER (WHERE status = 'server_failed')::INTEGER AS server_failed_runs
+  FROM count_runs GROUP BY cell_id, mode
+)
+SELECT s.cell_id, s.version, s.compiler, s.flag_set, s.compiler_index, s.flag_index, s.mode, s.test, s.test_index,
+       greatest(coalesce(r.repeats, 0), 2)::INTEGER AS planned_repeats,
+       CASE
+         WHEN c.ok_repeats > 0 THEN 'ok'
+         WHEN c.unsupported THEN 'unsupported'
+         WHEN c.cell_id IS NOT NULL THEN 'failed'
+         WHEN s.status = 'build_failed' THEN 'build_failed'
+         WHEN r.server_failed_runs > 0 THEN 'server_failed'
+         ELSE 'not_collected'
+       END AS status,
+       CASE WHEN c.ok_repeats > 0 THEN c.best END AS best_rps, CASE WHEN c.ok_repeats > 0 THEN c.worst END AS min_rps,
+       coalesce(c.ok_repeats, 0) AS ok_repeats, NULL::DOUBLE AS p50_ms,
+       CASE WHEN c.cell_id IS NOT NULL THEN c.test_error WHEN s.status = 'build_failed' THEN s.reason END AS reason,
+       s.cc_version, s.cflags, s.ldflags, s.compat_flags, NULL::DOUBLE AS busy_pct, NULL::DOUBLE AS steal_pct,
+       -round(c.best * 100) * 10000 - (s.compiler_index * 100 + s.flag_index) AS score
+FROM cell_status s
+LEFT JOIN count_stats c ON c.cell_id = s.cell_id AND c.mode = s.mode AND c.test = s.test
+LEFT JOIN count_run_stats r ON r.cell_id = s.cell_id AND r.mode = s.mode`;
+}
+
+/** Every counted metric's view (countStatusSql), as one script. */
+export const COUNT_STATUS_SQL = Object.values(METRICS)
+  .flatMap((m) => (m.countColumn ? [countStatusSql(m.table, m.countColumn)] : []))
+  .join(';\n');

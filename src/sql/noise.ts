@@ -3,25 +3,28 @@
  * "Noise rule"). One place defines it, so the charts, the summary, the build-factor effects and
  * the compare table can never disagree about what counts as a real difference.
  *
- *   spread    of a configuration (one test, one mode): (best − worst) / best over its measured
- *             repeats; unknown (NULL) with fewer than two repeats.
+ *   spread    of a configuration (one test, one mode): |best − worst| / best over its measured
+ *             repeats (for a cost the best repeat is the lowest); unknown (NULL) with fewer than
+ *             two repeats.
  *   band      of a pair: the larger of the two spreads; unknown (NULL) when either is unknown:
  *             one repeat says nothing about how far that configuration's own figure can move
  *             (a single repeat caught in a slow spell of the host must not be called slower
  *             beyond the other's small spread).
  *   verdict   of a ratio r = B / A against its band: 'faster' when r − 1 > band, 'slower' when
  *             1 / r − 1 > band (the faster side beats the slower by more than the band, either
- *             way round), 'tie' otherwise, 'unknown' when the band is unknown.
+ *             way round), 'tie' otherwise, 'unknown' when the band is unknown. For a cost
+ *             (src/model/metric.ts, lower is better) 'faster' reads "better", i.e. cheaper:
+ *             'faster' when 1 / r − 1 > band, 'slower' when r − 1 > band.
  *   geomean   of ratios: exp(mean(ln r)); its band: exp(mean(ln(1 + band))) − 1, the geometric
  *             mean of the bands (unknown bands left out); its verdict: the same rule.
  */
 
-/** How a ratio B / A compares with its noise band. */
+/** How a ratio B / A compares with its noise band ('faster' = better: for a cost, cheaper). */
 export type Verdict = 'faster' | 'slower' | 'tie' | 'unknown';
 
-/** The relative spread of repeats: (best − worst) / best, NULL with fewer than two repeats. */
+/** The relative spread of repeats: |best − worst| / best, NULL with fewer than two repeats. */
 export function spreadSql(best: string, worst: string, repeats: string): string {
-  return `CASE WHEN ${repeats} >= 2 THEN (${best} - ${worst}) / ${best} END`;
+  return `CASE WHEN ${repeats} >= 2 THEN abs(${best} - ${worst}) / ${best} END`;
 }
 
 /** The spread of a cell_status row (alias `s`, or none). */
@@ -35,12 +38,16 @@ export function bandSql(spreadA: string, spreadB: string): string {
   return `CASE WHEN (${spreadA}) IS NOT NULL AND (${spreadB}) IS NOT NULL THEN greatest(${spreadA}, ${spreadB}) END`;
 }
 
-/** The verdict of `ratio` (B / A) against `band`; NULL when the ratio is NULL. */
-export function verdictSql(ratio: string, band: string): string {
+/**
+ * The verdict of `ratio` (B / A) against `band`; NULL when the ratio is NULL. With `lower` (a
+ * cost: lower is better) 'faster' means B costs less beyond the band, 'slower' that it costs more.
+ */
+export function verdictSql(ratio: string, band: string, lower = false): string {
   const r = `(${ratio})`;
   const b = `(${band})`;
+  const [up, down] = lower ? ['slower', 'faster'] : ['faster', 'slower'];
   return `CASE WHEN ${r} IS NULL THEN NULL WHEN ${b} IS NULL THEN 'unknown'
-    WHEN ${r} - 1 > ${b} THEN 'faster' WHEN 1 / ${r} - 1 > ${b} THEN 'slower' ELSE 'tie' END`;
+    WHEN ${r} - 1 > ${b} THEN '${up}' WHEN 1 / ${r} - 1 > ${b} THEN '${down}' ELSE 'tie' END`;
 }
 
 /** Aggregate: the geometric mean of ratios (NULLs left out). */

@@ -11,6 +11,7 @@
  * geometric-mean band and the noise verdict of noise.ts; the counts are the items' verdicts.
  */
 import type { ConfigRef } from '../model/analysisState';
+import { type Metric, RPS } from '../model/metric';
 import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, verdictCountsSql, verdictSql, type Verdict, type VerdictCounts } from './noise';
 import { query, type Query } from './query';
 
@@ -23,14 +24,14 @@ export interface SummaryRow extends VerdictCounts {
   mode: string;
   /** The version, or null for all versions. */
   version: string | null;
-  /** The geometric mean of the items' ratios (1.05 = 5% faster than the baseline). */
+  /** The geometric mean of the items' ratios (1.05 = 5% faster than the baseline; for a cost, 5% costlier). */
   ratio: number;
   /** Its noise band (0.02 = 2%), null when no item has a known spread. */
   band: number | null;
   verdict: Verdict;
   /** Items (tests) in the mean. */
   tests: number;
-  /** The item with the lowest and the highest ratio. */
+  /** The item that compares worst and best with the baseline (for a cost: the highest and the lowest ratio). */
   worst_test: string;
   worst_ratio: number;
   best_test: string;
@@ -51,11 +52,11 @@ export interface SummaryItemRow {
   versions: number;
 }
 
-/** The items of every scope; parameters: the baseline's compiler and flag set. */
-const ITEMS = `pairs AS MATERIALIZED (
+/** The items of every scope in `metric`; parameters: the baseline's compiler and flag set. */
+const items = (metric: Metric) => `pairs AS MATERIALIZED (
   SELECT c.compiler, c.flag_set, c.compiler_index, c.flag_index, c.mode, c.version, c.test, c.test_index,
          c.best_rps / b.best_rps AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'))} AS band
-  FROM cell_status c JOIN cell_status b ON b.version = c.version AND b.mode = c.mode AND b.test = c.test
+  FROM ${metric.table} c JOIN ${metric.table} b ON b.version = c.version AND b.mode = c.mode AND b.test = c.test
   WHERE c.status = 'ok' AND b.status = 'ok' AND b.compiler = ? AND b.flag_set = ?
 ),
 items AS (
@@ -65,22 +66,23 @@ items AS (
          ${geomeanSql('ratio')}, ${geomeanBandSql('band')}, count(*)
   FROM pairs GROUP BY compiler, flag_set, compiler_index, flag_index, mode, test, test_index
 ),
-judged AS (SELECT *, ${verdictSql('ratio', 'band')} AS verdict FROM items)`;
+judged AS (SELECT *, ${verdictSql('ratio', 'band', metric.lower)} AS verdict FROM items)`;
 
 /** Scores of every configuration against `base`, per mode, per version and over all versions. */
-export function summaryQuery(base: ConfigRef): Query<SummaryRow> {
+export function summaryQuery(base: ConfigRef, metric: Metric = RPS): Query<SummaryRow> {
+  const [worst, best] = metric.lower ? ['max', 'min'] : ['min', 'max'];
   return query(
-    `WITH ${ITEMS},
+    `WITH ${items(metric)},
      scores AS (
        SELECT j.compiler, j.flag_set, j.compiler_index, j.flag_index, j.mode, j.version,
               ${geomeanSql('j.ratio')} AS ratio, ${geomeanBandSql('j.band')} AS band, count(*)::INTEGER AS tests,
               ${verdictCountsSql('j.verdict')},
-              arg_min(j.test, j.ratio) AS worst_test, min(j.ratio) AS worst_ratio,
-              arg_max(j.test, j.ratio) AS best_test, max(j.ratio) AS best_ratio
+              arg_${worst}(j.test, j.ratio) AS worst_test, ${worst}(j.ratio) AS worst_ratio,
+              arg_${best}(j.test, j.ratio) AS best_test, ${best}(j.ratio) AS best_ratio
        FROM judged j
        GROUP BY j.compiler, j.flag_set, j.compiler_index, j.flag_index, j.mode, j.version
      )
-     SELECT s.*, ${verdictSql('s.ratio', 's.band')} AS verdict
+     SELECT s.*, ${verdictSql('s.ratio', 's.band', metric.lower)} AS verdict
      FROM scores s LEFT JOIN versions v ON v.version = s.version
      ORDER BY s.mode, s.compiler_index, s.flag_index, v.ord NULLS LAST`,
     [base.compiler, base.flag_set],
@@ -88,9 +90,9 @@ export function summaryQuery(base: ConfigRef): Query<SummaryRow> {
 }
 
 /** The items of one scope (a version, or null for all versions), for the distribution chart. */
-export function summaryItemsQuery(base: ConfigRef, version: string | null): Query<SummaryItemRow> {
+export function summaryItemsQuery(base: ConfigRef, version: string | null, metric: Metric = RPS): Query<SummaryItemRow> {
   return query(
-    `WITH ${ITEMS}
+    `WITH ${items(metric)}
      SELECT compiler, flag_set, mode, test, test_index, ratio, band, verdict, versions::INTEGER AS versions
      FROM judged WHERE ${version === null ? 'version IS NULL' : 'version = ?'}
      ORDER BY mode, compiler_index, flag_index, test_index, test`,

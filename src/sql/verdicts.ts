@@ -3,6 +3,7 @@
  * the others by more than the noise, and whether each version is faster or slower than the
  * release before it beyond the noise. The rule itself is in noise.ts.
  */
+import { type Metric, RPS } from '../model/metric';
 import { bandSql, cellSpreadSql, verdictSql, type Verdict } from './noise';
 import { query, type Query } from './query';
 
@@ -36,7 +37,7 @@ export interface VersionVerdictRow {
   change: number | null;
   /** The noise band of that change: the larger spread of the two winners. */
   change_band: number | null;
-  /** faster = an improvement beyond noise, slower = a regression beyond noise. */
+  /** faster = an improvement beyond noise (for a cost: cheaper), slower = a regression beyond noise. */
   change_verdict: Verdict | null;
 }
 
@@ -45,12 +46,12 @@ export interface VersionVerdictRow {
  * depend on the range shown). No window functions (see charts.ts): winners come from the exact
  * score, the previous release from arg_max over earlier ones.
  */
-export function versionVerdictsQuery(): Query<VersionVerdictRow> {
-  const versusWinner = verdictSql('t.best / f.best_rps', bandSql('t.spread', 'f.spread'));
+export function versionVerdictsQuery(metric: Metric = RPS): Query<VersionVerdictRow> {
+  const versusWinner = verdictSql('t.best / f.best_rps', bandSql('t.spread', 'f.spread'), metric.lower);
   return query(
     `WITH f AS MATERIALIZED (
        SELECT s.mode, s.test, s.version, v.ord, s.compiler, s.flag_set, s.best_rps, s.score, ${cellSpreadSql('s')} AS spread
-       FROM cell_status s JOIN versions v ON v.version = s.version WHERE s.status = 'ok'
+       FROM ${metric.table} s JOIN versions v ON v.version = s.version WHERE s.status = 'ok'
      ),
      t AS MATERIALIZED (
        SELECT mode, test, version, ord, max(score) AS score, arg_max(best_rps, score) AS best, arg_max(spread, score) AS spread
@@ -61,7 +62,7 @@ export function versionVerdictsQuery(): Query<VersionVerdictRow> {
               count(*) FILTER (WHERE ${versusWinner} = 'tie')::INTEGER AS ties,
               count(*) FILTER (WHERE ${versusWinner} = 'unknown')::INTEGER AS unknowns,
               arg_max(f.compiler, f.score) AS runner_compiler, arg_max(f.flag_set, f.score) AS runner_flag_set,
-              max(f.best_rps) AS runner_best, arg_max(f.spread, f.score) AS runner_spread
+              ${metric.lower ? 'min' : 'max'}(f.best_rps) AS runner_best, arg_max(f.spread, f.score) AS runner_spread
        FROM t JOIN f ON f.mode = t.mode AND f.test = t.test AND f.version = t.version AND f.score < t.score
        GROUP BY t.mode, t.test, t.version
      ),
@@ -77,7 +78,7 @@ export function versionVerdictsQuery(): Query<VersionVerdictRow> {
             coalesce(r.ties, 0) AS ties, r.runner_compiler, r.runner_flag_set, r.runner_best, r.runner_spread,
             p.prev_version, t.best / p.prev_best - 1 AS change,
             ${bandSql('t.spread', 'p.prev_spread')} AS change_band,
-            ${verdictSql('t.best / p.prev_best', bandSql('t.spread', 'p.prev_spread'))} AS change_verdict
+            ${verdictSql('t.best / p.prev_best', bandSql('t.spread', 'p.prev_spread'), metric.lower)} AS change_verdict
      FROM t
      LEFT JOIN rivals r ON r.mode = t.mode AND r.test = t.test AND r.version = t.version
      LEFT JOIN prev p ON p.mode = t.mode AND p.test = t.test AND p.version = t.version

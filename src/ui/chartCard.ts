@@ -5,6 +5,7 @@
 import { barChart, type Bar, type BarChart } from '../chart/barChart';
 import type { AxisView } from '../model/domain';
 import { formatAxisRange } from '../model/format';
+import { type Metric, RPS } from '../model/metric';
 import { copyLink } from './copyLink';
 import { h } from './dom';
 
@@ -28,6 +29,8 @@ export interface ChartCard {
   /** Shows one version's configurations; `focus` moves keyboard focus into them. */
   showConfigs(version: string, bars: readonly Bar[], view: AxisView, focus: boolean): void;
   setHidden(hidden: boolean): void;
+  /** The metric the next bars are in: caption, axis note and words follow it. */
+  setMetric(metric: Metric): void;
 }
 
 const MODE_TEXT: Record<string, string> = {
@@ -43,6 +46,10 @@ export function chartElementId(key: string): string {
 /** Creates the card for the chart `key` (mode and test). */
 export function createChartCard(key: string, mode: string, test: string, actions: CardActions): ChartCard {
   const subtitle = h('p', { class: 'text-xs text-slate-600' });
+  let metric = RPS;
+  const what = h('span', { class: 'chart-metric text-xs text-slate-600' });
+  const caption = () => `${metric.name}${metric.kind === 'counted' ? ` (counted; ${metric.direction})` : ''}, ${MODE_TEXT[mode] ?? `${mode} mode`}`;
+  what.textContent = caption();
   const back = h('button', {
     class: 'rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100',
     attrs: { type: 'button', hidden: '', 'data-action': 'back' },
@@ -59,7 +66,7 @@ export function createChartCard(key: string, mode: string, test: string, actions
     h('div', { class: 'flex items-start justify-between gap-2' },
       h('figcaption', { class: 'min-w-0 flex-1' },
         h('h3', { class: 'text-base font-semibold text-slate-900' }, test),
-        h('span', { class: 'text-xs text-slate-600' }, `requests/second, ${MODE_TEXT[mode] ?? `${mode} mode`}`),
+        what,
         subtitle,
       ),
       h('div', { class: 'flex shrink-0 items-center gap-2' }, copy.status, back, copy.link),
@@ -79,7 +86,7 @@ export function createChartCard(key: string, mode: string, test: string, actions
     if (chart) chart.update(bars, options);
     else chart = barChart(body, bars, options);
     const domain = chart.domain();
-    axisNote.textContent = domain ? formatAxisRange(domain) : 'no figures in this range';
+    axisNote.textContent = domain ? formatAxisRange(domain, metric.unit) : 'no figures in this range';
   };
 
   return {
@@ -88,8 +95,8 @@ export function createChartCard(key: string, mode: string, test: string, actions
       element.dataset.drill = '';
       back.hidden = true;
       const measured = bars.filter((b) => b.value !== null).length;
-      // Releases faster (▲) or slower (▼) than the one before, beyond the noise band.
-      const changes = bars.filter((b) => b.change).map((b) => `${b.change === 'faster' ? '▲' : '▼'} ${b.label}`);
+      // Releases better or worse than the one before beyond the noise band, the arrow by the number's sign.
+      const changes = bars.filter((b) => b.change).map((b) => `${b.changeMark ?? (b.change === 'faster' ? '▲' : '▼')} ${b.label}`);
       const busy = bars.filter((b) => b.busy).map((b) => b.label);
       subtitle.textContent = `Best configuration per version · ${measured} of ${bars.length} versions measured · click a bar for its configurations`
         + (changes.length ? ` · beyond noise against the release before: ${changes.join(', ')}` : '')
@@ -104,8 +111,8 @@ export function createChartCard(key: string, mode: string, test: string, actions
       const tied = bars.filter((b) => b.noise === 'tie').map((b) => `${b.group} ${b.label}`);
       const standing = !winner ? 'no configuration measured'
         : tied.length ? `≈ tie within noise: ${tied.join(', ')}`
-        : winner.noise === 'unknown' ? `? fastest: ${winner.group} ${winner.label}, no winner called (too few repeats to judge the noise)`
-        : `★ fastest: ${winner.group} ${winner.label}`;
+        : winner.noise === 'unknown' ? `? ${metric.best}: ${winner.group} ${winner.label}, no winner called (too few repeats to judge the noise)`
+        : `★ ${metric.best}: ${winner.group} ${winner.label}`;
       const busy = bars.filter((b) => b.busy).map((b) => `${b.group} ${b.label}`);
       subtitle.textContent = `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${standing}`
         + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '');
@@ -114,6 +121,11 @@ export function createChartCard(key: string, mode: string, test: string, actions
     },
     setHidden(hidden) {
       element.hidden = hidden;
+    },
+    setMetric(next) {
+      metric = next;
+      what.textContent = caption();
+      element.dataset.metric = next.id;
     },
   };
 }

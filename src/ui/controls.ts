@@ -1,20 +1,31 @@
-/** The filter bar: view, mode, test search and version range. It reports changes; the app owns the state. */
+/** The filter bar: metric, view, mode, test search and version range. It reports changes; the app owns the state. */
+import { METRIC_IDS, type MetricId, METRICS } from '../model/metric';
 import type { AppState, ModeFilter } from '../model/state';
 import type { AxisView } from '../model/domain';
 import { h } from './dom';
 
 /** A change the user asked for. */
-export type StatePatch = Partial<Pick<AppState, 'view' | 'mode' | 'q' | 'from' | 'to'>> & { reset?: true };
+export type StatePatch = Partial<Pick<AppState, 'metric' | 'view' | 'mode' | 'q' | 'from' | 'to'>> & { reset?: true };
 
 /** The filter bar, kept in step with the state. */
 export interface Controls {
   /** Shows `state` in the controls and how many charts it leaves visible. */
   sync(state: AppState, shown: number, total: number): void;
+  /**
+   * How many counted figures the data holds: with none, the counted metrics say "not collected
+   * yet" (they can still be picked, and show every bar as not collected, never as zero).
+   */
+  setCounted(figures: number): void;
 }
+
+/** The metric control's short labels. */
+const METRIC_LABELS: Readonly<Record<MetricId, string>> = {
+  rps: 'requests/s (measured)', ir: 'instructions/request (counted)', cycles: 'est. cycles/request (counted)',
+};
 
 const SEARCH_DELAY_MS = 250;
 
-function radioGroup<T extends string>(name: string, legend: string, options: readonly (readonly [T, string])[], onPick: (v: T) => void) {
+function radioGroup<T extends string>(name: string, legend: string, options: readonly (readonly [T, string])[], onPick: (v: T) => void, titles: Partial<Record<T, string>> = {}) {
   // Each input sits inside its label, so the label's look follows its own input only.
   const inputs = options.map(([value]) =>
     h('input', { class: 'sr-only', attrs: { type: 'radio', name, value, id: `${name}-${value}` }, on: { change: () => onPick(value) } }),
@@ -22,7 +33,8 @@ function radioGroup<T extends string>(name: string, legend: string, options: rea
   const labels = options.map(([, label], i) =>
     h('label', {
       class: 'cursor-pointer border border-slate-300 px-3 py-1 text-sm first:rounded-l-md last:rounded-r-md has-checked:bg-slate-800 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-blue-600',
-    }, inputs[i] ?? '', label),
+      attrs: titles[options[i]![0]] ? { title: titles[options[i]![0]]! } : {},
+    }, inputs[i] ?? '', h('span', { class: 'option-text' }, label)),
   );
   // min-w-0: a fieldset is at least as wide as its content unless told otherwise, which on a
   // phone pushes the page sideways; the options wrap instead.
@@ -32,11 +44,13 @@ function radioGroup<T extends string>(name: string, legend: string, options: rea
     h('div', { class: 'inline-flex min-w-0 flex-wrap' }, ...labels),
   );
   const set = (value: T) => inputs.forEach((input) => (input.checked = input.value === value));
-  return { fieldset, set };
+  return { fieldset, set, labels };
 }
 
 /** Builds the controls into `root`; `versions` in release order fill the range selects. */
 export function createControls(root: HTMLElement, versions: readonly string[], onChange: (patch: StatePatch) => void): Controls {
+  const metric = radioGroup<MetricId>('metric', 'Metric', METRIC_IDS.map((id) => [id, METRIC_LABELS[id]] as const), (v) => onChange({ metric: v }),
+    Object.fromEntries(METRIC_IDS.map((id) => [id, `${METRICS[id].label}: ${METRICS[id].direction}`])));
   const view = radioGroup<AxisView>('view', 'Axis', [['real', 'Real View'], ['max', 'Max Change View']], (v) => onChange({ view: v }));
   const mode = radioGroup<ModeFilter>('mode', 'Mode', [['all', 'Both'], ['data', 'data'], ['pipe', 'pipe (-P 1000)']], (v) => onChange({ mode: v }));
 
@@ -64,6 +78,7 @@ export function createControls(root: HTMLElement, versions: readonly string[], o
   const reset = h('button', { class: 'rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100', attrs: { type: 'button' }, on: { click: () => onChange({ reset: true }) } }, 'Reset');
 
   root.replaceChildren(
+    metric.fieldset,
     view.fieldset,
     mode.fieldset,
     h('div', { class: 'flex items-center gap-2' }, h('label', { class: 'text-sm font-semibold text-slate-700', attrs: { for: 'test-search' } }, 'Test'), search),
@@ -74,12 +89,20 @@ export function createControls(root: HTMLElement, versions: readonly string[], o
 
   return {
     sync(state, shown, total) {
+      metric.set(state.metric);
       view.set(state.view);
       mode.set(state.mode);
       if (document.activeElement !== search && search.value.trim() !== state.q) search.value = state.q;
       from.select.value = state.from ?? '';
       to.select.value = state.to ?? '';
       count.textContent = `${shown} of ${total} charts`;
+    },
+    setCounted(figures) {
+      METRIC_IDS.forEach((id, i) => {
+        if (METRICS[id].kind !== 'counted') return;
+        const text = metric.labels[i]?.querySelector('.option-text');
+        if (text) text.textContent = figures > 0 ? METRIC_LABELS[id] : `${METRIC_LABELS[id]}: not collected yet`;
+      });
     },
   };
 }

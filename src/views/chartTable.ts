@@ -3,7 +3,8 @@
  * accessible alternative to the picture, and readable on any screen.
  */
 import type { PlainValue } from '../data/arrowValues';
-import { formatMs, formatPercent, formatRps } from '../model/format';
+import { formatFigure, formatMs, formatPercent } from '../model/format';
+import { type Metric, RPS as REQUESTS } from '../model/metric';
 import { hostBusy, othersBusy, statusText } from '../model/bars';
 import type { ConfigRow, VersionRow } from '../sql/charts';
 import type { TableColumn } from './dataTable';
@@ -16,41 +17,53 @@ export interface TableModel {
 
 const number = (format: (n: number) => string) => (v: PlainValue) => (typeof v === 'number' ? format(v) : '—');
 const text = (header: string): TableColumn => ({ header, numeric: false, format: (v) => (v === null ? '—' : String(v)) });
-const RPS: TableColumn = { header: 'Requests/s (best repeat)', numeric: true, format: number(formatRps) };
-const SLOWEST: TableColumn = { header: 'Slowest repeat, req/s', numeric: true, format: number(formatRps) };
+/** The figure's columns in `metric`: its best and its worst repeat. */
+const figureColumns = (metric: Metric): [TableColumn, TableColumn] => {
+  const format = number((n) => formatFigure(n, metric.unit));
+  if (!metric.lower) return [{ header: 'Requests/s (best repeat)', numeric: true, format }, { header: 'Slowest repeat, req/s', numeric: true, format }];
+  return [{ header: `${metric.name} (best repeat, ${metric.direction})`, numeric: true, format }, { header: `Costliest repeat, ${metric.unit}`, numeric: true, format }];
+};
 const P50: TableColumn = { header: 'p50 latency', numeric: true, format: number(formatMs) };
 const BUSY: TableColumn = { header: 'Other processes, max % of a CPU', numeric: true, format: number((n) => `${Math.round(n)}%${othersBusy(n) ? ' ⚠ busy' : ''}`) };
 const STEAL: TableColumn = { header: 'Host steal, max % of a CPU', numeric: true, format: number((n) => `${n.toFixed(1)}%${hostBusy(n) ? ' ⚠ busy' : ''}`) };
 
-function outcome(row: VersionRow | ConfigRow): string {
-  return row.status === 'ok' ? 'measured' : statusText(row.status, row.reason);
+function outcome(row: VersionRow | ConfigRow, metric: Metric = REQUESTS): string {
+  return row.status === 'ok' ? metric.kind : statusText(row.status, row.reason);
 }
 
 function repeats(row: VersionRow | ConfigRow): string | null {
   return row.status === 'ok' ? `${row.ok_repeats ?? '?'} of ${row.planned_repeats ?? '?'}` : null;
 }
 
-/** One row per version: its fastest configuration's figures. */
-export function versionTable(rows: readonly VersionRow[]): TableModel {
+/** The columns only a measured figure has (latency, machine load). */
+const measuredOnly = (metric: Metric) => metric.kind === 'measured';
+
+/** One row per version: its best configuration's figures, in `metric`. */
+export function versionTable(rows: readonly VersionRow[], metric: Metric = REQUESTS): TableModel {
+  const [best, worst] = figureColumns(metric);
+  const load = measuredOnly(metric);
   return {
-    columns: [text('Version'), RPS, text('Fastest configuration'), text('Repeats'), SLOWEST, P50, BUSY, STEAL, text('Status')],
+    columns: [text('Version'), best, text(`${metric.best.replace(/^./, (c) => c.toUpperCase())} configuration`), text('Repeats'), worst, ...(load ? [P50, BUSY, STEAL] : []), text('Status')],
     rows: rows.map((r) => [
       r.version, r.best_rps, r.compiler ? `${r.compiler} ${r.flag_set ?? ''}`.trim() : null,
-      repeats(r), r.min_rps, r.p50_ms, r.busy_pct, r.steal_pct, outcome(r),
+      repeats(r), r.min_rps, ...(load ? [r.p50_ms, r.busy_pct, r.steal_pct] : []), outcome(r, metric),
     ]),
   };
 }
 
-/** One row per configuration of a version. */
-export function configTable(rows: readonly ConfigRow[]): TableModel {
+/** One row per configuration of a version, in `metric`. */
+export function configTable(rows: readonly ConfigRow[], metric: Metric = REQUESTS): TableModel {
+  const [best, worst] = figureColumns(metric);
+  const load = measuredOnly(metric);
   return {
     columns: [
-      text('Compiler'), text('Flag set'), RPS,
-      { header: 'Compared with the fastest', numeric: true, format: number(formatPercent) },
-      text('Repeats'), SLOWEST, P50, BUSY, STEAL, text('Status'),
+      text('Compiler'), text('Flag set'), best,
+      { header: `Compared with the ${metric.best}`, numeric: true, format: number(formatPercent) },
+      text('Repeats'), worst, ...(load ? [P50, BUSY, STEAL] : []), text('Status'),
     ],
     rows: rows.map((r) => [
-      r.compiler, r.flag_set, r.best_rps, r.vs_winner, repeats(r), r.min_rps, r.p50_ms, r.busy_pct, r.steal_pct, r.winner ? 'measured, the fastest ★' : outcome(r),
+      r.compiler, r.flag_set, r.best_rps, r.vs_winner, repeats(r), r.min_rps, ...(load ? [r.p50_ms, r.busy_pct, r.steal_pct] : []),
+      r.winner ? `${metric.kind}, the ${metric.best} ★` : outcome(r, metric),
     ]),
   };
 }

@@ -72,7 +72,7 @@ describe.each([
 
   it('names the byte size of every data file it was made from', async () => {
     const view = (await firstViewOf(dir)) as FirstView;
-    const sizes = Object.fromEntries(TABLES.map((t) => [t, fs.statSync(path.join(dir, tableFile(t))).size]));
+    const sizes = Object.fromEntries(TABLES.filter((t) => fs.existsSync(path.join(dir, tableFile(t)))).map((t) => [t, fs.statSync(path.join(dir, tableFile(t))).size]));
     expect(sameFiles(view, sizes)).toBe(true);
     expect(sameFiles(view, { ...sizes, results: (sizes.results ?? 0) + 1 })).toBe(false);
   });

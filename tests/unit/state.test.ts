@@ -5,6 +5,7 @@ import {
 
 const full: AppState = {
   hw: 'intel-r-xeon-r-processor-2-cores',
+  metric: 'ir',
   view: 'max',
   mode: 'pipe',
   q: 'lrange 100',
@@ -89,6 +90,13 @@ describe('encodeState / decodeState', () => {
     const { state, problems } = decodeState(`?sql=${'x'.repeat(20_001)}`);
     expect(state.sql).toBe('');
     expect(problems).toHaveLength(1);
+  });
+
+  it('keeps the metric in the URL only when it is not requests/second, and falls back from an unknown one', () => {
+    expect(encodeState({ ...DEFAULTS, metric: 'cycles', view: 'max' })).toBe('?metric=cycles&view=max');
+    expect(decodeState('?metric=ir').state.metric).toBe('ir');
+    expect(decodeState('?metric=rps')).toEqual({ state: DEFAULTS, problems: [] });
+    expect(decodeState('?metric=latency')).toEqual({ state: DEFAULTS, problems: ['Unknown metric "latency"; using "rps".'] });
   });
 
   it('writes the hardware first, so a link names its CPU before anything else', () => {
