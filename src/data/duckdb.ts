@@ -85,10 +85,10 @@ async function open(): Promise<Database> {
     eh: { mainModule: absolute(ehWasm), mainWorker: absolute(ehWorker) },
   });
   if (!bundle.mainWorker) throw new Error('DuckDB-WASM has no worker for this browser.');
-  const worker = sameOriginWorker(bundle.mainWorker);
+  const { worker, wasmFailed } = sameOriginWorker(bundle.mainWorker);
   performance.mark('duckdb:worker');
   const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker);
-  await startedOrFailed(db.instantiate(bundle.mainModule), bundle.mainModule);
+  await startedOrFailed(db.instantiate(bundle.mainModule), wasmFailed);
   const conn = await db.connect();
   const prepared = new Map<string, Promise<duckdb.AsyncPreparedStatement>>();
 
@@ -218,9 +218,13 @@ async function stream(conn: duckdb.AsyncDuckDBConnection, statement: Statement, 
 /**
  * The DuckDB worker, started from a prelude that refuses every request to another origin: SQL
  * typed into the console (or carried by a link) can name http(s) and s3 URLs, which DuckDB-WASM
- * would otherwise fetch from inside the worker.
+ * would otherwise fetch from inside the worker. The prelude also reports a wasm file the worker
+ * could not fetch (`wasmFailed` rejects with why), which DuckDB-WASM itself keeps inside the
+ * worker: so the page needs no request of its own to find out.
  */
-function sameOriginWorker(workerUrl: string): Worker {
+function sameOriginWorker(workerUrl: string): { worker: Worker; wasmFailed: Promise<never> } {
+  // A channel of this worker's own (another tab's engine must not answer it).
+  const channelName = `rcb-duckdb-${Date.now()}-${Math.random().toString(36).slice(2)}`;
   const prelude = `const origin = ${JSON.stringify(location.origin)};
 const allowed = (url) => { try { return new URL(url, origin).origin === origin; } catch { return false; } };
 const open = XMLHttpRequest.prototype.open;
@@ -228,15 +232,26 @@ XMLHttpRequest.prototype.open = function (method, url, ...rest) {
   if (!allowed(String(url))) throw new Error('this site does not request other origins (' + url + ')');
   return open.call(this, method, url, ...rest);
 };
+const report = (text) => new BroadcastChannel(${JSON.stringify(channelName)}).postMessage(text);
 const fetchAny = self.fetch.bind(self);
-self.fetch = (input, init) => allowed(input instanceof Request ? input.url : String(input))
-  ? fetchAny(input, init) : Promise.reject(new TypeError('this site does not request other origins'));
+self.fetch = (input, init) => {
+  const url = input instanceof Request ? input.url : String(input);
+  if (!allowed(url)) return Promise.reject(new TypeError('this site does not request other origins'));
+  if (!/\\.wasm$/.test(new URL(url, origin).pathname)) return fetchAny(input, init);
+  return fetchAny(input, init).then(
+    (response) => (response.ok || report('its wasm file is missing (HTTP ' + response.status + ' for ' + url + ')'), response),
+    (err) => { report('its wasm file could not be fetched (' + (err && err.message || err) + ')'); throw err; });
+};
 importScripts(${JSON.stringify(workerUrl)});`;
   const url = URL.createObjectURL(new Blob([prelude], { type: 'text/javascript' }));
   const worker = new Worker(url);
   // The worker has fetched its script by the time it first answers.
   worker.addEventListener('message', () => URL.revokeObjectURL(url), { once: true });
-  return worker;
+  const channel = new BroadcastChannel(channelName);
+  const wasmFailed = new Promise<never>((_, reject) => {
+    channel.onmessage = (event: MessageEvent<string>) => reject(new Error(event.data));
+  });
+  return { worker, wasmFailed };
 }
 
 /** Longest wait for the engine to start (a slow connection downloads ~4.3 MB of gzipped wasm). */
@@ -244,20 +259,16 @@ const START_TIMEOUT_MS = 60_000;
 
 /**
  * DuckDB-WASM's instantiate never settles when its worker fails to load the wasm (the rejection
- * stays inside the worker, where the page cannot catch it). Race it against a check that the
- * wasm file is there and against a timeout, so the page can say what happened.
+ * stays inside the worker, where the page cannot catch it). Race it against the worker's report
+ * of a failed wasm fetch and against a timeout, so the page can say what happened.
  */
-async function startedOrFailed<T>(instantiate: Promise<T>, wasmUrl: string): Promise<T> {
+async function startedOrFailed<T>(instantiate: Promise<T>, wasmFailed: Promise<never>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const failed = new Promise<never>((_, reject) => {
-    void fetch(wasmUrl, { method: 'HEAD' }).then(
-      (response) => response.ok || reject(new Error(`its wasm file is missing (HTTP ${response.status} for ${wasmUrl})`)),
-      (err: unknown) => reject(new Error(`its wasm file could not be fetched (${err instanceof Error ? err.message : String(err)})`)),
-    );
+  const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`it did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([instantiate, failed]);
+    return await Promise.race([instantiate, wasmFailed, timedOut]);
   } finally {
     clearTimeout(timer);
   }

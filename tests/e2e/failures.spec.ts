@@ -10,14 +10,17 @@ async function engineOnly(page: Page): Promise<void> {
   await page.route('**/data/first-view.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
 }
 
-test('the site makes no request to any other origin, and logs no error', async ({ page, context, baseURL }) => {
+test('the site makes no request to any other origin, no request fails, and it logs no error', async ({ page, context, baseURL }) => {
   const origin = new URL(baseURL ?? '').origin;
   const foreign: string[] = [];
   const seen: string[] = [];
   const errors: string[] = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   page.on('pageerror', (error) => errors.push(error.message));
+  const failedRequests: string[] = [];
+  context.on('requestfailed', (request) => failedRequests.push(`${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
   context.on('request', (request) => {
+    if (request.method() !== 'GET') failedRequests.push(`${request.method()} ${request.url()} (only GET is expected)`);
     seen.push(request.url());
     if (!request.url().startsWith(origin) && !request.url().startsWith('data:') && !request.url().startsWith('blob:')) foreign.push(request.url());
   });
@@ -32,6 +35,8 @@ test('the site makes no request to any other origin, and logs no error', async (
   await page.waitForLoadState('networkidle');
   expect(foreign).toEqual([]);
   expect(errors).toEqual([]);
+  // No request fails or is cancelled (e.g. a HEAD probe of the wasm file).
+  expect(failedRequests).toEqual([]);
   // The data and DuckDB's wasm came from the site's own sub-path.
   expect(seen.some((u) => u.endsWith('/redis-compiler-benchmarks/data/first-view.json'))).toBe(true);
   expect(seen.some((u) => u.endsWith('/redis-compiler-benchmarks/data/split/results.parquet'))).toBe(true);
