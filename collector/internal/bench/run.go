@@ -124,14 +124,7 @@ func Run(ctx context.Context, s Spec) (Outcome, error) {
 			// measured, and nothing failed: no rows.
 			remaining = nil
 		default:
-			msg := ServerError(stderr)
-			status := "failed"
-			if msg != "" && IsUnsupported(msg) {
-				status = "unsupported"
-			}
-			if msg == "" {
-				msg = "client: " + oneLine(lastLine(stderr+stdout)) + " (" + cerr.Error() + ")"
-			}
+			status, msg := clientFailure(cerr, stdout, stderr)
 			out.Results = append(out.Results, Result{Test: next.Name, Index: TestIndex(next.Name), Status: status, Error: msg})
 			seen[next.Name] = true
 			remaining = remaining[1:]
