@@ -23,6 +23,10 @@ type Task struct {
 	// Redo, for a run measured again, says why (Redo.Reason); the run it
 	// replaces is kept in the redone tables.
 	Redo string
+	// Round, for a precision mode, is the task's round (PendingRounds): its
+	// seed and the task's 1-based position in its random order. Nil for the
+	// reference modes.
+	Round *Round
 }
 
 // CellStatus summarises one cell for the plan command.
@@ -127,7 +131,7 @@ func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Dat
 			for _, m := range modes {
 				if rs := slots[cellMode{c.ID(), m.Name}]; level <= len(rs) {
 					if why := redo.Reason(rs[level-1]); why != "" {
-						tasks = append(tasks, Task{c, m, int(rs[level-1].Repeat), why})
+						tasks = append(tasks, Task{Cell: c, Mode: m, Repeat: int(rs[level-1].Repeat), Redo: why})
 					}
 					continue
 				}
@@ -136,7 +140,7 @@ func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Dat
 					n++
 				}
 				used[store.RunKey(c.ID(), m.Name, n)] = true
-				tasks = append(tasks, Task{c, m, n, ""})
+				tasks = append(tasks, Task{Cell: c, Mode: m, Repeat: n})
 			}
 		}
 	}
