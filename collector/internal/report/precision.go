@@ -1,0 +1,221 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/stats"
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+// figures are one (hardware class, version, mode)'s requests per second:
+// per cell, per round, per test.
+type figures struct {
+	class, version, mode string
+	cells                map[string]map[int]map[string]float64 // cell id -> round -> test -> rps
+	tests                map[string]int32                      // test -> test index
+}
+
+// roundsOf gathers the figures of d per class, version and mode. A precision
+// run's round is its repeat number (one per round of every configuration); a
+// reference run's is its rank among its cell's repeats on its class (the
+// class's n-th repeat), so reference repeats pair as their passes over the
+// matrix did.
+func roundsOf(d *store.Data) map[[3]string]*figures {
+	classOf := classOfRun(d)
+	round := map[string]int{}
+	byCell := map[[2]string][]store.Run{}
+	for _, r := range d.Runs {
+		k := [2]string{classOf[r.RunID], r.CellID + "\x00" + r.Mode}
+		byCell[k] = append(byCell[k], r)
+	}
+	for _, rs := range byCell {
+		sort.Slice(rs, func(i, j int) bool { return rs[i].Repeat < rs[j].Repeat })
+		for i, r := range rs {
+			round[r.RunID] = i + 1
+			if r.RoundSeed != nil {
+				round[r.RunID] = int(r.Repeat)
+			}
+		}
+	}
+	runs := map[string]store.Run{}
+	for _, r := range d.Runs {
+		runs[r.RunID] = r
+	}
+	out := map[[3]string]*figures{}
+	for _, res := range d.Results {
+		run, ok := runs[res.RunID]
+		if !ok || res.Status != "ok" || res.RPS == nil {
+			continue
+		}
+		k := [3]string{classOf[res.RunID], res.Version, res.Mode}
+		f := out[k]
+		if f == nil {
+			f = &figures{class: k[0], version: k[1], mode: k[2], cells: map[string]map[int]map[string]float64{}, tests: map[string]int32{}}
+			out[k] = f
+		}
+		if f.cells[res.CellID] == nil {
+			f.cells[res.CellID] = map[int]map[string]float64{}
+		}
+		r := round[run.RunID]
+		if f.cells[res.CellID][r] == nil {
+			f.cells[res.CellID][r] = map[string]float64{}
+		}
+		f.cells[res.CellID][r][res.Test] = *res.RPS
+		f.tests[res.Test] = res.TestIndex
+	}
+	return out
+}
+
+// matrix is cell's figures as [round][test] over rounds and tests, NaN where missing.
+func (f *figures) matrix(cell string, rounds []int, tests []string) [][]float64 {
+	m := make([][]float64, len(rounds))
+	for i, r := range rounds {
+		for _, t := range tests {
+			v, ok := f.cells[cell][r][t]
+			if !ok {
+				v = math.NaN()
+			}
+			m[i] = append(m[i], v)
+		}
+	}
+	return m
+}
+
+// axes are the rounds and tests (in the client's order) f has.
+func (f *figures) axes() ([]int, []string) {
+	seen := map[int]bool{}
+	var rounds []int
+	for _, byRound := range f.cells {
+		for r := range byRound {
+			if !seen[r] {
+				seen[r] = true
+				rounds = append(rounds, r)
+			}
+		}
+	}
+	sort.Ints(rounds)
+	var tests []string
+	for t := range f.tests {
+		tests = append(tests, t)
+	}
+	sort.Slice(tests, func(i, j int) bool {
+		if f.tests[tests[i]] != f.tests[tests[j]] {
+			return f.tests[tests[i]] < f.tests[tests[j]]
+		}
+		return tests[i] < tests[j]
+	})
+	return rounds, tests
+}
+
+// medianCV is the median over tests of the coefficient of variation of
+// m[round][test] across rounds, and how many of those are unstable.
+func medianCV(m [][]float64, tests int) (float64, int, int) {
+	var cvs []float64
+	unstable := 0
+	for t := 0; t < tests; t++ {
+		var col []float64
+		for _, row := range m {
+			col = append(col, row[t])
+		}
+		if cv := stats.CV(col); !math.IsNaN(cv) {
+			cvs = append(cvs, cv)
+			if stats.Unstable(cv) {
+				unstable++
+			}
+		}
+	}
+	return stats.Median(cvs), unstable, len(cvs)
+}
+
+// Precision prints, per hardware class and version that has runs in any of
+// the precision modes, and for each of those modes and then each reference
+// mode: every configuration's effect against baseline (a cell id without its
+// version, e.g. "gcc|-O2") as the geometric mean over rounds and tests of
+// per-round paired ratios, the half-width of its bootstrap interval (rounds
+// and tests resampled, o), the verdict, and the median over tests of its
+// coefficient of variation across rounds.
+func Precision(w io.Writer, d *store.Data, precision, reference []string, baseline string, o stats.Options) {
+	all := roundsOf(d)
+	var keys [][3]string
+	for k := range all {
+		if slices.Contains(precision, k[2]) {
+			for _, m := range append(append([]string(nil), precision...), reference...) {
+				if _, ok := all[[3]string{k[0], k[1], m}]; ok && !slices.Contains(keys, [3]string{k[0], k[1], m}) {
+					keys = append(keys, [3]string{k[0], k[1], m})
+				}
+			}
+		}
+	}
+	modeRank := func(m string) int { return slices.Index(append(append([]string(nil), precision...), reference...), m) }
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a[0] != b[0] || a[1] != b[1] {
+			return a[0]+"\x00"+a[1] < b[0]+"\x00"+b[1]
+		}
+		return modeRank(a[2]) < modeRank(b[2])
+	})
+	if len(keys) == 0 {
+		fmt.Fprintf(w, "no runs in the precision modes (%s)\n", strings.Join(precision, ", "))
+		return
+	}
+	for _, k := range keys {
+		precisionTable(w, all[k], baseline, slices.Contains(precision, k[2]), o)
+	}
+	fmt.Fprintf(w, "effect: geometric mean over rounds and tests of the per-round ratio to %s (requests/s); ± half-width of its %.0f%% bootstrap interval (%d resamples of rounds and tests, seed %d); a verdict only when the interval excludes no change; CV: median over tests of the coefficient of variation across rounds (unstable above %.0f%%)\n",
+		strings.ReplaceAll(baseline, "|", " "), 100*o.Confidence, o.Resamples, o.Seed, 100*stats.UnstableCV)
+}
+
+// precisionTable prints one (class, version, mode)'s configurations.
+func precisionTable(w io.Writer, f *figures, baseline string, isPrecision bool, o stats.Options) {
+	rounds, tests := f.axes()
+	base := f.version + "|" + baseline
+	kind := "precision, interleaved rounds"
+	if !isPrecision {
+		kind = "reference, repeats paired by pass"
+	}
+	fmt.Fprintf(w, "\n%s %s (%s) on %s: %d rounds, %d tests\n", f.version, f.mode, kind, f.class, len(rounds), len(tests))
+	if _, ok := f.cells[base]; !ok {
+		fmt.Fprintf(w, "  no figures of the baseline %s\n", strings.ReplaceAll(base, "|", " "))
+		return
+	}
+	bm := f.matrix(base, rounds, tests)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  configuration\teffect\t± half-width\tverdict\tmedian CV\tunstable\t")
+	var cells []string
+	for c := range f.cells {
+		cells = append(cells, c)
+	}
+	sort.Strings(cells)
+	var halfWidths []float64
+	for _, c := range cells {
+		m := f.matrix(c, rounds, tests)
+		cv, unstable, n := medianCV(m, len(tests))
+		name := strings.ReplaceAll(strings.TrimPrefix(c, f.version+"|"), "|", " ")
+		if c == base {
+			fmt.Fprintf(tw, "  %s\tbaseline\t\t\t%.2f%%\t%d/%d\t\n", name, 100*cv, unstable, n)
+			continue
+		}
+		s := stats.Effect(stats.LogRatios(m, bm), o)
+		halfWidths = append(halfWidths, s.HalfWidth())
+		fmt.Fprintf(tw, "  %s\t%+.2f%%\t%.2f%%\t%s\t%.2f%%\t%d/%d\t\n", name, 100*(s.Center-1), 100*s.HalfWidth(), s.Verdict(), 100*cv, unstable, n)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "  median half-width %.2f%%, largest %.2f%%\n", 100*stats.Median(halfWidths), 100*largest(halfWidths))
+}
+
+// largest is the largest of xs, NaN values left out (NaN when none is left).
+func largest(xs []float64) float64 {
+	out := math.NaN()
+	for _, x := range xs {
+		if !math.IsNaN(x) && (math.IsNaN(out) || x > out) {
+			out = x
+		}
+	}
+	return out
+}

@@ -1,0 +1,65 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/stats"
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+// precisionData has 7.4.1 gcc -O2 and clang -O2 in two rounds of pipe-long
+// (ratios 1.04 and 1.06) and in two reference pipe repeats numbered 4 and 7
+// (ratios 1.10 and 0.90), and 6.2.16 in the reference mode only.
+func precisionData() *store.Data {
+	d := &store.Data{Machines: []store.Machine{{MachineID: "m1", CPUModel: "Test CPU", Cores: 2}}}
+	add := func(version, cell, mode string, repeat int, seed *int64, rps float64) {
+		id := fmt.Sprintf("%s|%s|%s|%d", version, cell, mode, repeat)
+		d.Runs = append(d.Runs, store.Run{RunID: id, CellID: version + "|" + cell, Version: version, Mode: mode, Repeat: int32(repeat), MachineID: "m1", Status: "ok", RoundSeed: seed})
+		d.Results = append(d.Results, store.Result{RunID: id, CellID: version + "|" + cell, Version: version, Mode: mode, Test: "SET", TestIndex: 2, Status: "ok", RPS: &rps})
+	}
+	seed := int64(3)
+	add("7.4.1", "gcc|-O2", "pipe-long", 1, &seed, 100)
+	add("7.4.1", "clang|-O2", "pipe-long", 1, &seed, 104)
+	add("7.4.1", "gcc|-O2", "pipe-long", 2, &seed, 100)
+	add("7.4.1", "clang|-O2", "pipe-long", 2, &seed, 106)
+	add("7.4.1", "gcc|-O2", "pipe", 4, nil, 100)
+	add("7.4.1", "clang|-O2", "pipe", 4, nil, 110)
+	add("7.4.1", "gcc|-O2", "pipe", 7, nil, 80)
+	add("7.4.1", "clang|-O2", "pipe", 7, nil, 72)
+	add("6.2.16", "gcc|-O2", "pipe", 1, nil, 100)
+	return d
+}
+
+func TestPrecisionPrintsEffectsIntervalsAndCVsPerVersionAndMode(t *testing.T) {
+	var b strings.Builder
+	Precision(&b, precisionData(), []string{"data-long", "pipe-long"}, []string{"data", "pipe"}, "gcc|-O2", stats.DefaultOptions)
+	want := `
+7.4.1 pipe-long (precision, interleaved rounds) on Test CPU, 2 cores: 2 rounds, 1 tests
+  configuration  effect    ± half-width  verdict  median CV  unstable  
+  clang -O2      +5.00%    1.00%         faster   1.35%      0/1       
+  gcc -O2        baseline                         0.00%      0/1       
+  median half-width 1.00%, largest 1.00%
+
+7.4.1 pipe (reference, repeats paired by pass) on Test CPU, 2 cores: 2 rounds, 1 tests
+  configuration  effect    ± half-width  verdict                 median CV  unstable  
+  clang -O2      -0.50%    10.00%        no change within noise  29.53%     1/1       
+  gcc -O2        baseline                                        15.71%     1/1       
+  median half-width 10.00%, largest 10.00%
+effect: geometric mean over rounds and tests of the per-round ratio to gcc -O2 (requests/s); ± half-width of its 95% bootstrap interval (2000 resamples of rounds and tests, seed 1); a verdict only when the interval excludes no change; CV: median over tests of the coefficient of variation across rounds (unstable above 10%)
+`
+	if got := b.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestPrecisionWithoutPrecisionRunsSaysSo(t *testing.T) {
+	var b strings.Builder
+	d := precisionData()
+	d.Runs, d.Results = d.Runs[4:], d.Results[4:]
+	Precision(&b, d, []string{"data-long", "pipe-long"}, []string{"pipe"}, "gcc|-O2", stats.DefaultOptions)
+	if got := b.String(); got != "no runs in the precision modes (data-long, pipe-long)\n" {
+		t.Errorf("got %q", got)
+	}
+}
