@@ -20,17 +20,20 @@ import (
 	"github.com/redis-compiler-benchmarks/collector/internal/report"
 	"github.com/redis-compiler-benchmarks/collector/internal/runner"
 	"github.com/redis-compiler-benchmarks/collector/internal/source"
+	"github.com/redis-compiler-benchmarks/collector/internal/stats"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
 const usage = `usage: collector <command> [flags]
 
 commands:
-  run     build and benchmark every missing cell of the matrix, saving after each run
+  run     build and benchmark every missing cell of the matrix, saving after each run; with
+          -precision, the precision modes in interleaved rounds
   count   build every cell and count, under Valgrind, the instructions its server executes per
           request of each test (deterministic; does not need a quiet machine)
   plan    print the matrix and which cells are done, partial, failed or pending
-  stats   time per cell (source, build, benchmark, collector overhead); with -compare, run-to-run noise
+  stats   time per cell (source, build, benchmark, collector overhead); with -compare, run-to-run noise;
+          with -precision, each configuration's effect against gcc -O2 with its confidence interval
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
   recover add runs that earlier versions of a dataset had and that were measured again to its
           redone tables: collector recover -data DIR [-redo-... rules] EARLIER_DIR...
@@ -223,6 +226,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	redo.register(fs)
 	quietWait := fs.Duration("quiet-wait", 10*time.Minute, "before each run, wait up to this long for other processes to go quiet (0: don't)")
 	quietPct := fs.Float64("quiet-percent", 20, "other processes' CPU use (percent of one CPU) below which the machine counts as quiet")
+	precision := fs.Bool("precision", false, "run the precision modes (benchmark.precision) in interleaved rounds instead of the reference modes; -repeats sets the rounds")
 	class := fs.String("hardware-class", "", `hardware class to measure for: an existing class of machines with this CPU model and cores, after "collector stats" showed they measure alike (default: the class this machine recorded, else "CPU model (family F model M), N cores"; its runs follow it)`)
 	opts, err := f.options(ctx, fs, args, stderr)
 	if err != nil {
@@ -230,6 +234,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	opts.RetryFailed, opts.RedoNoisy, opts.RedoSteal, opts.RedoBefore = redo.failed, redo.noisy, redo.steal, redo.before.t
 	opts.QuietWait, opts.QuietPercent, opts.HardwareClass = *quietWait, *quietPct, *class
+	opts.Precision = *precision
+	if *precision && f.repeats > 0 {
+		opts.Config.Bench.Rounds = f.repeats
+	}
 	return runner.Run(ctx, opts)
 }
 
@@ -312,12 +320,25 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	var m matrixFlags
 	m.register(fs)
 	hwFlag := fs.String("hardware", "", `hardware class whose repeats to count, as "collector plan" lists them, e.g. "AMD EPYC, 2 cores" (default: this machine's; "all": every machine)`)
+	precision := fs.Bool("precision", false, "plan the precision modes' rounds instead of the reference modes")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	cfg, cells, err := m.load()
 	if err != nil {
 		return err
+	}
+	pending := func(d *store.Data, hw string) []runner.Task {
+		return runner.Pending(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw, runner.Redo{})
+	}
+	if *precision {
+		cfg.Bench.Modes, cfg.Bench.Repeats = cfg.Bench.Precision, cfg.Bench.Rounds
+		if m.repeats > 0 {
+			cfg.Bench.Repeats = m.repeats
+		}
+		pending = func(d *store.Data, hw string) []runner.Task {
+			return runner.PendingRounds(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw, runner.Redo{}, func() int64 { return 0 })
+		}
 	}
 	d, err := store.Load(m.data)
 	if err != nil {
@@ -341,13 +362,13 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	}
 	tw.Flush()
 	report.Hardware(stdout, d)
-	pending := runner.Pending(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw, runner.Redo{})
+	todo := pending(d, hw)
 	on := "on " + hw
 	if hw == "" {
 		on = "counting every machine's runs together"
 	}
 	fmt.Fprintf(stdout, "%d cells: %d done, %d partial, %d failed, %d pending; %d runs to do %s\n",
-		len(cells), counts["done"], counts["partial"], counts["failed"], counts["pending"], len(pending), on)
+		len(cells), counts["done"], counts["partial"], counts["failed"], counts["pending"], len(todo), on)
 	return nil
 }
 
@@ -413,12 +434,26 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	data := fs.String("data", "public/data", "data directory")
 	compare := fs.String("compare", "", "a second, independent collection of the same cells: print run-to-run noise")
+	precision := fs.Bool("precision", false, "print, per version and mode with precision runs, each configuration's effect against -baseline with its bootstrap interval and median CV, and the same for those versions' reference runs")
+	configPath := fs.String("config", defaultConfig(), "matrix file (TOML): which modes are precision modes (with -precision)")
+	baseline := fs.String("baseline", "gcc|-O2", "baseline configuration, compiler|flag set (with -precision)")
+	seed := fs.Uint("seed", uint(stats.DefaultOptions.Seed), "bootstrap seed (with -precision)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	d, err := store.Load(*data)
 	if err != nil {
 		return err
+	}
+	if *precision {
+		cfg, err := config.Load(*configPath)
+		if err != nil {
+			return err
+		}
+		o := stats.DefaultOptions
+		o.Seed = uint32(*seed)
+		report.Precision(stdout, d, modeNames(cfg.Bench.Precision), modeNames(cfg.Bench.Modes), *baseline, o)
+		return nil
 	}
 	report.Times(stdout, d)
 	report.Totals(stdout, d)
@@ -436,6 +471,15 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 		report.Noise(stdout, d, other)
 	}
 	return nil
+}
+
+// modeNames are the names of modes.
+func modeNames(modes []config.Mode) []string {
+	var out []string
+	for _, m := range modes {
+		out = append(out, m.Name)
+	}
+	return out
 }
 
 // redoFlags are the rules for measuring runs again, shared by run and recover.

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -24,14 +25,32 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 		return summary, err
 	}
 	spec := c.benchSpec(t, bin)
+	var tests []bench.TestRun
+	var calibration error
+	if t.Round != nil {
+		var note string
+		tests, note, calibration = c.precisionTests(ctx, t, buildID, bin)
+		if calibration != nil && !errors.Is(calibration, errCalibration) {
+			return summary, calibration
+		}
+		summary = withNote(summary, note)
+	}
 	os.RemoveAll(spec.Dir)
-	summary = withNote(summary, c.settle(ctx))
-	m, err := measure(ctx, spec)
-	if err != nil {
-		return summary, err
+	var m measurement
+	if calibration != nil {
+		// Nothing to run with: the run is recorded as failed, and redone with -retry-failed.
+		now := time.Now()
+		m = measurement{out: bench.Outcome{ServerFailed: calibration.Error()}, start: now, end: now, bookkeeping: now}
+	} else {
+		summary = withNote(summary, c.settle(ctx))
+		if m, err = measure(ctx, spec, tests); err != nil {
+			return summary, err
+		}
 	}
 	run := c.runRow(t, buildID, spec, m)
-	c.data.Results = append(c.data.Results, resultRows(run, m.out.Results)...)
+	rows := resultRows(run, m.out.Results)
+	withRequests(rows, tests)
+	c.data.Results = append(c.data.Results, rows...)
 	if err := os.WriteFile(evidencePath(c.WorkDir, t), []byte(m.out.Raw), 0o644); err != nil {
 		return summary, err
 	}
@@ -102,8 +121,10 @@ type measurement struct {
 }
 
 // measure runs the benchmark of spec between the host probes and reads how
-// busy the machine and its host were meanwhile.
-func measure(ctx context.Context, spec bench.Spec) (measurement, error) {
+// busy the machine and its host were meanwhile: every default test in one
+// client invocation, or, given tests (a precision mode), each test on its own
+// with its request count.
+func measure(ctx context.Context, spec bench.Spec, tests []bench.TestRun) (measurement, error) {
 	var m measurement
 	probeStart := time.Now()
 	m.memBefore = machine.MemWriteProbe()
@@ -112,7 +133,13 @@ func measure(ctx context.Context, spec bench.Spec) (measurement, error) {
 	snap0 := machine.SnapshotCPU()
 	busy0, steal0 := machine.CPUTicks()
 	m.start = time.Now()
-	out, err := bench.Run(ctx, spec)
+	run := bench.Run
+	if tests != nil {
+		run = func(ctx context.Context, spec bench.Spec) (bench.Outcome, error) {
+			return bench.RunEach(ctx, spec, tests)
+		}
+	}
+	out, err := run(ctx, spec)
 	if err != nil {
 		return m, err
 	}
@@ -158,8 +185,24 @@ func (c *collector) runRow(t Task, buildID string, spec bench.Spec, m measuremen
 		Load1Before: m.load0, Load1After: m.load1, OtherCPU: m.other, RawOutput: m.out.Raw,
 		DurationSeconds: m.end.Sub(m.start).Seconds(), StartedAt: m.start.UTC(), FinishedAt: m.end.UTC(),
 		MachineID: c.machine.ID, MemWriteBefore: &m.memBefore, MemWriteAfter: &m.memAfter,
-		StealPct: &m.steal,
+		StealPct: &m.steal, RoundSeed: roundSeed(t.Round), RoundPosition: roundPosition(t.Round),
 	}
+}
+
+// roundSeed and roundPosition are a run's round columns (null outside a round).
+func roundSeed(r *Round) *int64 {
+	if r == nil {
+		return nil
+	}
+	return &r.Seed
+}
+
+func roundPosition(r *Round) *int32 {
+	if r == nil {
+		return nil
+	}
+	p := int32(r.Position)
+	return &p
 }
 
 // resultRows are the results rows of run, one per test.

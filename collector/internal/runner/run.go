@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,6 +46,9 @@ type Options struct {
 	// comparing their figures); by default a machine keeps the class it
 	// recorded, or a new one gets hwclass.DefaultLabel (hwclass.Choose).
 	HardwareClass string
+	// Precision runs the precision modes (Config.Bench.Precision) in
+	// interleaved rounds (PendingRounds) instead of the reference modes.
+	Precision bool
 	// Log receives one line per event; Progress, when set, is shown instead of
 	// per-run lines on a terminal.
 	Log      io.Writer
@@ -71,6 +75,7 @@ type collector struct {
 	Options
 	data      *store.Data
 	machine   machine.Info
+	class     string // the hardware class this machine measures for
 	client    string
 	clientVer string
 	binaries  map[string]string // cell id -> build id of the binary in the work dir
@@ -96,7 +101,15 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, hw, Redo{Failed: o.RetryFailed, NoisyPercent: o.RedoNoisy, StealPercent: o.RedoSteal, Before: o.RedoBefore})
+	c.class = hw
+	redo := Redo{Failed: o.RetryFailed, NoisyPercent: o.RedoNoisy, StealPercent: o.RedoSteal, Before: o.RedoBefore}
+	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, hw, redo)
+	if o.Precision {
+		if len(o.Config.Bench.Precision) == 0 {
+			return errors.New("the config has no benchmark.precision modes")
+		}
+		tasks = PendingRounds(o.Cells, o.Config.Bench.Precision, o.Config.Bench.Rounds, d, hw, redo, rand.Int64)
+	}
 	fmt.Fprintf(o.Log, "%d cells, %d runs to do on %s (repeats count per hardware class)\n", len(o.Cells), len(tasks), hw)
 	if len(tasks) == 0 {
 		return nil
@@ -114,6 +127,9 @@ func Run(ctx context.Context, o Options) error {
 			return err
 		}
 		desc := fmt.Sprintf("%s %s #%d", t.Cell.ID(), t.Mode.Name, t.Repeat)
+		if t.Round != nil {
+			desc += fmt.Sprintf(" (round position %d)", t.Round.Position)
+		}
 		if failed[t.Cell.ID()] {
 			c.step(fmt.Sprintf("[%d/%d] %s: skipped (build failed)", i+1, len(tasks), desc))
 			continue
