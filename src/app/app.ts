@@ -16,6 +16,7 @@ import {
   type AppState, chartKey, chartMatches, DEFAULTS, orderRange, reconcileState, sameState,
 } from '../model/state';
 import type { Catalog } from '../data/tables';
+import { countedFiguresQuery } from '../sql/counted';
 import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import type { QueryRunner } from '../sql/query';
 import { chartElementId, createChartCard, type ChartCard } from '../ui/chartCard';
@@ -362,6 +363,8 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
   );
   // The header grows above the charts; the browser's scroll anchoring keeps the chart in view.
   await header();
+  // Whether anything has been counted yet: the counted metrics say so in the control.
+  void background.run(countedFiguresQuery()).then(([row]) => controls.setCounted(row?.figures ?? 0), (error: unknown) => console.warn('counted figures unknown', error));
   analysis.start();
   verdictsWanted = true;
   void data.verdicts(state.metric).then(() => render(pendingFocus));

@@ -36,6 +36,8 @@ export interface StripRow {
   readonly tooltip: readonly string[];
   /** Drawn as the reference row (the baseline). */
   readonly reference: boolean;
+  /** The mean's verdict mark in the page's metric (default: requests/second's; a cheaper cost is ▼). */
+  readonly glyph?: string;
 }
 
 /** A drawn strip chart. */
@@ -117,7 +119,7 @@ export function changeStrip(el: HTMLElement, rows: readonly StripRow[], label: s
         .attr('x1', x((r.mean ?? 1) - 1)).attr('x2', x((r.mean ?? 1) - 1))
         .attr('y1', top).attr('y2', top + y.bandwidth());
       g.select('text.row-note').attr('x', WIDTH - MARGIN.right + 8).attr('y', mid)
-        .text(r.mean === null ? 'not compared' : `${VERDICT_GLYPH[r.verdict ?? 'unknown']} ${formatChange(r.mean)}  ${r.note}`);
+        .text(r.mean === null ? 'not compared' : `${r.glyph ?? VERDICT_GLYPH[r.verdict ?? 'unknown']} ${formatChange(r.mean)}  ${r.note}`);
     });
   }
 

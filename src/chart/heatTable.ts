@@ -17,6 +17,8 @@ export interface HeatCell {
   readonly verdict: Verdict | null;
   /** The cell's full description: its tooltip and accessible name. */
   readonly title: string;
+  /** The verdict's mark in the page's metric (default: requests/second's; a cheaper cost is ▼). */
+  readonly glyph?: string;
 }
 
 /** One row of cells, one per column. */
@@ -62,7 +64,7 @@ export function tint(ratio: number | null, verdict: Verdict | null): string | nu
   return `color-mix(in srgb, ${verdict === 'faster' ? FASTER : SLOWER} ${alpha.toFixed(0)}%, transparent)`;
 }
 
-const cellText = (cell: HeatCell) => (cell.ratio === null ? '–' : `${VERDICT_GLYPH[cell.verdict ?? 'unknown']} ${formatChange(cell.ratio)}`);
+const cellText = (cell: HeatCell) => (cell.ratio === null ? '–' : `${cell.glyph ?? VERDICT_GLYPH[cell.verdict ?? 'unknown']} ${formatChange(cell.ratio)}`);
 
 /** Draws `data` into `el` (emptied first). */
 export function heatTable(el: HTMLElement, data: HeatTableData, options: HeatTableOptions): HeatTable {

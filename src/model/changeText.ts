@@ -16,9 +16,9 @@ export function formatChange(ratio: number): string {
   return signedPercent(ratio - 1);
 }
 
-/** A noise band as "±1.8%". */
+/** A noise band as "±1.8%" (a counted figure's band below 0.1% with three decimals: "±0.012%"). */
 export function formatBand(band: number): string {
-  return `±${percent(band)}`;
+  return band > 0 && band < 0.001 ? `±${(band * 100).toFixed(3)}%` : `±${percent(band)}`;
 }
 
 /**

@@ -7,7 +7,8 @@ import type { CellStatus, ConfigRow } from '../sql/charts';
 import { type ConfigRef, configKey } from './analysisState';
 import { busyText, capitalize, isBusy, statusText } from './bars';
 import { formatChange } from './changeText';
-import { formatRps } from './format';
+import { formatFigure } from './format';
+import { type Metric, RPS } from './metric';
 
 /** One configuration in one release. */
 export interface TrendPoint {
@@ -41,7 +42,7 @@ export interface TrendPanel {
   readonly series: readonly TrendSeries[];
 }
 
-function point(config: ConfigRef, version: string, row: ConfigRow | undefined, previous: { version: string; value: number } | null): TrendPoint {
+function point(config: ConfigRef, version: string, row: ConfigRow | undefined, previous: { version: string; value: number } | null, metric: Metric): TrendPoint {
   const name = `${config.compiler} ${config.flag_set}, Redis ${version}`;
   if (!row || row.status !== 'ok' || row.best_rps === null) {
     const status = !row || row.status === 'ok' ? 'not_collected' : row.status;
@@ -51,12 +52,12 @@ function point(config: ConfigRef, version: string, row: ConfigRow | undefined, p
     version,
     value: row.best_rps,
     status: 'ok',
-    busy: isBusy(row),
+    busy: metric.kind === 'measured' && isBusy(row),
     tooltip: [
-      `${name} — ${formatRps(row.best_rps)} req/s`,
+      `${name} — ${formatFigure(row.best_rps, metric.unit)} ${metric.unit}`,
       `Best of ${row.ok_repeats} of ${row.planned_repeats} repeats`,
       previous ? `${formatChange(row.best_rps / previous.value)} against ${previous.version} (same configuration)` : 'The first release measured in this configuration',
-      busyText(row),
+      metric.kind === 'counted' ? 'Counted under Valgrind: the machine\'s load does not change a count' : busyText(row),
     ],
   };
 }
@@ -65,7 +66,9 @@ function point(config: ConfigRef, version: string, row: ConfigRow | undefined, p
  * The panels for `rows` (configBarsQuery of one chart): one per flag set in plan order, each with
  * a series per compiler in plan order; every planned version gets a point, measured or not.
  */
-export function trendPanels(rows: readonly ConfigRow[], versions: readonly string[], configs: readonly ConfigRef[], colorOf: (compiler: string) => string): TrendPanel[] {
+export function trendPanels(
+  rows: readonly ConfigRow[], versions: readonly string[], configs: readonly ConfigRef[], colorOf: (compiler: string) => string, metric: Metric = RPS,
+): TrendPanel[] {
   const byCell = new Map(rows.map((r) => [`${r.version}|${r.compiler}|${r.flag_set}`, r]));
   const compilers = [...new Set(configs.map((c) => c.compiler))];
   const flagSets = [...new Set(configs.map((c) => c.flag_set))];
@@ -74,11 +77,11 @@ export function trendPanels(rows: readonly ConfigRow[], versions: readonly strin
     series: configs.filter((c) => c.flag_set === flagSet).map((config) => {
       let previous: { version: string; value: number } | null = null;
       const points = versions.map((version) => {
-        const p = point(config, version, byCell.get(`${version}|${configKey(config)}`), previous);
+        const p = point(config, version, byCell.get(`${version}|${configKey(config)}`), previous, metric);
         if (p.value !== null) previous = { version, value: p.value };
         return p;
       });
-      const said = points.map((p) => `${p.version} ${p.value === null ? statusText(p.status === 'ok' ? 'not_collected' : p.status, null) : `${formatRps(p.value)} req/s`}`);
+      const said = points.map((p) => `${p.version} ${p.value === null ? statusText(p.status === 'ok' ? 'not_collected' : p.status, null) : `${formatFigure(p.value, metric.unit)} ${metric.unit}`}`);
       return {
         key: configKey(config),
         compiler: config.compiler,

@@ -3,6 +3,7 @@
  * chart winners each metric decides beyond noise (the summary's comparison of the instruments).
  */
 import { METRIC_IDS, metricOf } from '../model/metric';
+import { cellSpreadSql } from './noise';
 import { query, type Query } from './query';
 import { versionVerdictsQuery } from './verdicts';
 
@@ -37,4 +38,26 @@ export function winnerTallyQuery(): Query<WinnerTallyRow> {
        count(*) FILTER (WHERE winner_call = 'unknown')::INTEGER AS unknown
 FROM (${versionVerdictsQuery(metricOf(id)).sql}) GROUP BY mode`);
   return query(`SELECT * FROM (${parts.join('\nUNION ALL\n')}) ORDER BY mode, CASE metric ${METRIC_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(' ')} END`);
+}
+
+/** The repeat spread of one metric in one mode, over its (cell, test) figures with two or more repeats. */
+export interface SpreadRow {
+  metric: string;
+  mode: string;
+  /** Figures with a spread. */
+  figures: number;
+  /** Median, 99th percentile and largest spread, |best − worst| / best. */
+  median: number | null;
+  p99: number | null;
+  max: number | null;
+}
+
+/** The measured repeat spread (noise.ts) of every metric per mode: what its noise bands are made of. */
+export function spreadQuery(): Query<SpreadRow> {
+  const parts = METRIC_IDS.map((id) => `SELECT '${id}' AS metric, mode, ${cellSpreadSql()} AS spread FROM ${metricOf(id).table} WHERE status = 'ok'`);
+  return query(`SELECT metric, mode, count(spread)::INTEGER AS figures, median(spread) AS median,
+       quantile_cont(spread, 0.99) AS p99, max(spread) AS max
+FROM (${parts.join('\nUNION ALL\n')})
+GROUP BY metric, mode
+ORDER BY mode, CASE metric ${METRIC_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(' ')} END`);
 }

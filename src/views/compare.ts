@@ -5,8 +5,9 @@
  */
 import { tint } from '../chart/heatTable';
 import { type ConfigRef, configKey, parseConfigKey, parseSideKey, type SideRef, sideKey } from '../model/analysisState';
-import { changeText, configName, countsText, formatBand, formatChange, VERDICT_GLYPH } from '../model/changeText';
-import { formatRps } from '../model/format';
+import { changeText, configName, countsText, formatBand, formatChange, verdictGlyphs } from '../model/changeText';
+import { formatFigure } from '../model/format';
+import { type Metric, metricOf, RPS } from '../model/metric';
 import type { AppState } from '../model/state';
 import { statusText } from '../model/bars';
 import { compareQuery, type CompareRow } from '../sql/compare';
@@ -19,8 +20,8 @@ import { labelledSelect, sectionFrame } from './section';
 const BEST = '';
 
 /** A side in words: "Redis 7.4.1, fastest configuration per test" or "Redis 7.4.1 clang -O2 -flto". */
-export function sideName(side: SideRef): string {
-  return side.config ? `Redis ${side.version} ${configName(side.config)}` : `Redis ${side.version} (fastest per test)`;
+export function sideName(side: SideRef, metric: Metric = RPS): string {
+  return side.config ? `Redis ${side.version} ${configName(side.config)}` : `Redis ${side.version} (${metric.best} per test)`;
 }
 
 /** The sides a state compares: its a and b, or the two newest versions at their fastest. */
@@ -34,43 +35,43 @@ export function comparedSides(state: Pick<AppState, 'a' | 'b'>, versions: readon
   };
 }
 
-function figure(status: CompareRow['a_status'], best: number | null, spread: number | null, config: string | null, reason: string | null, showConfig: boolean): HTMLElement {
+function figure(status: CompareRow['a_status'], best: number | null, spread: number | null, config: string | null, reason: string | null, showConfig: boolean, metric: Metric): HTMLElement {
   if (best === null) {
     const text = status && status !== 'ok' ? statusText(status, reason) : 'no figure';
     return h('td', { class: 'px-2 py-1 text-right text-slate-600 italic', attrs: { title: text } }, text.length > 40 ? `${text.slice(0, 38)}…` : text);
   }
   return h('td', { class: 'px-2 py-1 text-right', attrs: { title: spread === null ? 'one repeat: no spread' : `spread of repeats ${formatBand(spread).slice(1)}` } },
-    formatRps(best),
+    formatFigure(best, metric.unit),
     showConfig && config ? h('span', { class: 'block text-[11px] text-slate-600' }, config) : '');
 }
 
-/** A table cell with a change and its verdict ("▲ +4.1%"), tinted as the heat tables are; '–' without a ratio. */
-export function changeCell(ratio: number | null, band: number | null, verdict: Verdict | null): HTMLElement {
+/** A table cell with a change and its verdict ("▲ +4.1%"; a cheaper cost "▼ −4.1%"), tinted as the heat tables are; '–' without a ratio. */
+export function changeCell(ratio: number | null, band: number | null, verdict: Verdict | null, metric: Metric = RPS): HTMLElement {
   if (ratio === null || verdict === null) return h('td', { class: 'px-2 py-1 text-right text-slate-600', attrs: { 'data-verdict': '' } }, '–');
   const cell = h('td', {
     class: `px-2 py-1 text-right font-medium ${verdict === 'tie' || verdict === 'unknown' ? 'text-slate-600' : ''}`,
-    attrs: { 'data-verdict': verdict, 'data-ratio': String(ratio), title: changeText(ratio, band, verdict) },
-  }, `${VERDICT_GLYPH[verdict]} ${formatChange(ratio)}`);
+    attrs: { 'data-verdict': verdict, 'data-ratio': String(ratio), title: changeText(ratio, band, verdict, metric) },
+  }, `${verdictGlyphs(metric)[verdict]} ${formatChange(ratio)}`);
   const background = tint(ratio, verdict);
   if (background) cell.style.background = background;
   return cell;
 }
 
-function modeTable(mode: string, rows: readonly CompareRow[], a: SideRef, b: SideRef): HTMLElement {
+function modeTable(mode: string, rows: readonly CompareRow[], a: SideRef, b: SideRef, metric: Metric): HTMLElement {
   const tests = rows.filter((r) => r.test !== null);
   const mean = rows.find((r) => r.test === null);
   const th = (text: string, extra = '') => h('th', { class: `border-b border-slate-300 px-2 py-1 font-semibold text-slate-700 ${extra}`, attrs: { scope: 'col' } }, text);
   const meanCells = mean && mean.ratio !== null && mean.verdict !== null
-    ? [h('td', { class: 'px-2 py-1 text-right text-slate-700', attrs: { colspan: '2' } }, `${countsText(mean, `${mean.tests} tests`)} · band ${formatBand(mean.band ?? 0)}`), changeCell(mean.ratio, mean.band, mean.verdict)]
+    ? [h('td', { class: 'px-2 py-1 text-right text-slate-700', attrs: { colspan: '2' } }, `${countsText(mean, `${mean.tests} tests`, metric)} · band ${formatBand(mean.band ?? 0)}`), changeCell(mean.ratio, mean.band, mean.verdict, metric)]
     : [h('td', { class: 'px-2 py-1 text-right text-slate-600', attrs: { colspan: '3' } }, 'no test measured on both sides')];
   return h('table', { class: 'compare-table w-full border-collapse text-sm tabular-nums', attrs: { 'data-mode': mode } },
-    h('caption', { class: 'mb-1 text-left font-semibold text-slate-800' }, `${mode} mode: B against A, requests/second (best of repeats)`),
-    h('thead', {}, h('tr', {}, th('Test', 'text-left'), th(`A: ${sideName(a)}`, 'text-right'), th(`B: ${sideName(b)}`, 'text-right'), th('Change B / A', 'text-right'))),
+    h('caption', { class: 'mb-1 text-left font-semibold text-slate-800' }, `${mode} mode: B against A, ${metric.name} (best of repeats; ${metric.direction})`),
+    h('thead', {}, h('tr', {}, th('Test', 'text-left'), th(`A: ${sideName(a, metric)}`, 'text-right'), th(`B: ${sideName(b, metric)}`, 'text-right'), th('Change B / A', 'text-right'))),
     h('tbody', {}, ...tests.map((r) => h('tr', { class: 'border-b border-slate-100', attrs: { 'data-test': r.test ?? '' } },
       h('th', { class: 'px-2 py-1 text-left font-normal', attrs: { scope: 'row' } }, r.test ?? ''),
-      figure(r.a_status, r.a_best, r.a_spread, r.a_config, r.a_reason, a.config === null),
-      figure(r.b_status, r.b_best, r.b_spread, r.b_config, r.b_reason, b.config === null),
-      changeCell(r.ratio, r.band, r.verdict),
+      figure(r.a_status, r.a_best, r.a_spread, r.a_config, r.a_reason, a.config === null, metric),
+      figure(r.b_status, r.b_best, r.b_spread, r.b_config, r.b_reason, b.config === null, metric),
+      changeCell(r.ratio, r.band, r.verdict, metric),
     ))),
     h('tfoot', {}, h('tr', { class: 'border-t-2 border-slate-300 font-semibold', attrs: { 'data-test': '' } },
       h('th', { class: 'px-2 py-1 text-left', attrs: { scope: 'row' } }, 'Geometric mean'),
@@ -86,7 +87,7 @@ export function createCompare(ctx: AnalysisContext): SectionView {
     '▲/▼ when beyond the noise band (the larger run-to-run spread of the two), ≈ within it; the last row of each mode is the geometric mean. ',
     'A side can be a version at its fastest configuration for each test.',
   ], () => ctx.link({ section: 'compare' }), ctx.tools);
-  const configOptions = (): (readonly [string, string])[] => [[BEST, 'fastest per test'], ...ctx.configs.map((c) => [configKey(c), configName(c)] as const)];
+  const configOptions = (): (readonly [string, string])[] => [[BEST, 'best per test'], ...ctx.configs.map((c) => [configKey(c), configName(c)] as const)];
   const versionOptions = () => ctx.versions.map((v) => [v, v] as const);
   let current: { a: SideRef; b: SideRef } | null = null;
   const pick = (name: 'a' | 'b', change: { version?: string; config?: ConfigRef | null }) => {
@@ -120,23 +121,24 @@ export function createCompare(ctx: AnalysisContext): SectionView {
       pickers[i]?.config.setOptions(configOptions(), sides[name].config ? configKey(sides[name].config) : BEST);
     });
     frame.status.textContent = 'Computing…';
+    const metric = metricOf(state.metric);
     let rows: CompareRow[];
     try {
-      rows = await ctx.run(compareQuery(sides.a, sides.b));
+      rows = await ctx.run(compareQuery(sides.a, sides.b, metric));
     } catch (err) {
       showSectionError(frame, 'The comparison', err);
       return;
     }
     if (current !== sides) return;
-    frame.status.textContent = `B: ${sideName(sides.b)} against A: ${sideName(sides.a)}`;
+    frame.status.textContent = `B: ${sideName(sides.b, metric)} against A: ${sideName(sides.a, metric)}, ${metric.label}`;
     frame.status.dataset.status = '';
     frame.setQueries([{
-      label: 'ratios', title: `Compare: B ${sideName(sides.b)} against A ${sideName(sides.a)}, per mode and test (test NULL: geometric mean)`,
-      query: compareQuery(sides.a, sides.b), file: `redis-benchmarks-compare-${fileSlug(sideKey(sides.b))}-vs-${fileSlug(sideKey(sides.a))}`,
+      label: 'ratios', title: `Compare: B ${sideName(sides.b)} against A ${sideName(sides.a)}, ${metric.label}, per mode and test (test NULL: geometric mean)`,
+      query: compareQuery(sides.a, sides.b, metric), file: `redis-benchmarks-compare-${fileSlug(sideKey(sides.b))}-vs-${fileSlug(sideKey(sides.a))}${metric.id === 'rps' ? '' : `-${metric.id}`}`,
     }]);
     const modes = [...new Set(rows.map((r) => r.mode))];
-    tablesBox.replaceChildren(...modes.map((mode) => h('div', { class: 'overflow-x-auto' }, modeTable(mode, rows.filter((r) => r.mode === mode), sides.a, sides.b))));
+    tablesBox.replaceChildren(...modes.map((mode) => h('div', { class: 'overflow-x-auto' }, modeTable(mode, rows.filter((r) => r.mode === mode), sides.a, sides.b, metric))));
   }
 
-  return { frame, render, key: (s) => `${s.a}|${s.b}` };
+  return { frame, render, key: (s) => `${s.metric}|${s.a}|${s.b}` };
 }

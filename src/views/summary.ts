@@ -6,8 +6,11 @@
 import { changeStrip, type ChangeStrip, type StripRow } from '../chart/changeStrip';
 import { type HeatTableData, heatTables } from '../chart/heatTable';
 import { type ConfigRef, configKey, parseConfigKey } from '../model/analysisState';
-import { changeText, configName, countsNote, countsText, formatChange, verdictText } from '../model/changeText';
+import { changeText, configName, countsNote, countsText, formatChange, verdictGlyphs, verdictText } from '../model/changeText';
+import { CYCLES_FORMULA, type Metric, metricOf, METRICS, RPS } from '../model/metric';
+import { bestConfig, bestConfigText, correlationText, costThroughputCorrelation, spreadText, winnerTallyText } from '../model/metricSummary';
 import type { AppState } from '../model/state';
+import { spreadQuery, winnerTallyQuery } from '../sql/counted';
 import { summaryItemsQuery, type SummaryItemRow, summaryQuery, type SummaryRow } from '../sql/summary';
 import { fileSlug } from '../export/download';
 import { h } from '../ui/dom';
@@ -16,7 +19,18 @@ import { labelledSelect, sectionFrame } from './section';
 
 const ALL = '';
 
-function stripRow(config: ConfigRef, base: ConfigRef, score: SummaryRow | undefined, items: readonly SummaryItemRow[], allVersions: boolean): StripRow {
+/** What the count is and is not, the estimated cycles' formula, and that it is one dataset for every machine. */
+const COUNT_NOTE = [
+  'Two instruments. Requests/second is measured on the hardware shown: the real speed, but noisy on a shared virtual machine. ',
+  'Instructions and estimated cycles per request are counted under Valgrind (callgrind with fixed simulated caches), for the server\'s ',
+  'work on the benchmark\'s requests only: they measure the code each compiler produced (instructions executed, simulated cache and ',
+  'branch behaviour), not wall-clock speed on any CPU; the throughput charts remain the real speed. A count repeats almost exactly, so its ',
+  'noise band (its own repeats\' spread) is tiny and small differences are called. A count does not depend on the machine: it is one ',
+  'dataset for every hardware class, and the Hardware selector does not filter it. Lower is better for a count. ',
+  `The cycles are an estimate (iai's): ${CYCLES_FORMULA}.`,
+].join('');
+
+function stripRow(config: ConfigRef, base: ConfigRef, score: SummaryRow | undefined, items: readonly SummaryItemRow[], allVersions: boolean, metric: Metric): StripRow {
   const name = configName(config);
   const reference = configKey(config) === configKey(base);
   const against = `against ${configName(base)}`;
@@ -26,24 +40,25 @@ function stripRow(config: ConfigRef, base: ConfigRef, score: SummaryRow | undefi
     verdict: i.verdict,
     tooltip: [
       `${name}: ${i.test}`,
-      `${formatChange(i.ratio)} ${against}${allVersions ? ` (geometric mean over ${i.versions} version${i.versions === 1 ? '' : 's'})` : ''}`,
-      verdictText(i.verdict, i.band),
+      `${formatChange(i.ratio)} ${metric.name} ${against}${allVersions ? ` (geometric mean over ${i.versions} version${i.versions === 1 ? '' : 's'})` : ''}`,
+      verdictText(i.verdict, i.band, metric),
     ],
   }));
   if (!score) {
     const why = `${name}: nothing to compare (not measured where ${configName(base)} was)`;
     return { key: configKey(config), label: name, mean: null, band: null, verdict: null, note: '', points, ariaLabel: why, tooltip: [why], reference };
   }
-  const mean = `geometric mean ${changeText(score.ratio, score.band, score.verdict)}, ${against} over ${score.tests} tests`;
+  const mean = `geometric mean ${changeText(score.ratio, score.band, score.verdict, metric)}, ${against} over ${score.tests} tests`;
   const extremes = `largest gain ${score.best_test} ${formatChange(score.best_ratio)}, largest loss ${score.worst_test} ${formatChange(score.worst_ratio)}`;
-  const counts = countsText(score, 'tests');
+  const counts = countsText(score, 'tests', metric);
   return {
     key: configKey(config),
     label: reference ? `${name} (baseline)` : name,
     mean: score.ratio,
     band: score.band,
     verdict: score.verdict,
-    note: countsNote(score),
+    note: countsNote(score, metric),
+    glyph: verdictGlyphs(metric)[score.verdict],
     points,
     ariaLabel: `${name}: ${mean}; ${counts}; ${extremes}.`,
     tooltip: [name, mean, counts, extremes],
@@ -54,44 +69,76 @@ function stripRow(config: ConfigRef, base: ConfigRef, score: SummaryRow | undefi
 /** The summary section. */
 export function createSummary(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('summary', 'Summary: which build is fastest?', [
-    "Each configuration's speed relative to a baseline, as the geometric mean of its per-test ratios (best repeat against best repeat), ",
+    "Each configuration's figure in the page's metric relative to a baseline, as the geometric mean of its per-test ratios (best repeat against best repeat), ",
     'with one dot per test. ▲ and ▼ mark changes beyond the noise band (the larger run-to-run spread of the two builds), ≈ changes within it; ',
-    'the shaded band around 0 is the noise band of the mean. Over all versions, each test is first averaged over the versions both builds measured.',
+    'blue is better, orange worse (for a counted cost, lower is better: ▼ cheaper is blue). ',
+    'The shaded band around 0 is the noise band of the mean. Over all versions, each test is first averaged over the versions both builds measured.',
   ], () => ctx.link({ section: 'summary' }), ctx.tools);
+  const title = frame.element.querySelector('h2');
+  const countNote = h('p', { class: 'count-note mb-2 max-w-4xl text-sm text-slate-700' }, COUNT_NOTE);
+  const headline = h('ul', { class: 'summary-headline mb-3 space-y-1 text-sm text-slate-800' });
+  const instruments = h('ul', { class: 'summary-instruments mb-3 space-y-1 text-sm text-slate-700' });
   const baseSelect = labelledSelect('summary-base', 'Baseline', (value) => ctx.update({ base: value === configKey(ctx.configs[0] ?? { compiler: '', flag_set: '' }) ? null : value }));
   const scopeSelect = labelledSelect('summary-scope', 'Per-test changes on', (value) => ctx.update({ scope: value === ALL ? null : value }));
   frame.controls.append(baseSelect.wrap, scopeSelect.wrap);
   const stripsBox = h('div', { class: 'grid grid-cols-1 gap-4 xl:grid-cols-2' });
   const tablesBox = h('div', { class: 'mt-4 grid grid-cols-1 gap-4 overflow-x-auto' });
-  frame.body.append(stripsBox, tablesBox);
+  frame.body.append(countNote, headline, instruments, stripsBox, tablesBox);
   const strips = new Map<string, { chart: ChangeStrip; caption: HTMLElement }>();
   const tables = heatTables(tablesBox, 'summary-table');
+
+  /** Per mode: how many chart winners each metric decides, its repeat spread, and how cost and speed order the builds. */
+  async function renderInstruments(base: ConfigRef, metric: Metric, scores: readonly SummaryRow[]): Promise<void> {
+    const cost = metric.lower ? metric : METRICS.ir;
+    try {
+      const [tally, spreads, costScores, rpsScores] = await Promise.all([
+        ctx.run(winnerTallyQuery()), ctx.run(spreadQuery()),
+        metric === cost ? scores : ctx.run(summaryQuery(base, cost)), metric === RPS ? scores : ctx.run(summaryQuery(base, RPS)),
+      ]);
+      const modes = [...new Set([...tally.map((r) => r.mode), ...rpsScores.map((r) => r.mode)])];
+      instruments.replaceChildren(...modes.flatMap((mode) => [
+        h('li', { attrs: { 'data-mode': mode, 'data-line': 'winners' } }, winnerTallyText(tally, mode)),
+        h('li', { attrs: { 'data-mode': mode, 'data-line': 'spread' } }, spreadText(spreads, mode)),
+        h('li', { attrs: { 'data-mode': mode, 'data-line': 'correlation' } }, correlationText(costThroughputCorrelation(costScores, rpsScores, mode), mode, cost)),
+      ]));
+    } catch (err) {
+      instruments.replaceChildren(h('li', {}, `The instruments' comparison failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`));
+    }
+  }
 
   async function render(state: AppState): Promise<void> {
     const base = parseConfigKey(state.base ?? '') ?? ctx.configs[0];
     if (!base) return;
+    const metric = metricOf(state.metric);
+    if (title) title.textContent = `Summary: which build is ${metric.best}?`;
     baseSelect.setOptions(ctx.configs.map((c) => [configKey(c), configName(c)]), configKey(base));
     scopeSelect.setOptions([[ALL, 'all versions'], ...ctx.versions.map((v) => [v, v] as const)], state.scope ?? ALL);
     frame.status.textContent = 'Computing…';
     let scores: SummaryRow[];
     let items: SummaryItemRow[];
     try {
-      [scores, items] = await Promise.all([ctx.run(summaryQuery(base)), ctx.run(summaryItemsQuery(base, state.scope))]);
+      [scores, items] = await Promise.all([ctx.run(summaryQuery(base, metric)), ctx.run(summaryItemsQuery(base, state.scope, metric))]);
     } catch (err) {
       showSectionError(frame, 'The summary', err);
       return;
     }
     const modes = [...new Set(scores.map((s) => s.mode))];
-    frame.status.textContent = modes.length ? '' : `Nothing to compare yet: ${configName(base)} has no measured test.`;
+    frame.status.textContent = modes.length ? '' : `Nothing to compare yet in ${metric.name}: ${configName(base)} has no ${metric.kind} test${metric.kind === 'counted' ? ' (not collected yet)' : ''}.`;
     frame.status.dataset.status = '';
     const scopeText = state.scope === null ? 'all versions' : `Redis ${state.scope}`;
     const against = `against ${configName(base)}`;
+    const suffix = metric.id === 'rps' ? '' : `-${metric.id}`;
     frame.setQueries([
-      { label: 'geometric means', title: `Summary: geometric mean of every configuration ${against}, per mode and version (version NULL: all versions)`,
-        query: summaryQuery(base), file: `redis-benchmarks-summary-vs-${fileSlug(configName(base))}` },
-      { label: 'per-test changes', title: `Summary: per-test changes of every configuration ${against}, ${scopeText}`,
-        query: summaryItemsQuery(base, state.scope), file: `redis-benchmarks-summary-tests-vs-${fileSlug(configName(base))}-${fileSlug(state.scope ?? 'all-versions')}` },
+      { label: 'geometric means', title: `Summary: geometric mean of every configuration's ${metric.label} ${against}, per mode and version (version NULL: all versions)`,
+        query: summaryQuery(base, metric), file: `redis-benchmarks-summary-vs-${fileSlug(configName(base))}${suffix}` },
+      { label: 'per-test changes', title: `Summary: per-test changes of every configuration's ${metric.label} ${against}, ${scopeText}`,
+        query: summaryItemsQuery(base, state.scope, metric), file: `redis-benchmarks-summary-tests-vs-${fileSlug(configName(base))}-${fileSlug(state.scope ?? 'all-versions')}${suffix}` },
     ]);
+    // A metric with nothing compared (counts not collected yet) leaves no other metric's strips on screen.
+    stripsBox.hidden = tablesBox.hidden = modes.length === 0;
+    headline.replaceChildren(...modes.map((mode) =>
+      h('li', { attrs: { 'data-mode': mode } }, bestConfigText(bestConfig(scores, mode, metric), mode, configName(base), metric))));
+    void renderInstruments(base, metric, scores);
 
     for (const mode of modes) {
       const rows = ctx.configs.map((config) => stripRow(
@@ -99,8 +146,9 @@ export function createSummary(ctx: AnalysisContext): SectionView {
         scores.find((s) => s.mode === mode && s.version === state.scope && s.compiler === config.compiler && s.flag_set === config.flag_set),
         items.filter((i) => i.mode === mode && i.compiler === config.compiler && i.flag_set === config.flag_set),
         state.scope === null,
+        metric,
       ));
-      const label = `${mode} mode, ${scopeText}: change of each configuration against ${configName(base)}, one dot per test`;
+      const label = `${mode} mode, ${scopeText}: change in ${metric.name} (${metric.direction}) of each configuration against ${configName(base)}, one dot per test`;
       let strip = strips.get(mode);
       if (!strip) {
         const caption = h('figcaption', { class: 'text-sm font-semibold text-slate-800' });
@@ -110,10 +158,10 @@ export function createSummary(ctx: AnalysisContext): SectionView {
         strip = { chart: changeStrip(box, rows, label), caption };
         strips.set(mode, strip);
       } else strip.chart.update(rows, label);
-      strip.caption.textContent = `${mode} mode · ${scopeText} · against ${configName(base)}`;
+      strip.caption.textContent = `${mode} mode · ${metric.name} · ${scopeText} · against ${configName(base)}`;
 
       const data: HeatTableData = {
-        caption: `${mode} mode: geometric mean against ${configName(base)}, per version (click a cell for its per-test changes)`,
+        caption: `${mode} mode: geometric mean of ${metric.name} (${metric.direction}) against ${configName(base)}, per version (click a cell for its per-test changes)`,
         columns: [...ctx.versions.map((v) => ({ key: v, label: v })), { key: ALL, label: 'all' }],
         rows: ctx.configs.map((config) => ({
           key: configKey(config),
@@ -122,7 +170,7 @@ export function createSummary(ctx: AnalysisContext): SectionView {
             const s = scores.find((r) => r.mode === mode && r.version === version && r.compiler === config.compiler && r.flag_set === config.flag_set);
             const where = `${configName(config)}, ${version === null ? 'all versions' : `Redis ${version}`}, ${mode} mode`;
             return s
-              ? { ratio: s.ratio, verdict: s.verdict, title: `${where}: ${changeText(s.ratio, s.band, s.verdict)} against ${configName(base)}; ${countsText(s, `${s.tests} tests`)}` }
+              ? { ratio: s.ratio, verdict: s.verdict, glyph: verdictGlyphs(metric)[s.verdict], title: `${where}: ${changeText(s.ratio, s.band, s.verdict, metric)} against ${configName(base)}; ${countsText(s, `${s.tests} tests`, metric)}` }
               : { ratio: null, verdict: null, title: `${where}: not compared (one of the two builds was not measured)` };
           }),
         })),
@@ -135,5 +183,5 @@ export function createSummary(ctx: AnalysisContext): SectionView {
     }
   }
 
-  return { frame, render, key: (s) => `${s.base}|${s.scope}` };
+  return { frame, render, key: (s) => `${s.base}|${s.scope}|${s.metric}` };
 }

@@ -7,7 +7,8 @@ import { MISSING_STYLE } from '../chart/palette';
 import { type TrendChart, trendChart } from '../chart/trendChart';
 import { fileSlug } from '../export/download';
 import { axisDomain, VIEW_NAMES } from '../model/domain';
-import { formatAxisRange, formatRps } from '../model/format';
+import { formatAxisRange, formatFigure } from '../model/format';
+import { metricOf } from '../model/metric';
 import { type AppState, chartKey, parseChartKey } from '../model/state';
 import { type TrendPanel, trendPanels } from '../model/trends';
 import { type ConfigRow, configBarsQuery } from '../sql/charts';
@@ -46,10 +47,11 @@ export function createTrends(ctx: AnalysisContext): SectionView {
     const chart = chartOf(state);
     if (!chart) return;
     const key = chartKey(chart.mode, chart.test);
-    shown = `${key}|${state.view}`;
+    shown = `${key}|${state.view}|${state.metric}`;
+    const metric = metricOf(state.metric);
     chartSelect.setOptions(ctx.charts.map((c) => [chartKey(c.mode, c.test), `${c.test} · ${c.mode} mode`] as const), key);
     frame.status.textContent = 'Computing…';
-    const q = configBarsQuery(chart.mode, chart.test);
+    const q = configBarsQuery(chart.mode, chart.test, metric);
     let rows: ConfigRow[];
     let dataTable;
     try {
@@ -58,18 +60,18 @@ export function createTrends(ctx: AnalysisContext): SectionView {
       showSectionError(frame, 'The trends', err);
       return;
     }
-    if (shown !== `${key}|${state.view}`) return;
+    if (shown !== `${key}|${state.view}|${state.metric}`) return;
     frame.status.textContent = '';
     frame.status.dataset.status = '';
     frame.setQueries([{
-      label: 'figures', title: `Trends: ${chart.test}, ${chart.mode} mode: every configuration of every version (best repeat)`,
-      query: q, file: `redis-benchmarks-trends-${chart.mode}-${fileSlug(chart.test)}`,
+      label: 'figures', title: `Trends: ${chart.test}, ${chart.mode} mode, ${metric.label}: every configuration of every version (best repeat)`,
+      query: q, file: `redis-benchmarks-trends-${chart.mode}-${fileSlug(chart.test)}${metric.id === 'rps' ? '' : `-${metric.id}`}`,
     }]);
-    const panels = trendPanels(rows, ctx.versions, ctx.configs, ctx.colorOf);
+    const panels = trendPanels(rows, ctx.versions, ctx.configs, ctx.colorOf, metric);
     const domain = axisDomain(panels.flatMap((p) => p.series.flatMap((s) => s.points.flatMap((pt) => (pt.value === null ? [] : [pt.value])))), state.view);
-    axisNote.textContent = `${domain ? formatAxisRange(domain) : 'no figures yet'} · ${VIEW_NAMES[state.view]}, shared by all panels`;
+    axisNote.textContent = `${domain ? formatAxisRange(domain, metric.unit) : 'no figures yet'} · ${VIEW_NAMES[state.view]}, shared by all panels`;
     for (const panel of panels) {
-      const options = { versions: ctx.versions, domain, label: `${chart.test}, ${chart.mode} mode, ${panel.key}: requests/second of each compiler across Redis releases` };
+      const options = { versions: ctx.versions, domain, label: `${chart.test}, ${chart.mode} mode, ${panel.key}: ${metric.name} of each compiler across Redis releases (${metric.direction})` };
       const drawn = charts.get(panel.key);
       if (drawn) drawn.update(panel, options);
       else {
@@ -78,13 +80,13 @@ export function createTrends(ctx: AnalysisContext): SectionView {
         charts.set(panel.key, trendChart(box, panel, options));
       }
     }
-    const number = (v: unknown) => (typeof v === 'number' ? formatRps(v) : v === null ? '—' : String(v));
+    const number = (v: unknown) => (typeof v === 'number' ? formatFigure(v, metric.unit) : v === null ? '—' : String(v));
     tableBox.replaceChildren(dataTable(
       [{ header: 'Configuration', numeric: false }, ...ctx.versions.map((v) => ({ header: v, numeric: true, format: number }))],
       tableRows(panels),
-      `${chart.test}, ${chart.mode} mode: requests/second (best repeat) of each configuration in each Redis version`,
+      `${chart.test}, ${chart.mode} mode: ${metric.name} (best repeat; ${metric.direction}) of each configuration in each Redis version`,
     ));
   }
 
-  return { frame, render, key: (s) => `${s.trend}|${s.view}` };
+  return { frame, render, key: (s) => `${s.trend}|${s.view}|${s.metric}` };
 }
