@@ -257,6 +257,7 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
   let pendingFocus: FocusRequest | undefined;
   // Whether the page has asked for noise verdicts yet (they wait for the header at load).
   let verdictsWanted = false;
+  let legendMetric = DEFAULTS.metric;
 
   async function render(focus?: FocusRequest): Promise<void> {
     const token = ++renderCount;
@@ -302,6 +303,10 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
       }
     }
     controls.sync(s, visible, charts.length);
+    if (legendMetric !== s.metric) {
+      legendMetric = s.metric;
+      renderLegend(byId('legend'), colors.domain(), colorOf, metric);
+    }
     results.sync(s);
     analysis.render(s);
     main.setAttribute('aria-busy', 'false');

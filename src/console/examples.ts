@@ -42,6 +42,20 @@ HAVING count(*) > 1
 ORDER BY spread_percent DESC`,
   },
   {
+    name: 'Instructions per request of every configuration (counted), cheapest first',
+    sql: `-- The counted instrument (collector count, one dataset for every machine): Valgrind's
+-- instructions and estimated cycles per request for GET in data mode, each configuration's
+-- cheapest repeat and the spread of its repeats; lower is better.
+SELECT version, compiler, flag_set, count(*) AS repeats,
+       round(min(instructions_per_request), 1) AS instructions_per_request,
+       round(min(est_cycles_per_request), 1) AS est_cycles_per_request,
+       round(100 * (max(instructions_per_request) - min(instructions_per_request)) / min(instructions_per_request), 4) AS spread_percent
+FROM counts
+WHERE test = 'GET' AND mode = 'data' AND status = 'ok'
+GROUP BY ALL
+ORDER BY version, instructions_per_request`,
+  },
+  {
     name: 'Builds that failed, and why',
     sql: `SELECT version, compiler, flag_set, cc_version, error
 FROM builds

@@ -5,7 +5,7 @@
  */
 import type { Database } from '../data/duckdb';
 import { TABLES } from '../data/schema';
-import { CELL_STATUS_SQL, PLAN_VERSIONS_SQL } from '../sql/load';
+import { CELL_STATUS_SQL, countStatusSql, PLAN_VERSIONS_SQL } from '../sql/load';
 import { sqlLiteral } from '../sql/scan';
 import { h } from '../ui/dom';
 
@@ -46,6 +46,21 @@ const NOTES: Readonly<Record<string, { tag: string; note: string; sql?: string }
     tag: 'derived',
     note: 'Built at page load: one row per planned cell, mode and test, with the best-of-repeats figures and a status. The charts read it.',
     sql: CELL_STATUS_SQL,
+  },
+  counts: {
+    tag: 'every machine',
+    note: 'counts.parquet as published: the counted instrument (Valgrind, collector count), one row per counting run and test; a count does not depend on the machine, so it is not restricted to the hardware shown.',
+  },
+  count_runs: { tag: 'every machine', note: 'count_runs.parquet as published: one row per counting run (cell, mode, repeat) with its commands and raw output.' },
+  ir_status: {
+    tag: 'derived',
+    note: 'Built at page load (a view): cell_status\'s rows and columns for instructions per request from counts; best_rps and min_rps hold the cheapest and the costliest repeat. The charts read it under that metric.',
+    sql: countStatusSql('ir_status', 'instructions_per_request'),
+  },
+  cycles_status: {
+    tag: 'derived',
+    note: 'Built at page load (a view): as ir_status, for estimated cycles per request.',
+    sql: countStatusSql('cycles_status', 'est_cycles_per_request'),
   },
   versions: { tag: 'derived', note: 'Built at page load: each planned version and its release order (ord, 0 = oldest).', sql: PLAN_VERSIONS_SQL },
 };

@@ -3,7 +3,7 @@
  * over all versions and by how much, how many chart winners each metric decides beyond noise,
  * and how the counted cost and the measured throughput order the configurations.
  */
-import type { SpreadRow, WinnerTallyRow } from '../sql/counted';
+import type { CountCoverageRow, SpreadRow, WinnerTallyRow } from '../sql/counted';
 import type { SummaryRow } from '../sql/summary';
 import { configName, formatChange, verdictText } from './changeText';
 import { formatPercent } from './format';
@@ -89,4 +89,13 @@ export function spreadText(rows: readonly SpreadRow[], mode: string): string {
     return r && r.figures > 0 ? `${name} median ${pct(r.median)}, p99 ${pct(r.p99)}, max ${pct(r.max)} (${r.figures} figures)` : `${name}: no repeats yet`;
   });
   return `${mode} mode, spread of the repeats (the noise bands): ${parts.join(' · ')}`;
+}
+
+/** "Counted (Valgrind, …): data mode 80 of 84 cells (164 runs ok, 4 partial; 2 tests failed, 10 unsupported) · pipe mode …". */
+export function countCoverageText(rows: readonly CountCoverageRow[]): string {
+  const lead = 'Counted instrument (Valgrind; one dataset for every machine, not filtered by the hardware shown)';
+  if (!rows.some((r) => r.counted_cells > 0 || r.ok_runs + r.partial_runs + r.server_failed_runs > 0)) return `${lead}: not collected yet.`;
+  return `${lead}: ${rows.map((r) => `${r.mode} mode ${r.counted_cells} of ${r.planned_cells} cells counted `
+    + `(${r.ok_runs} runs ok, ${r.partial_runs} partial${r.server_failed_runs ? `, ${r.server_failed_runs} server failed` : ''}; `
+    + `tests: ${r.failed_tests} failed, ${r.unsupported_tests} unsupported)`).join(' · ')}.`;
 }

@@ -61,3 +61,30 @@ FROM (${parts.join('\nUNION ALL\n')})
 GROUP BY metric, mode
 ORDER BY mode, CASE metric ${METRIC_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(' ')} END`);
 }
+
+/** How far the counted instrument got in one mode. */
+export interface CountCoverageRow {
+  mode: string;
+  /** Planned cells, and cells with at least one test counted in this mode. */
+  planned_cells: number;
+  counted_cells: number;
+  /** Counting runs by status (ok, partial: some test unsupported or failed, server_failed). */
+  ok_runs: number;
+  partial_runs: number;
+  server_failed_runs: number;
+  /** Tests counted in no repeat because they failed (errored, crashed, timed out) or are unsupported. */
+  failed_tests: number;
+  unsupported_tests: number;
+}
+
+/** Per mode, the counted instrument's coverage of the plan (counts are one dataset for every machine). */
+export function countCoverageQuery(): Query<CountCoverageRow> {
+  return query(`SELECT s.mode, count(DISTINCT s.cell_id)::INTEGER AS planned_cells,
+       count(DISTINCT s.cell_id) FILTER (WHERE s.status = 'ok')::INTEGER AS counted_cells,
+       (SELECT count(*) FROM count_runs r WHERE r.mode = s.mode AND r.status = 'ok')::INTEGER AS ok_runs,
+       (SELECT count(*) FROM count_runs r WHERE r.mode = s.mode AND r.status = 'partial')::INTEGER AS partial_runs,
+       (SELECT count(*) FROM count_runs r WHERE r.mode = s.mode AND r.status = 'server_failed')::INTEGER AS server_failed_runs,
+       count(*) FILTER (WHERE s.status = 'failed')::INTEGER AS failed_tests,
+       count(*) FILTER (WHERE s.status = 'unsupported')::INTEGER AS unsupported_tests
+FROM ${metricOf('ir').table} s GROUP BY s.mode ORDER BY s.mode`);
+}

@@ -1,6 +1,7 @@
 /** The legend shared by every chart: compiler colours, the winner mark and the missing-data patterns. */
 import { MISSING_STYLE, type MissingStatus, textureFor } from '../chart/palette';
 import { svgElement } from '../chart/svg';
+import { changeGlyph, type Metric, RPS } from '../model/metric';
 import { h } from './dom';
 
 function swatch(fill: string, dashed = false): SVGSVGElement {
@@ -14,16 +15,17 @@ function swatch(fill: string, dashed = false): SVGSVGElement {
   return svgElement(document, 'svg', { width: 14, height: 14, 'aria-hidden': 'true' }, rect, ...overlay);
 }
 
-/** Renders the legend for these compilers (with their colours) into `root`. */
-export function renderLegend(root: HTMLElement, compilers: readonly string[], colorOf: (c: string) => string): void {
+/** Renders the legend for these compilers (with their colours) into `root`, its marks' words in `metric`. */
+export function renderLegend(root: HTMLElement, compilers: readonly string[], colorOf: (c: string) => string, metric: Metric = RPS): void {
   const entry = (icon: Node, text: string) => h('li', { class: 'flex items-center gap-1' }, icon, text);
   const missing: MissingStatus[] = ['build_failed', 'unsupported', 'not_collected'];
   root.replaceChildren(
     h('ul', { class: 'flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-700', attrs: { 'aria-label': 'Legend' } },
       ...compilers.map((c) => entry(swatch(colorOf(c)), c)),
-      entry(h('span', { class: 'text-sm', attrs: { 'aria-hidden': 'true' } }, '★'), 'fastest configuration, beyond noise'),
+      entry(h('span', { class: 'text-sm', attrs: { 'aria-hidden': 'true' } }, '★'), `${metric.best} configuration, beyond noise`),
       entry(h('span', { class: 'text-sm', attrs: { 'aria-hidden': 'true' } }, '≈'), 'tie within noise'),
-      entry(h('span', { class: 'text-sm', attrs: { 'aria-hidden': 'true' } }, '▲ ▼'), 'faster / slower than the release before, beyond noise'),
+      entry(h('span', { class: 'text-sm', attrs: { 'aria-hidden': 'true' } }, `${changeGlyph(metric, 'faster')} ${changeGlyph(metric, 'slower')}`),
+        `${metric.better} / ${metric.worse} than the release before, beyond noise`),
       entry(h('span', { class: 'font-bold', attrs: { 'aria-hidden': 'true' } }, '┃'), 'whisker: worst to best repeat'),
       ...missing.map((s) => entry(swatch(`url(#${MISSING_STYLE[s].pattern})`, s === 'not_collected'), s === 'build_failed' ? 'build, server or test failed' : MISSING_STYLE[s].label)),
     ),

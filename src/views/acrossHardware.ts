@@ -112,7 +112,8 @@ export function createAcrossHardware(ctx: AnalysisContext): SectionView {
     'over the cells, modes and tests both measured: B / A per test (best repeat on each, over as many repeats as the class with fewer has, ',
     'so that a class further along does not look faster for it), as geometric means per configuration and version, and per test, ',
     'judged by the same noise rule (▲/▼ beyond the larger spread of the two classes\' repeats; ? when a class has one repeat). ',
-    'Below, whether the choice of build carries over: every configuration against the baseline on each class, over the same tests.',
+    'Below, whether the choice of build carries over: every configuration against the baseline on each class, over the same tests. ',
+    'This section always compares requests/second: a counted metric does not depend on the CPU (one dataset for every class), so it has nothing to set side by side.',
   ], () => ctx.link({ section: 'hardware' }), ctx.tools);
   const vsSelect = labelledSelect('hardware-vs', 'Set against (B)', (slug) => ctx.update({ vs: slug, section: 'hardware' }));
   const baseSelect = labelledSelect('hardware-base', 'Baseline (shared with the summary)', (value) =>

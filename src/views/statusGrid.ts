@@ -7,6 +7,8 @@ import { type ConfigRef, configKey, parseCellId } from '../model/analysisState';
 import { hostBusy, othersBusy } from '../model/bars';
 import { configName, formatChange } from '../model/changeText';
 import { formatBytes } from '../model/format';
+import { countCoverageText } from '../model/metricSummary';
+import { countCoverageQuery } from '../sql/counted';
 import type { AppState } from '../model/state';
 import {
   type BuildDetailRow, cellBuildsQuery, cellRedoneQuery, cellRunsQuery, type GridRow, type GridStatus, type RedoneRunRow,
@@ -183,12 +185,14 @@ function redoneSummary(rows: readonly RedoneSummaryRow[]): string {
 export function createStatusGrid(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('status', 'Status grid: what has been collected', [
     'Every planned build, and how far its collection got. Failures are data: a build that failed or a server that would not run ',
-    'is shown with its reason, never left out. Click a cell for its compiler, flags, build log and runs.',
+    'is shown with its reason, never left out. Click a cell for its compiler, flags, build log and runs. ',
+    'The grid is the measured instrument\'s collection; the line under it says how far the counted one got.',
   ], () => ctx.link({ section: 'status' }), ctx.tools);
   const gridBox = h('div', { class: 'overflow-x-auto' });
   const detail = h('div', { class: 'cell-detail mt-4', attrs: { 'aria-live': 'polite' } });
   const redoneLine = h('p', { class: 'redone-summary mt-2 text-xs text-slate-700' });
-  frame.body.append(legend(), gridBox, redoneLine, detail);
+  const countLine = h('p', { class: 'count-coverage mt-1 text-xs text-slate-700' });
+  frame.body.append(legend(), gridBox, redoneLine, countLine, detail);
   let shownCell: string | null | undefined;
   let rows: GridRow[] | null = null;
 
@@ -218,9 +222,10 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
     if (!rows) {
       frame.status.textContent = 'Loading…';
       try {
-        const [grid, redone] = await Promise.all([ctx.run(statusGridQuery()), ctx.run(redoneSummaryQuery())]);
+        const [grid, redone, counted] = await Promise.all([ctx.run(statusGridQuery()), ctx.run(redoneSummaryQuery()), ctx.run(countCoverageQuery())]);
         rows = grid;
         redoneLine.textContent = redoneSummary(redone);
+        countLine.textContent = countCoverageText(counted);
       } catch (err) {
         showSectionError(frame, 'The status grid', err);
         return;
@@ -229,6 +234,7 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
       frame.setQueries([
         { label: 'cells', title: 'Status grid: every planned cell and how far its collection got', query: statusGridQuery(), file: 'redis-benchmarks-status' },
         { label: 'runs measured again', title: 'Runs measured again, per mode, against their replacements', query: redoneSummaryQuery(), file: 'redis-benchmarks-redone' },
+        { label: 'counted coverage', title: 'The counted instrument: cells counted per mode, counting runs and tests by status', query: countCoverageQuery(), file: 'redis-benchmarks-count-coverage' },
       ]);
     }
     gridBox.replaceChildren(grid(rows, ctx.versions, ctx.configs, state.cell, (id) =>
