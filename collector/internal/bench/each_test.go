@@ -2,88 +2,28 @@ package bench
 
 import (
 	"context"
-	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/benchfake"
 )
 
-// The test binary doubles as a fake redis-server: with RCB_FAKE_SERVER set it
-// answers +PONG to every line on the port its config file names.
 func TestMain(m *testing.M) {
-	if os.Getenv("RCB_FAKE_SERVER") != "" {
-		fakeRedis(os.Args[len(os.Args)-1])
+	if benchfake.Serve() {
 		return
 	}
 	os.Exit(m.Run())
 }
 
-func fakeRedis(conf string) {
-	b, err := os.ReadFile(conf)
-	if err != nil {
-		os.Exit(2)
-	}
-	var port int
-	fmt.Sscanf(strings.SplitN(string(b), "\n", 2)[0], "port %d", &port)
-	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-	if err != nil {
-		os.Exit(3)
-	}
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			return
-		}
-		go func() {
-			defer c.Close()
-			buf := make([]byte, 512)
-			for {
-				if _, err := c.Read(buf); err != nil {
-					return
-				}
-				c.Write([]byte("+PONG\r\n"))
-			}
-		}()
-	}
-}
-
-// fakeSpec runs the fake server and a fake client: a script that logs its
-// arguments, prints "NAME",RPS with NAME the -t selector or the command, at
-// 100,000 requests/s (rps "inf" under 100 requests, as a client whose clock
-// saw 0 ms), and rejects zpopmin as an old server does.
+// fakeSpec runs the fake server and client (benchfake) and returns the
+// client's log of calls.
 func fakeSpec(t *testing.T) (Spec, string) {
 	t.Helper()
-	dir := t.TempDir()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	server := filepath.Join(dir, "redis-server")
-	os.WriteFile(server, []byte("#!/bin/sh\nRCB_FAKE_SERVER=1 exec "+exe+" \"$@\"\n"), 0o755)
-	log := filepath.Join(dir, "client.log")
-	client := filepath.Join(dir, "redis-benchmark")
-	script := `#!/bin/sh
-echo "$*" >> ` + log + `
-n=0; name=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    -n) n=$2; shift 2;;
-    -t) name=$2; shift 2;;
-    -h|-p|-d|-r|-P|-c) shift 2;;
-    --csv) shift;;
-    *) name="${name:+$name }$1"; shift;;
-  esac
-done
-if [ "$name" = zpopmin ]; then echo "Error from server: ERR unknown command 'ZPOPMIN'" >&2; exit 1; fi
-if [ "$n" -lt 100 ]; then echo "\"$name\",\"inf\""; exit 0; fi
-echo '"test","rps"'
-echo "\"$name\",\"100000.00\""
-`
-	os.WriteFile(client, []byte(script), 0o755)
-	return Spec{Server: server, Client: client, Args: []string{"--csv", "-d", "64"}, Dir: filepath.Join(dir, "run"),
+	server, client, log := benchfake.Binaries(t)
+	return Spec{Server: server, Client: client, Args: []string{"--csv", "-d", "64"}, Dir: filepath.Join(t.TempDir(), "run"),
 		ServerCPU: -1, ClientCPU: -1, StartTimeout: 5 * time.Second, RunTimeout: 10 * time.Second}, log
 }
 
