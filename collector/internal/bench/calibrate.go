@@ -65,13 +65,10 @@ type Calibration struct {
 // invocation's count is the test's. The requests in tests are ignored.
 func Calibrate(ctx context.Context, s Spec, tests []TestRun, minTime time.Duration, start int64) (Calibration, error) {
 	var out Calibration
-	srv, err := startServer(ctx, s)
-	if err != nil {
-		if ctx.Err() != nil {
-			return out, ctx.Err()
-		}
-		out.ServerFailed = oneLine(err.Error())
-		return out, nil
+	srv, failed, err := startFresh(ctx, s)
+	if err != nil || failed != "" {
+		out.ServerFailed = failed
+		return out, err
 	}
 	defer srv.stop()
 	var raw strings.Builder

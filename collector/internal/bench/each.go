@@ -27,13 +27,13 @@ type TestRun struct {
 // dies or a client that times out fails the tests left.
 func RunEach(ctx context.Context, s Spec, tests []TestRun) (Outcome, error) {
 	var out Outcome
-	srv, err := startServer(ctx, s)
+	srv, failed, err := startFresh(ctx, s)
 	if err != nil {
-		if ctx.Err() != nil {
-			return out, ctx.Err()
-		}
-		out.ServerFailed = oneLine(err.Error())
-		out.Results = markRuns(tests, "crashed", "server did not start: "+out.ServerFailed)
+		return out, err
+	}
+	if failed != "" {
+		out.ServerFailed = failed
+		out.Results = markRuns(tests, "crashed", "server did not start: "+failed)
 		return out, nil
 	}
 	defer srv.stop()

@@ -60,14 +60,13 @@ type Outcome struct {
 // -t against the same server: one unsupported test does not lose the others.
 func Run(ctx context.Context, s Spec) (Outcome, error) {
 	var out Outcome
-	srv, err := startServer(ctx, s)
+	srv, failed, err := startFresh(ctx, s)
 	if err != nil {
-		// Interrupted while the server started: nothing was measured, and the server did not fail.
-		if ctx.Err() != nil {
-			return out, ctx.Err()
-		}
-		out.ServerFailed = oneLine(err.Error())
-		out.Results = markAll(DefaultTests, "crashed", "server did not start: "+out.ServerFailed)
+		return out, err
+	}
+	if failed != "" {
+		out.ServerFailed = failed
+		out.Results = markAll(DefaultTests, "crashed", "server did not start: "+failed)
 		return out, nil
 	}
 	defer srv.stop()
@@ -152,11 +151,25 @@ func unseen(ts []Test, seen map[string]bool) []Test {
 }
 
 func markAll(ts []Test, status, msg string) []Result {
-	var out []Result
+	var runs []TestRun
 	for _, t := range ts {
-		out = append(out, Result{Test: t.Name, Index: TestIndex(t.Name), Status: status, Error: msg})
+		runs = append(runs, TestRun{Name: t.Name, Index: TestIndex(t.Name)})
 	}
-	return out
+	return markRuns(runs, status, msg)
+}
+
+// startFresh starts s's server. failed says why it did not start ("" when it
+// did); an interruption while it started is err instead: nothing was
+// measured, and the server did not fail.
+func startFresh(ctx context.Context, s Spec) (srv *server, failed string, err error) {
+	srv, err = startServer(ctx, s)
+	switch {
+	case err == nil:
+		return srv, "", nil
+	case ctx.Err() != nil:
+		return nil, "", ctx.Err()
+	}
+	return nil, oneLine(err.Error()), nil
 }
 
 func runClient(ctx context.Context, s Spec, args []string) (string, string, float64, error) {
