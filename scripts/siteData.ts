@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { firstViewQueries } from '../src/app/firstViewQueries';
 import { computeFirstView, FIRST_VIEW_FILE, type FirstView } from '../src/data/firstView';
 import { LAZY_COLUMNS, lazyFile, leanFile, TABLES, tableFile, type TableName } from '../src/data/schema';
 import { prepareTables } from '../src/data/tables';
@@ -57,7 +58,7 @@ export async function firstViewOf(dir: string, { split = false } = {}): Promise<
   // The answers come from the published files: the split leaves every column the queries read as it is.
   const runner: QueryRunner = { run: async <Row>(q: Query<Row>) => run(q.sql, [...q.params]) as Row[] };
   const catalog = await prepareTables(runner, new Set(present));
-  return computeFirstView(runner, catalog, files, splitTables);
+  return computeFirstView(runner, catalog, firstViewQueries(catalog), files, splitTables);
 }
 
 /**

@@ -1,15 +1,13 @@
 /**
  * The first view: the answers to the queries the page runs before anything else (every chart's
- * version bars, their noise verdicts, the header's facts) and the catalog, computed from the
+ * version bars, their noise verdicts, the header's facts, the sections above the charts:
+ * src/app/firstViewQueries.ts) and the catalog, computed from the
  * published tables by this site's own SQL on DuckDB under Node at build time
  * (scripts/site-data.mjs), and served as data/first-view.json. The page draws from it at once
  * and answers those queries from it while DuckDB-WASM loads; every other query goes to the engine.
  * So there is no second implementation of any aggregation: only the results are precomputed.
  */
-import { versionBarsQuery } from '../sql/charts';
-import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import type { Query, QueryRunner } from '../sql/query';
-import { versionVerdictsQuery } from '../sql/verdicts';
 import type { TableName } from './schema';
 import type { Catalog } from './tables';
 
@@ -42,22 +40,15 @@ export interface FirstView {
 }
 
 /**
- * The queries the page runs for its first screenful, in the order it runs them: all charts' version
- * bars over every version (the default range), their noise verdicts, and the header's facts.
- */
-export function firstViewQueries(): readonly Query<unknown>[] {
-  return [versionBarsQuery(null), versionVerdictsQuery(), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), datesQuery()];
-}
-
-/**
- * Computes the first view on `runner`, whose tables prepareTables has prepared for the default
- * hardware class (`catalog` is what it returned); `files` are the source files' byte sizes.
+ * Computes the first view: the answers to `queries` on `runner`, whose tables prepareTables has
+ * prepared for the default hardware class (`catalog` is what it returned); `files` and `split`
+ * as FirstView has them.
  */
 export async function computeFirstView(
-  runner: QueryRunner, catalog: Catalog, files: Partial<Record<TableName, number>>, split: readonly TableName[] = [],
+  runner: QueryRunner, catalog: Catalog, queries: readonly Query<unknown>[], files: Partial<Record<TableName, number>>, split: readonly TableName[] = [],
 ): Promise<FirstView> {
   const answers: Answer[] = [];
-  for (const q of firstViewQueries()) answers.push({ sql: q.sql, params: q.params, rows: await runner.run(q) });
+  for (const q of queries) answers.push({ sql: q.sql, params: q.params, rows: await runner.run(q) });
   return { format: FIRST_VIEW_FORMAT, files, split, catalog, answers };
 }
 

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createChartData, verdictKey } from '../../src/app/chartData';
 import { compilerColors } from '../../src/chart/palette';
-import { answeringRunner, type FirstView, firstViewQueries, sameFiles } from '../../src/data/firstView';
+import { firstViewQueries } from '../../src/app/firstViewQueries';
+import { answeringRunner, type FirstView, sameFiles } from '../../src/data/firstView';
 import { TABLES, tableFile } from '../../src/data/schema';
 import type { Catalog } from '../../src/data/tables';
 import { versionBar } from '../../src/model/bars';
@@ -65,8 +66,8 @@ describe.each([
     const view = JSON.parse(JSON.stringify(await firstViewOf(dir))) as FirstView;
     const engine = await openDataDirDb(dir);
     const runner = answeringRunner(view, noEngine);
-    for (const q of firstViewQueries()) expect(await runner.run(q)).toEqual(await engine.runner.run(q));
-    const [chart] = view.catalog.charts;
+    for (const q of firstViewQueries(view.catalog)) expect(await runner.run(q)).toEqual(await engine.runner.run(q));
+    const chart = view.catalog.charts[1];
     await expect(runner.run(configBarsQuery(chart?.mode ?? '', chart?.test ?? ''))).rejects.toThrow('the engine was asked');
   });
 

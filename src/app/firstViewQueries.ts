@@ -1,0 +1,40 @@
+/**
+ * The queries the page runs for its first screenful in the default state, as the sections ask
+ * them (their own default rules: comparedSides, comparedClasses): what the build answers into
+ * data/first-view.json (src/data/firstView.ts). A query asked differently (another state, or a
+ * builder changed since the build) simply goes to the engine.
+ */
+import type { Catalog } from '../data/tables';
+import { METRICS, RPS } from '../model/metric';
+import { DEFAULTS } from '../model/state';
+import { hardwareRankingQuery, hardwareRatiosQuery } from '../sql/acrossHardware';
+import { configBarsQuery, versionBarsQuery } from '../sql/charts';
+import { compareQuery } from '../sql/compare';
+import { countedFiguresQuery, spreadQuery, winnerTallyQuery } from '../sql/counted';
+import { effectsQuery } from '../sql/effects';
+import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
+import type { Query } from '../sql/query';
+import { summaryItemsQuery, summaryQuery } from '../sql/summary';
+import { versionVerdictsQuery } from '../sql/verdicts';
+import { comparedClasses } from '../views/acrossHardware';
+import { comparedSides } from '../views/compare';
+
+/**
+ * All charts' version bars over every version (the default range) first, then their noise
+ * verdicts, the header's facts, and the sections above the charts as they open (summary, build
+ * factors, trends, compare, across hardware).
+ */
+export function firstViewQueries(catalog: Catalog): readonly Query<unknown>[] {
+  const base = catalog.configs[0];
+  const chart = catalog.charts[0];
+  const sides = comparedSides(DEFAULTS, catalog.versions);
+  const classes = comparedClasses(catalog.hardware, catalog.selectedHardware, DEFAULTS.vs);
+  return [
+    versionBarsQuery(null), versionVerdictsQuery(), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), datesQuery(),
+    countedFiguresQuery(), effectsQuery(RPS), winnerTallyQuery(), spreadQuery(),
+    ...(base ? [summaryQuery(base, RPS), summaryItemsQuery(base, null, RPS), summaryQuery(base, METRICS.ir)] : []),
+    ...(chart ? [configBarsQuery(chart.mode, chart.test, RPS)] : []),
+    ...(sides ? [compareQuery(sides.a, sides.b, RPS)] : []),
+    ...(classes && base ? [hardwareRatiosQuery(classes.a.label, classes.b.label), hardwareRankingQuery(classes.a.label, classes.b.label, base)] : []),
+  ];
+}
