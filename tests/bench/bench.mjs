@@ -1,23 +1,33 @@
 // @ts-check
 /**
- * `npm run bench`: how fast the built site is, in headless Chromium against `vite preview` on
- * localhost, with a cold cache for every run (a new browser context each time). Prints medians of
- * BENCH_RUNS runs (default 5) and writes every figure to test-results/bench.json.
+ * `npm run bench`: how fast the built site is against its two floors, in one run: headless
+ * Chromium against `vite preview` on localhost, a cold cache for every load (a new browser
+ * context each time), the three pages interleaved (their order rotating), BENCH_RUNS loads of each
+ * (default 9). Prints medians, ratios and the targets; writes every figure to test-results/bench.json.
  *
- * Data: a synthetic dataset the size of the complete matrix (11 versions x 12 configurations x 21
- * tests x 2 modes x 3 repeats = 16,632 result rows, 42 charts), made by the fixture generator;
- * BENCH_DATA=public/data measures the real published data instead.
+ * Pages:
+ *   site          the built site (its first view, DuckDB-WASM loading behind it)
+ *   DuckDB floor  tests/bench/floors/duckdb.html: a bare DuckDB-WASM page that fetches the Parquet
+ *                 files, prepares the tables and runs the version bars query as the site does,
+ *                 and draws every chart with the site's chart module; nothing else
+ *   static floor  tests/bench/floors/static.html: the same charts from a precomputed JSON file
+ *                 (the site's first view), no database
  *
- * Figures:
- *   first chart   navigation start -> the first charts painted (the app's mark after a frame)
- *   all charts    navigation start -> every chart painted
- *   page ready    navigation start -> every chart's drilldowns prefetched (the app's page:ready
- *                 mark: header and analysis filled in, the page idle, the one all-charts query done)
- *   drilldown     a click on a version bar -> its configurations drawn and a frame painted:
- *                 once the page is ready, a synthetic click with no pointer before it, and a click
- *                 after hovering; and an early click, the moment all charts are painted (before the
- *                 prefetch: it queries, and competes with the header's queries)
- *   JS / wasm     bytes the page requested, each file gzipped (level 9, as a static host would)
+ * Data (BENCH_DATA, comma-separated; default both): `public/data` (the published results) and
+ * `every-release` (tests/fixtures/make-fixtures.mjs --every-release: 158 versions x 12
+ * configurations x 21 tests x 2 modes x 3 repeats, generated into a temporary folder); or any
+ * folder of Parquet files.
+ *
+ * Figures, from navigation start:
+ *   first chart   the first four charts painted (the page's mark after a frame)
+ *   all charts    every chart painted
+ *   page ready    the site's drilldowns prefetched (page:ready: header and sections filled in,
+ *                 the engine loaded, the page idle, the one all-charts query done)
+ *   drilldown     a click on a version bar -> its configurations drawn and a frame painted: once
+ *                 the page is ready (a synthetic click, no pointer before it), and an early one,
+ *                 the moment all charts are painted (the engine may still be loading)
+ *   JS / wasm     bytes the site requested, each file gzipped (level 9, as a static host would)
+ *   data at start bytes of data files (Parquet, JSON) the site requested before page ready, gzipped
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,23 +39,41 @@ import { chromium } from '@playwright/test';
 import { BASE_PATH, buildSite } from '../e2e/build-site.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const PORT = 4330;
 const outDir = path.join(root, 'dist-bench');
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const PAGES = /** @type {const} */ (['site', 'duckdb', 'static']);
 
 /** @param {number[]} xs */
 const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? NaN) + (s[mid] ?? NaN)) / 2;
 };
 
-function dataset() {
-  if (process.env.BENCH_DATA) return { dir: path.resolve(root, process.env.BENCH_DATA), label: process.env.BENCH_DATA };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-'));
-  execFileSync('node', [path.join(root, 'tests/fixtures/make-fixtures.mjs'), '--full', '--out', dir], { stdio: 'ignore' });
-  return { dir, label: 'synthetic full-size matrix (11 versions x 12 configurations x 21 tests x 2 modes x 3 repeats)' };
+/**
+ * The data folder and label of one BENCH_DATA entry.
+ * @param {string} name
+ */
+function dataset(name) {
+  if (name !== 'every-release') return { dir: path.resolve(root, name), label: name };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-every-release-'));
+  execFileSync('node', [path.join(root, 'tests/fixtures/make-fixtures.mjs'), '--every-release', '--out', dir], { stdio: 'ignore' });
+  return { dir, label: 'every-release (synthetic: 158 versions x 12 configurations x 21 tests x 2 modes x 3 repeats)' };
+}
+
+/** Builds the floor pages into the site's floors/ folder unless they are newer than their sources. */
+function buildFloors() {
+  const stamp = path.join(outDir, 'floors', '.built');
+  const sources = [path.join(root, 'tests/bench/floors'), path.join(root, 'src'), path.join(root, 'tests/bench/vite.floors.config.ts')];
+  /** @param {string} p @returns {number} */
+  const newest = (p) => (fs.statSync(p).isDirectory() ? Math.max(0, ...fs.readdirSync(p).map((n) => newest(path.join(p, n)))) : fs.statSync(p).mtimeMs);
+  if (fs.existsSync(stamp) && Math.max(...sources.map(newest)) < fs.statSync(stamp).mtimeMs) return;
+  execFileSync('npx', ['vite', 'build', '--config', 'tests/bench/vite.floors.config.ts', '--outDir', path.join(outDir, 'floors'), '--emptyOutDir'], {
+    cwd: root, stdio: 'inherit', env: { ...process.env, BASE_PATH },
+  });
+  fs.writeFileSync(stamp, new Date().toISOString());
 }
 
 /** @param {string} url */
@@ -66,21 +94,15 @@ async function waitForServer(url) {
  * @param {import('@playwright/test').Page} page
  * @param {string} key
  * @param {string} version
- * @param {boolean} hoverFirst
  * @returns {Promise<number>}
  */
-async function drilldown(page, key, version, hoverFirst) {
-  const selector = `figure[data-chart-key="${key}"] g.bar[data-key="${version}"]`;
-  if (hoverFirst) {
-    await page.hover(selector);
-    await page.waitForTimeout(150);
-  }
+async function drilldown(page, key, version) {
   return page.evaluate(
-    ([sel, k, v]) =>
+    ([k, v]) =>
       /** @type {Promise<number>} */ (new Promise((resolve) => {
         const figure = document.querySelector(`figure[data-chart-key="${k}"]`);
-        const target = document.querySelector(sel);
-        if (!(figure instanceof HTMLElement) || !target) throw new Error(`no bar ${sel}`);
+        const target = figure?.querySelector(`g.bar[data-key="${v}"]`);
+        if (!(figure instanceof HTMLElement) || !target) throw new Error(`no bar ${v} in ${k}`);
         const t0 = performance.now();
         const done = () => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
         new MutationObserver((_, observer) => {
@@ -91,111 +113,151 @@ async function drilldown(page, key, version, hoverFirst) {
         }).observe(figure, { attributes: true, subtree: true, childList: true });
         target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
       })),
-    /** @type {[string, string, string]} */ ([selector, key, version]),
+    /** @type {[string, string]} */ ([key, version]),
   );
 }
 
-async function main() {
-  const data = dataset();
+/** @param {import('@playwright/test').Page} page */
+const marks = (page) => page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
+
+/**
+ * One cold load of the site: its marks, and the drilldown timings.
+ * @param {import('@playwright/test').Page} page
+ * @param {string} url
+ * @param {number} i
+ */
+async function loadSite(page, url, i) {
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('charts:all-painted').length > 0, null, { timeout: 120_000 });
+  const keys = await page.locator('figure[data-chart-key]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-chart-key') ?? ''));
+  const versionOf = async (/** @type {string} */ key) =>
+    (await page.locator(`figure[data-chart-key="${key}"] g.bar[data-status="ok"]`).last().getAttribute('data-key')) ?? '';
+  const pick = (/** @type {number} */ offset) => keys[(offset + i) % keys.length] ?? '';
+  const early = pick(4);
+  const drillEarly = await drilldown(page, early, await versionOf(early));
+  await page.waitForFunction(() => performance.getEntriesByName('page:ready').length > 0, null, { timeout: 120_000 });
+  const later = pick(5);
+  const drillReady = await drilldown(page, later, await versionOf(later));
+  const m = await marks(page);
+  return { first: m['charts:first-painted'] ?? NaN, all: m['charts:all-painted'] ?? NaN, ready: m['page:ready'] ?? NaN, drillEarly, drillReady, charts: keys.length };
+}
+
+/**
+ * One cold load of a floor page: its marks.
+ * @param {import('@playwright/test').Page} page
+ * @param {string} url
+ */
+async function loadFloor(page, url) {
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('charts:all-painted').length > 0, null, { timeout: 120_000 });
+  const m = await marks(page);
+  return { first: m['charts:first-painted'] ?? NaN, all: m['charts:all-painted'] ?? NaN };
+}
+
+/**
+ * Measures one dataset: builds, serves, loads each page RUNS times.
+ * @param {{ dir: string, label: string }} data
+ * @param {import('@playwright/test').Browser} browser
+ */
+async function measure(data, browser) {
   await buildSite({ outDir, dataDir: data.dir });
+  buildFloors();
   const server = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--port', String(PORT), '--strictPort'], {
-    cwd: root,
-    env: { ...process.env, BASE_PATH },
-    stdio: 'ignore',
-    detached: true,
+    cwd: root, env: { ...process.env, BASE_PATH }, stdio: 'ignore', detached: true,
   });
-  const url = `http://127.0.0.1:${PORT}${BASE_PATH}`;
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  const load = [os.loadavg()[0]];
-  /** @type {{first: number, all: number, dbReady: number, tablesReady: number, ready: number, drillEarly: number, drillCold: number, drillHovered: number}[]} */
-  const runs = [];
-  /** @type {Set<string>} */
-  const requested = new Set();
-  let charts = 0;
+  const base = `http://127.0.0.1:${PORT}${BASE_PATH}`;
+  const urls = { site: base, duckdb: `${base}floors/duckdb.html`, static: `${base}floors/static.html` };
+  /** @type {{ site: Awaited<ReturnType<typeof loadSite>>[], duckdb: Awaited<ReturnType<typeof loadFloor>>[], static: Awaited<ReturnType<typeof loadFloor>>[] }} */
+  const runs = { site: [], duckdb: [], static: [] };
+  /** @type {Map<string, number>} path -> ms of the request's start, the first site load only */
+  const requested = new Map();
+  const load = [os.loadavg()[0] ?? NaN];
   try {
-    await waitForServer(url);
+    await waitForServer(base);
     for (let i = 0; i < RUNS; i++) {
-      const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-      const page = await context.newPage();
-      context.on('requestfinished', (r) => requested.add(new URL(r.url()).pathname));
-      await page.goto(url);
-      await page.waitForFunction(() => performance.getEntriesByName('charts:all-painted').length > 0, null, { timeout: 60_000 });
-      const marks = await page.evaluate(() =>
-        Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])),
-      );
-      charts = await page.locator('figure[data-chart-key]').count();
-      const keys = await page.locator('figure[data-chart-key]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-chart-key') ?? ''));
-      const versionOf = async (/** @type {string} */ key) =>
-        page.locator(`figure[data-chart-key="${key}"] g.bar[data-status="ok"]`).last().getAttribute('data-key');
-      const earlyKey = keys[4 + (i % (keys.length - 10))] ?? '';
-      const coldKey = keys[5 + (i % (keys.length - 10))] ?? '';
-      const hotKey = keys[6 + (i % (keys.length - 10))] ?? '';
-      const drillEarly = await drilldown(page, earlyKey, (await versionOf(earlyKey)) ?? '', false);
-      await page.waitForFunction(() => performance.getEntriesByName('page:ready').length > 0, null, { timeout: 60_000 });
-      const ready = await page.evaluate(() => performance.getEntriesByName('page:ready')[0]?.startTime ?? NaN);
-      const drillCold = await drilldown(page, coldKey, (await versionOf(coldKey)) ?? '', false);
-      const drillHovered = await drilldown(page, hotKey, (await versionOf(hotKey)) ?? '', true);
-      runs.push({
-        first: marks['charts:first-painted'] ?? NaN,
-        all: marks['charts:all-painted'] ?? NaN,
-        dbReady: marks['duckdb:ready'] ?? NaN,
-        tablesReady: marks['tables:ready'] ?? NaN,
-        ready,
-        drillEarly,
-        drillCold,
-        drillHovered,
-      });
-      await context.close();
+      for (let j = 0; j < PAGES.length; j++) {
+        const which = PAGES[(i + j) % PAGES.length] ?? 'site';
+        const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+        const page = await context.newPage();
+        if (which === 'site') {
+          // What the first load requests, and when (ms after navigation, within a few ms).
+          const t0 = Date.now();
+          if (i === 0) context.on('request', (r) => void requested.set(new URL(r.url()).pathname, Date.now() - t0));
+          const run = await loadSite(page, urls.site, i);
+          runs.site.push(run);
+          if (i === 0) for (const [p, at] of requested) if (p.includes('/data/') && at > run.ready + 200) requested.delete(p);
+        } else {
+          runs[which].push(await loadFloor(page, urls[which]));
+        }
+        await context.close();
+      }
     }
   } finally {
-    await browser.close();
     if (server.pid) process.kill(-server.pid);
   }
-  load.push(os.loadavg()[0]);
+  load.push(os.loadavg()[0] ?? NaN);
 
   const gzipOf = (/** @type {(p: string) => boolean} */ keep) =>
-    [...requested].filter(keep).reduce((sum, p) => {
+    [...requested.keys()].filter(keep).reduce((sum, p) => {
       const file = path.join(outDir, p.slice(BASE_PATH.length));
       return fs.existsSync(file) ? sum + zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length : sum;
     }, 0);
-  const js = gzipOf((p) => p.endsWith('.js'));
-  const wasm = gzipOf((p) => p.endsWith('.wasm'));
-  const dataBytes = gzipOf((p) => p.endsWith('.parquet'));
-  const summary = {
+  const med = (/** @type {Record<string, number>[]} */ rs, /** @type {string} */ k) => median(rs.map((r) => r[k] ?? NaN));
+  const site = { first: med(runs.site, 'first'), all: med(runs.site, 'all'), ready: med(runs.site, 'ready'), drillEarly: med(runs.site, 'drillEarly'), drillReady: med(runs.site, 'drillReady') };
+  const duckdb = { first: med(runs.duckdb, 'first'), all: med(runs.duckdb, 'all') };
+  const staticFloor = { first: med(runs.static, 'first'), all: med(runs.static, 'all') };
+  return {
     data: data.label,
-    runs: RUNS,
-    charts,
+    charts: runs.site[0]?.charts ?? 0,
     load1: load,
-    median_ms: {
-      first_chart: median(runs.map((r) => r.first)),
-      all_charts: median(runs.map((r) => r.all)),
-      duckdb_ready: median(runs.map((r) => r.dbReady)),
-      tables_ready: median(runs.map((r) => r.tablesReady)),
-      page_ready: median(runs.map((r) => r.ready)),
-      drilldown_early_click: median(runs.map((r) => r.drillEarly)),
-      drilldown_click_to_redraw: median(runs.map((r) => r.drillCold)),
-      drilldown_after_hover: median(runs.map((r) => r.drillHovered)),
+    median_ms: { site, duckdb_floor: duckdb, static_floor: staticFloor },
+    gzip_bytes: {
+      javascript: gzipOf((p) => p.endsWith('.js') && !p.includes('/floors/')),
+      wasm: gzipOf((p) => p.endsWith('.wasm') && !p.includes('/floors/')),
+      data_at_start: gzipOf((p) => p.includes('/data/')),
     },
-    gzip_bytes: { javascript: js, wasm, parquet: dataBytes },
+    data_files_at_start: [...requested.keys()].filter((p) => p.includes('/data/')).map((p) => p.slice(BASE_PATH.length)).sort(),
     every_run: runs,
   };
-  fs.mkdirSync(path.join(root, 'test-results'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'test-results/bench.json'), `${JSON.stringify(summary, null, 2)}\n`);
+}
 
-  const ms = (/** @type {number} */ v) => `${Math.round(v)} ms`;
+/** Prints one dataset's figures with their targets. @param {Awaited<ReturnType<typeof measure>>} r */
+function report(r) {
+  const ms = (/** @type {number} */ v) => `${Math.round(v).toLocaleString('en-US')} ms`.padStart(9);
   const kb = (/** @type {number} */ v) => `${(v / 1024).toFixed(1)} KiB`;
-  const m = summary.median_ms;
-  console.log(`site benchmark: ${data.label}; ${charts} charts; median of ${RUNS} cold runs; load average ${load.map((l) => (l ?? NaN).toFixed(2)).join(' -> ')}`);
-  console.log(`  first chart painted        ${ms(m.first_chart).padStart(9)}   (target < 1500 ms)`);
-  console.log(`  all charts painted         ${ms(m.all_charts).padStart(9)}   (target < 2500 ms)`);
-  console.log(`  page ready (prefetched)    ${ms(m.page_ready).padStart(9)}`);
-  console.log(`  drilldown click -> redraw  ${ms(m.drilldown_click_to_redraw).padStart(9)}   (target < 50 ms; page ready, no pointer before it; ${ms(m.drilldown_after_hover)} after hovering)`);
-  console.log(`  early drilldown click      ${ms(m.drilldown_early_click).padStart(9)}   (the moment all charts are painted, before the prefetch)`);
-  console.log(`  DuckDB ready / tables      ${ms(m.duckdb_ready)} / ${ms(m.tables_ready)}`);
-  console.log(`  JavaScript, gzip           ${kb(js).padStart(12)}   (target < 250 KiB; DuckDB worker included)`);
-  console.log(`  wasm, gzip                 ${kb(wasm).padStart(12)}`);
-  console.log(`  data (Parquet), gzip       ${kb(dataBytes).padStart(12)}`);
-  console.log('  written to test-results/bench.json');
+  const x = (/** @type {number} */ a, /** @type {number} */ b) => `${(a / b).toFixed(2)}x`;
+  const ok = (/** @type {boolean} */ met) => (met ? 'met' : 'MISSED');
+  const { site, duckdb_floor: db, static_floor: st } = r.median_ms;
+  const g = r.gzip_bytes;
+  console.log(`\n${r.data}: ${r.charts} charts; medians of ${RUNS} cold loads per page, interleaved; load average ${r.load1.map((l) => l.toFixed(2)).join(' -> ')}`);
+  console.log(`                      site     DuckDB floor  static floor`);
+  console.log(`  first chart    ${ms(site.first)}    ${ms(db.first)}    ${ms(st.first)}   site/static ${x(site.first, st.first)} (target <= 2x: ${ok(site.first <= 2 * st.first)}); site/DuckDB ${x(site.first, db.first)}`);
+  console.log(`  all charts     ${ms(site.all)}    ${ms(db.all)}    ${ms(st.all)}   site/static ${x(site.all, st.all)} (target <= 3x: ${ok(site.all <= 3 * st.all)}); site/DuckDB ${x(site.all, db.all)}`);
+  console.log(`  page ready     ${ms(site.ready)}   (target <= DuckDB floor + 1 s = ${Math.round(db.all + 1000).toLocaleString('en-US')} ms: ${ok(site.ready <= db.all + 1000)})`);
+  console.log(`  drilldown      ${ms(site.drillReady)}   once ready (target < 50 ms: ${ok(site.drillReady < 50)}); ${Math.round(site.drillEarly)} ms clicked the moment all charts are painted`);
+  console.log(`  JavaScript     ${kb(g.javascript).padStart(12)}   gzip, DuckDB worker included (target < 250 KiB: ${ok(g.javascript < 250 * 1024)}); wasm ${kb(g.wasm)}`);
+  console.log(`  data at start  ${kb(g.data_at_start).padStart(12)}   gzip, before page ready: ${r.data_files_at_start.join(', ')}`);
+}
+
+async function main() {
+  const names = (process.env.BENCH_DATA ?? 'public/data,every-release').split(',').map((s) => s.trim()).filter(Boolean);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const results = [];
+  try {
+    for (const name of names) results.push(await measure(dataset(name), browser));
+  } finally {
+    await browser.close();
+  }
+  fs.mkdirSync(path.join(root, 'test-results'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'test-results/bench.json'), `${JSON.stringify({ runs: RUNS, results }, null, 2)}\n`);
+  console.log(`site benchmark (Chromium, cold cache, vite preview on localhost); uptime: ${execFileSync('uptime').toString().trim()}`);
+  results.forEach(report);
+  const [a, b] = results;
+  if (a && b) {
+    const growth = b.median_ms.site.first / a.median_ms.site.first - 1;
+    console.log(`\nfirst chart, ${b.data.split(' ')[0]} against ${a.data}: ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)}% (target <= +20%: ${growth <= 0.2 ? 'met' : 'MISSED'})`);
+  }
+  console.log('every figure: test-results/bench.json');
 }
 
 await main();
