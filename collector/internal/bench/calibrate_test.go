@@ -68,3 +68,13 @@ func TestBalanceKeepsPopsFromEmptyStructures(t *testing.T) {
 		t.Errorf("balanced %v, want %v", counts, want)
 	}
 }
+
+// 1000 requests at 83,333.33/s are 12 ms on the client's clock, not 11.999.
+func TestTookIsTheClientsTimeToTheMicrosecond(t *testing.T) {
+	if got := Took(1000, Row{RPS: 83333.33}); got != 12*time.Millisecond {
+		t.Errorf("Took = %s, want 12ms", got)
+	}
+	if got := Took(1000, Row{Error: "client printed rps \"inf\""}); got != 0 {
+		t.Errorf("Took of an unmeasured test = %s", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -124,10 +125,13 @@ func markRuns(ts []TestRun, status, msg string) []Result {
 }
 
 // Took is how long the client timed a test: requests / requests per second,
-// from its whole-millisecond clock (0 when it printed no rate).
+// to the microsecond (0 when it printed no rate). The client divides the
+// requests it finished by its whole-millisecond clock; a pipelined client
+// finishes its last pipelines whole, so Took can be shorter than its clock.
 func Took(requests int64, row Row) time.Duration {
 	if row.Error != "" || row.RPS <= 0 {
 		return 0
 	}
-	return time.Duration(float64(requests) / row.RPS * float64(time.Second))
+	// Microseconds: the float division leaves a whole-millisecond time a hair short.
+	return time.Duration(math.Round(float64(requests)/row.RPS*1e6)) * time.Microsecond
 }

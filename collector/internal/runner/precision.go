@@ -27,6 +27,8 @@ func (c *collector) precisionTests(ctx context.Context, t Task, buildID, bin str
 	counts := calibrated(c.data.Calibrations, c.class, t.Cell.Version, t.Mode.Name, tests)
 	note := ""
 	if counts == nil {
+		// As quiet as for a run: counts calibrated on a busy machine are too small.
+		note = c.settle(ctx)
 		spec := c.benchSpec(t, bin)
 		spec.Dir = filepath.Join(build.CellDir(c.WorkDir, t.Cell.ID()), "calibrate")
 		os.RemoveAll(spec.Dir)
@@ -45,7 +47,7 @@ func (c *collector) precisionTests(ctx context.Context, t Task, buildID, bin str
 		rows := calibrationRows(cal, t, c.class, buildID, c.machine.ID, started)
 		c.data.Calibrations = append(c.data.Calibrations, rows...)
 		counts = calibrated(rows, c.class, t.Cell.Version, t.Mode.Name, tests)
-		note = fmt.Sprintf("calibrated %s on this configuration in %.0fs", t.Mode.Name, time.Since(started).Seconds())
+		note = withNote(note, fmt.Sprintf("calibrated %s on this configuration in %.0fs", t.Mode.Name, time.Since(started).Seconds()))
 	}
 	for i := range tests {
 		tests[i].Requests = counts[tests[i].Name]
