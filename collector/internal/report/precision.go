@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -19,6 +20,8 @@ type figures struct {
 	class, version, mode string
 	cells                map[string]map[int]map[string]float64 // cell id -> round -> test -> rps
 	tests                map[string]int32                      // test -> test index
+	// seconds is how long each test lasted by the client's clock.
+	seconds []float64
 }
 
 // roundsOf gathers the figures of d per class, version and mode. A precision
@@ -68,8 +71,27 @@ func roundsOf(d *store.Data) map[[3]string]*figures {
 		}
 		f.cells[res.CellID][r][res.Test] = *res.RPS
 		f.tests[res.Test] = res.TestIndex
+		if n := requestsOf(res, run); n > 0 {
+			f.seconds = append(f.seconds, float64(n) / *res.RPS)
+		}
 	}
 	return out
+}
+
+// requestsOf is the request count of a result: its own (precision modes),
+// else the -n of its run's client arguments (0 if none).
+func requestsOf(res store.Result, run store.Run) int64 {
+	if res.Requests != nil {
+		return *res.Requests
+	}
+	args := strings.Fields(run.ClientArgs)
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == "-n" {
+			n, _ := strconv.ParseInt(args[i+1], 10, 64)
+			return n
+		}
+	}
+	return 0
 }
 
 // matrix is cell's figures as [round][test] over rounds and tests, NaN where missing.
@@ -180,6 +202,11 @@ func precisionTable(w io.Writer, f *figures, baseline string, isPrecision bool, 
 		kind = "reference, repeats paired by pass"
 	}
 	fmt.Fprintf(w, "\n%s %s (%s) on %s: %d rounds, %d tests\n", f.version, f.mode, kind, f.class, len(rounds), len(tests))
+	if len(f.seconds) > 0 {
+		shortest := slices.Min(f.seconds)
+		fmt.Fprintf(w, "  a test lasts %.3f s at the shortest, %.3f s at the median (client's clock): one millisecond is at most %.2f%% of a figure\n",
+			shortest, stats.Median(f.seconds), 100*0.001/shortest)
+	}
 	if _, ok := f.cells[base]; !ok {
 		fmt.Fprintf(w, "  no figures of the baseline %s\n", strings.ReplaceAll(base, "|", " "))
 		return

@@ -16,8 +16,13 @@ func precisionData() *store.Data {
 	d := &store.Data{Machines: []store.Machine{{MachineID: "m1", CPUModel: "Test CPU", Cores: 2}}}
 	add := func(version, cell, mode string, repeat int, seed *int64, rps float64) {
 		id := fmt.Sprintf("%s|%s|%s|%d", version, cell, mode, repeat)
-		d.Runs = append(d.Runs, store.Run{RunID: id, CellID: version + "|" + cell, Version: version, Mode: mode, Repeat: int32(repeat), MachineID: "m1", Status: "ok", RoundSeed: seed})
-		d.Results = append(d.Results, store.Result{RunID: id, CellID: version + "|" + cell, Version: version, Mode: mode, Test: "SET", TestIndex: 2, Status: "ok", RPS: &rps})
+		run := store.Run{RunID: id, CellID: version + "|" + cell, Version: version, Mode: mode, Repeat: int32(repeat), MachineID: "m1", Status: "ok", RoundSeed: seed, ClientArgs: "-n 20 --csv"}
+		res := store.Result{RunID: id, CellID: version + "|" + cell, Version: version, Mode: mode, Test: "SET", TestIndex: 2, Status: "ok", RPS: &rps}
+		if seed != nil {
+			// Precision runs carry their count per result; 150 requests at 100/s last 1.5 s.
+			run.ClientArgs, res.Requests = "--csv", ptr64(150)
+		}
+		d.Runs, d.Results = append(d.Runs, run), append(d.Results, res)
 	}
 	seed := int64(3)
 	add("7.4.1", "gcc|-O2", "pipe-long", 1, &seed, 100)
@@ -37,12 +42,14 @@ func TestPrecisionPrintsEffectsIntervalsAndCVsPerVersionAndMode(t *testing.T) {
 	Precision(&b, precisionData(), []string{"data-long", "pipe-long"}, []string{"data", "pipe"}, "gcc|-O2", stats.DefaultOptions)
 	want := `
 7.4.1 pipe-long (precision, interleaved rounds) on Test CPU, 2 cores: 2 rounds, 1 tests
+  a test lasts 1.415 s at the shortest, 1.471 s at the median (client's clock): one millisecond is at most 0.07% of a figure
   configuration  effect    ± half-width  verdict  median CV  unstable  
   clang -O2      +5.00%    1.00%         faster   1.35%      0/1       
   gcc -O2        baseline                         0.00%      0/1       
   median half-width 1.00%, largest 1.00%
 
 7.4.1 pipe (reference, repeats paired by pass) on Test CPU, 2 cores: 2 rounds, 1 tests
+  a test lasts 0.182 s at the shortest, 0.225 s at the median (client's clock): one millisecond is at most 0.55% of a figure
   configuration  effect    ± half-width  verdict                 median CV  unstable  
   clang -O2      -0.50%    10.00%        no change within noise  29.53%     1/1       
   gcc -O2        baseline                                        15.71%     1/1       
@@ -63,3 +70,5 @@ func TestPrecisionWithoutPrecisionRunsSaysSo(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func ptr64(v int64) *int64 { return &v }
