@@ -438,6 +438,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	configPath := fs.String("config", defaultConfig(), "matrix file (TOML): which modes are precision modes (with -precision)")
 	baseline := fs.String("baseline", "gcc|-O2", "baseline configuration, compiler|flag set (with -precision)")
 	seed := fs.Uint("seed", uint(stats.DefaultOptions.Seed), "bootstrap seed (with -precision)")
+	versions := fs.String("versions", "", "with -precision: comma-separated versions to print, reference runs included, even without precision runs")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -452,7 +453,11 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 		}
 		o := stats.DefaultOptions
 		o.Seed = uint32(*seed)
-		report.Precision(stdout, d, modeNames(cfg.Bench.Precision), modeNames(cfg.Bench.Modes), *baseline, o)
+		var only []string
+		if *versions != "" {
+			only = strings.Split(*versions, ",")
+		}
+		report.Precision(stdout, d, modeNames(cfg.Bench.Precision), modeNames(cfg.Bench.Modes), only, *baseline, o)
 		return nil
 	}
 	report.Times(stdout, d)

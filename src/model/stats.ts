@@ -36,6 +36,9 @@ export type Verdict = 'faster' | 'slower' | 'no change within noise';
 /** Coefficient of variation above which a figure is marked unstable (Redis's benchmark specification). */
 export const UNSTABLE_CV = 0.1;
 
+/** The fewest rounds an interval is computed from: with one, resampling tests alone would measure how tests differ, not noise. */
+export const MIN_ROUNDS = 2;
+
 /** mulberry32: the collector's generator, draw for draw (uint32 values). */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -91,7 +94,8 @@ export function nearestRank(sorted: readonly number[], p: number): number {
 /**
  * Geometric mean of the ratios whose logarithms are given ([round][test], NaN missing), with a
  * bootstrap interval: each resample draws as many rounds as there are, then as many tests, with
- * replacement, and takes the mean logarithm over every drawn (round, test) pair.
+ * replacement, and takes the mean logarithm over every drawn (round, test) pair. With fewer than
+ * MIN_ROUNDS rounds there is no interval (lo and hi NaN), hence no verdict.
  */
 export function effect(logs: Matrix, o: BootstrapOptions = DEFAULT_BOOTSTRAP): Effect {
   const m = dropEmpty(logs);
@@ -101,6 +105,7 @@ export function effect(logs: Matrix, o: BootstrapOptions = DEFAULT_BOOTSTRAP): E
   const T = out.tests;
   const index = (n: number) => Array.from({ length: n }, (_, i) => i);
   out.center = Math.exp(meanOver(m, index(R), index(T)));
+  if (R < MIN_ROUNDS) return out;
   const next = mulberry32(o.seed);
   const draw = (n: number) => Math.floor((next() / 4294967296) * n);
   const boot: number[] = [];

@@ -156,17 +156,17 @@ func medianCV(m [][]float64, tests int) (float64, int, int) {
 }
 
 // Precision prints, per hardware class and version that has runs in any of
-// the precision modes, and for each of those modes and then each reference
-// mode: every configuration's effect against baseline (a cell id without its
+// the precision modes (or, given versions, per version of those), and for
+// each of those modes and then each reference mode: every configuration's effect against baseline (a cell id without its
 // version, e.g. "gcc|-O2") as the geometric mean over rounds and tests of
 // per-round paired ratios, the half-width of its bootstrap interval (rounds
 // and tests resampled, o), the verdict, and the median over tests of its
 // coefficient of variation across rounds.
-func Precision(w io.Writer, d *store.Data, precision, reference []string, baseline string, o stats.Options) {
+func Precision(w io.Writer, d *store.Data, precision, reference, versions []string, baseline string, o stats.Options) {
 	all := roundsOf(d)
 	var keys [][3]string
 	for k := range all {
-		if slices.Contains(precision, k[2]) {
+		if len(versions) > 0 && slices.Contains(versions, k[1]) || len(versions) == 0 && slices.Contains(precision, k[2]) {
 			for _, m := range append(append([]string(nil), precision...), reference...) {
 				if _, ok := all[[3]string{k[0], k[1], m}]; ok && !slices.Contains(keys, [3]string{k[0], k[1], m}) {
 					keys = append(keys, [3]string{k[0], k[1], m})
@@ -183,7 +183,7 @@ func Precision(w io.Writer, d *store.Data, precision, reference []string, baseli
 		return modeRank(a[2]) < modeRank(b[2])
 	})
 	if len(keys) == 0 {
-		fmt.Fprintf(w, "no runs in the precision modes (%s)\n", strings.Join(precision, ", "))
+		fmt.Fprintf(w, "no runs in the precision modes (%s) or of the versions asked for\n", strings.Join(precision, ", "))
 		return
 	}
 	for _, k := range keys {
@@ -225,15 +225,28 @@ func precisionTable(w io.Writer, f *figures, baseline string, isPrecision bool, 
 		cv, unstable, n := medianCV(m, len(tests))
 		name := strings.ReplaceAll(strings.TrimPrefix(c, f.version+"|"), "|", " ")
 		if c == base {
-			fmt.Fprintf(tw, "  %s\tbaseline\t\t\t%.2f%%\t%d/%d\t\n", name, 100*cv, unstable, n)
+			fmt.Fprintf(tw, "  %s\tbaseline\t\t\t%s\t%d/%d\t\n", name, percent(cv, "%.2f%%"), unstable, n)
 			continue
 		}
 		s := stats.Effect(stats.LogRatios(m, bm), o)
 		halfWidths = append(halfWidths, s.HalfWidth())
-		fmt.Fprintf(tw, "  %s\t%+.2f%%\t%.2f%%\t%s\t%.2f%%\t%d/%d\t\n", name, 100*(s.Center-1), 100*s.HalfWidth(), s.Verdict(), 100*cv, unstable, n)
+		verdict := s.Verdict()
+		if s.Rounds < stats.MinRounds {
+			verdict = "one round: no interval"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d/%d\t\n", name, percent(s.Center-1, "%+.2f%%"), percent(s.HalfWidth(), "%.2f%%"),
+			verdict, percent(cv, "%.2f%%"), unstable, n)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "  median half-width %.2f%%, largest %.2f%%\n", 100*stats.Median(halfWidths), 100*largest(halfWidths))
+	fmt.Fprintf(w, "  median half-width %s, largest %s\n", percent(stats.Median(halfWidths), "%.2f%%"), percent(largest(halfWidths), "%.2f%%"))
+}
+
+// percent formats a fraction as a percentage with format, "–" for NaN (no figure).
+func percent(x float64, format string) string {
+	if math.IsNaN(x) {
+		return "–"
+	}
+	return fmt.Sprintf(format, 100*x)
 }
 
 // largest is the largest of xs, NaN values left out (NaN when none is left).

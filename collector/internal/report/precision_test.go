@@ -39,7 +39,7 @@ func precisionData() *store.Data {
 
 func TestPrecisionPrintsEffectsIntervalsAndCVsPerVersionAndMode(t *testing.T) {
 	var b strings.Builder
-	Precision(&b, precisionData(), []string{"data-long", "pipe-long"}, []string{"data", "pipe"}, "gcc|-O2", stats.DefaultOptions)
+	Precision(&b, precisionData(), []string{"data-long", "pipe-long"}, []string{"data", "pipe"}, nil, "gcc|-O2", stats.DefaultOptions)
 	want := `
 7.4.1 pipe-long (precision, interleaved rounds) on Test CPU, 2 cores: 2 rounds, 1 tests
   a test lasts 1.415 s at the shortest, 1.471 s at the median (client's clock): one millisecond is at most 0.07% of a figure
@@ -65,9 +65,23 @@ func TestPrecisionWithoutPrecisionRunsSaysSo(t *testing.T) {
 	var b strings.Builder
 	d := precisionData()
 	d.Runs, d.Results = d.Runs[4:], d.Results[4:]
-	Precision(&b, d, []string{"data-long", "pipe-long"}, []string{"pipe"}, "gcc|-O2", stats.DefaultOptions)
-	if got := b.String(); got != "no runs in the precision modes (data-long, pipe-long)\n" {
+	Precision(&b, d, []string{"data-long", "pipe-long"}, []string{"pipe"}, nil, "gcc|-O2", stats.DefaultOptions)
+	if got := b.String(); got != "no runs in the precision modes (data-long, pipe-long) or of the versions asked for\n" {
 		t.Errorf("got %q", got)
+	}
+	// Versions asked for get their reference tables anyway.
+	b.Reset()
+	Precision(&b, d, []string{"data-long", "pipe-long"}, []string{"pipe"}, []string{"7.4.1"}, "gcc|-O2", stats.DefaultOptions)
+	if got := b.String(); !strings.Contains(got, "7.4.1 pipe (reference, repeats paired by pass)") || strings.Contains(got, "6.2.16") {
+		t.Errorf("with -versions 7.4.1:\n%s", got)
+	}
+	// One round: an effect, but no interval and no coefficient of variation.
+	b.Reset()
+	d.Runs, d.Results = d.Runs[:2], d.Results[:2]
+	Precision(&b, d, []string{"data-long", "pipe-long"}, []string{"pipe"}, []string{"7.4.1"}, "gcc|-O2", stats.DefaultOptions)
+	if got := b.String(); !strings.Contains(got, "clang -O2      +10.00%   –             one round: no interval  –          0/0") ||
+		!strings.Contains(got, "median half-width –, largest –") {
+		t.Errorf("one round:\n%s", got)
 	}
 }
 

@@ -14,6 +14,9 @@ import (
 	"sort"
 )
 
+// MinRounds is the fewest rounds an interval is computed from.
+const MinRounds = 2
+
 // Options configure a bootstrap.
 type Options struct {
 	// Resamples is the number of bootstrap resamples.
@@ -83,7 +86,9 @@ func LogRatios(x, base [][]float64) [][]float64 {
 // resample draws as many rounds as there are, with replacement, then as many
 // tests, and takes the mean of the logarithms over every drawn (round, test)
 // pair. Rounds and tests with no ratio at all are left out first. Over one
-// test, this is the geometric mean over rounds of its per-round ratios.
+// test, this is the geometric mean over rounds of its per-round ratios. With
+// fewer than MinRounds rounds there is no interval (Lo and Hi are NaN), so no
+// verdict: resampling tests alone would measure how tests differ, not noise.
 func Effect(logRatios [][]float64, o Options) Summary {
 	m := dropEmpty(logRatios)
 	s := Summary{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: o.Confidence}
@@ -100,6 +105,9 @@ func Effect(logRatios [][]float64, o Options) Summary {
 		tests[i] = i
 	}
 	s.Center = math.Exp(meanOver(m, all, tests))
+	if s.Rounds < MinRounds {
+		return s
+	}
 	rng := NewRand(o.Seed)
 	var boot []float64
 	rounds := make([]int, s.Rounds)
