@@ -160,7 +160,8 @@ func medianCV(m [][]float64, tests int) (float64, int, int) {
 // each of those modes and then each reference mode: every configuration's effect against baseline (a cell id without its
 // version, e.g. "gcc|-O2") as the geometric mean over rounds and tests of
 // per-round paired ratios, the half-width of its bootstrap interval (rounds
-// and tests resampled, o), the verdict, and the median over tests of its
+// and tests resampled, o), the verdict, the median half-width of its
+// per-test intervals (rounds resampled), and the median over tests of its
 // coefficient of variation across rounds.
 func Precision(w io.Writer, d *store.Data, precision, reference, versions []string, baseline string, o stats.Options) {
 	all := roundsOf(d)
@@ -189,7 +190,7 @@ func Precision(w io.Writer, d *store.Data, precision, reference, versions []stri
 	for _, k := range keys {
 		precisionTable(w, all[k], baseline, slices.Contains(precision, k[2]), o)
 	}
-	fmt.Fprintf(w, "effect: geometric mean over rounds and tests of the per-round ratio to %s (requests/s); ± half-width of its %.0f%% bootstrap interval (%d resamples of rounds and tests, seed %d); a verdict only when the interval excludes no change; CV: median over tests of the coefficient of variation across rounds (unstable above %.0f%%)\n",
+	fmt.Fprintf(w, "effect: geometric mean over rounds and tests of the per-round ratio to %s (requests/s); ± half-width of its %.0f%% bootstrap interval (%d resamples of rounds and tests, seed %d); a verdict only when the interval excludes no change; per test ±: median over tests of the half-width of each test's own interval (rounds resampled); CV: median over tests of the coefficient of variation across rounds (unstable above %.0f%%)\n",
 		strings.ReplaceAll(baseline, "|", " "), 100*o.Confidence, o.Resamples, o.Seed, 100*stats.UnstableCV)
 }
 
@@ -213,32 +214,50 @@ func precisionTable(w io.Writer, f *figures, baseline string, isPrecision bool, 
 	}
 	bm := f.matrix(base, rounds, tests)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  configuration\teffect\t± half-width\tverdict\tmedian CV\tunstable\t")
+	fmt.Fprintln(tw, "  configuration\teffect\t± half-width\tverdict\tper test ±\tmedian CV\tunstable\t")
 	var cells []string
 	for c := range f.cells {
 		cells = append(cells, c)
 	}
 	sort.Strings(cells)
-	var halfWidths []float64
+	var halfWidths, testHalfWidths []float64
 	for _, c := range cells {
 		m := f.matrix(c, rounds, tests)
 		cv, unstable, n := medianCV(m, len(tests))
 		name := strings.ReplaceAll(strings.TrimPrefix(c, f.version+"|"), "|", " ")
 		if c == base {
-			fmt.Fprintf(tw, "  %s\tbaseline\t\t\t%s\t%d/%d\t\n", name, percent(cv, "%.2f%%"), unstable, n)
+			fmt.Fprintf(tw, "  %s\tbaseline\t\t\t\t%s\t%d/%d\t\n", name, percent(cv, "%.2f%%"), unstable, n)
 			continue
 		}
-		s := stats.Effect(stats.LogRatios(m, bm), o)
-		halfWidths = append(halfWidths, s.HalfWidth())
+		logs := stats.LogRatios(m, bm)
+		s := stats.Effect(logs, o)
+		perTest := perTestHalfWidth(logs, o)
+		halfWidths, testHalfWidths = append(halfWidths, s.HalfWidth()), append(testHalfWidths, perTest)
 		verdict := s.Verdict()
 		if s.Rounds < stats.MinRounds {
 			verdict = "one round: no interval"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d/%d\t\n", name, percent(s.Center-1, "%+.2f%%"), percent(s.HalfWidth(), "%.2f%%"),
-			verdict, percent(cv, "%.2f%%"), unstable, n)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t\n", name, percent(s.Center-1, "%+.2f%%"), percent(s.HalfWidth(), "%.2f%%"),
+			verdict, percent(perTest, "%.2f%%"), percent(cv, "%.2f%%"), unstable, n)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "  median half-width %s, largest %s\n", percent(stats.Median(halfWidths), "%.2f%%"), percent(largest(halfWidths), "%.2f%%"))
+	fmt.Fprintf(w, "  median half-width %s, largest %s; per test: median %s\n", percent(stats.Median(halfWidths), "%.2f%%"),
+		percent(largest(halfWidths), "%.2f%%"), percent(stats.Median(testHalfWidths), "%.2f%%"))
+}
+
+// perTestHalfWidth is the median over tests of the half-width of each test's
+// own interval (rounds resampled): the measurement's precision, without the
+// spread of the effect across tests that the summary's interval includes.
+func perTestHalfWidth(logs [][]float64, o stats.Options) float64 {
+	var hws []float64
+	for t := range logs[0] {
+		col := make([][]float64, len(logs))
+		for r := range logs {
+			col[r] = []float64{logs[r][t]}
+		}
+		hws = append(hws, stats.Effect(col, o).HalfWidth())
+	}
+	return stats.Median(hws)
 }
 
 // percent formats a fraction as a percentage with format, "–" for NaN (no figure).

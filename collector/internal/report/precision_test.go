@@ -10,25 +10,35 @@ import (
 )
 
 // precisionData has 7.4.1 gcc -O2 and clang -O2 in two rounds of pipe-long
-// (ratios 1.04 and 1.06) and in two reference pipe repeats numbered 4 and 7
+// (SET ratios 1.04 and 1.06, GET 0.96 twice) and in two reference pipe repeats numbered 4 and 7
 // (ratios 1.10 and 0.90), and 6.2.16 in the reference mode only.
 func precisionData() *store.Data {
 	d := &store.Data{Machines: []store.Machine{{MachineID: "m1", CPUModel: "Test CPU", Cores: 2}}}
-	add := func(version, cell, mode string, repeat int, seed *int64, rps float64) {
+	add := func(version, cell, mode string, repeat int, seed *int64, rps float64, test ...string) {
 		id := fmt.Sprintf("%s|%s|%s|%d", version, cell, mode, repeat)
 		run := store.Run{RunID: id, CellID: version + "|" + cell, Version: version, Mode: mode, Repeat: int32(repeat), MachineID: "m1", Status: "ok", RoundSeed: seed, ClientArgs: "-n 20 --csv"}
 		res := store.Result{RunID: id, CellID: version + "|" + cell, Version: version, Mode: mode, Test: "SET", TestIndex: 2, Status: "ok", RPS: &rps}
+		if len(test) > 0 {
+			res.Test, res.TestIndex = test[0], 3
+		}
 		if seed != nil {
 			// Precision runs carry their count per result; 150 requests at 100/s last 1.5 s.
 			run.ClientArgs, res.Requests = "--csv", ptr64(150)
 		}
-		d.Runs, d.Results = append(d.Runs, run), append(d.Results, res)
+		if len(test) == 0 {
+			d.Runs = append(d.Runs, run)
+		}
+		d.Results = append(d.Results, res)
 	}
 	seed := int64(3)
 	add("7.4.1", "gcc|-O2", "pipe-long", 1, &seed, 100)
 	add("7.4.1", "clang|-O2", "pipe-long", 1, &seed, 104)
 	add("7.4.1", "gcc|-O2", "pipe-long", 2, &seed, 100)
 	add("7.4.1", "clang|-O2", "pipe-long", 2, &seed, 106)
+	for r := 1; r <= 2; r++ { // GET: ratio 0.96 in both rounds
+		add("7.4.1", "gcc|-O2", "pipe-long", r, &seed, 100, "GET")
+		add("7.4.1", "clang|-O2", "pipe-long", r, &seed, 96, "GET")
+	}
 	add("7.4.1", "gcc|-O2", "pipe", 4, nil, 100)
 	add("7.4.1", "clang|-O2", "pipe", 4, nil, 110)
 	add("7.4.1", "gcc|-O2", "pipe", 7, nil, 80)
@@ -41,20 +51,20 @@ func TestPrecisionPrintsEffectsIntervalsAndCVsPerVersionAndMode(t *testing.T) {
 	var b strings.Builder
 	Precision(&b, precisionData(), []string{"data-long", "pipe-long"}, []string{"data", "pipe"}, nil, "gcc|-O2", stats.DefaultOptions)
 	want := `
-7.4.1 pipe-long (precision, interleaved rounds) on Test CPU, 2 cores: 2 rounds, 1 tests
-  a test lasts 1.415 s at the shortest, 1.471 s at the median (client's clock): one millisecond is at most 0.07% of a figure
-  configuration  effect    ± half-width  verdict  median CV  unstable  
-  clang -O2      +5.00%    1.00%         faster   1.35%      0/1       
-  gcc -O2        baseline                         0.00%      0/1       
-  median half-width 1.00%, largest 1.00%
+7.4.1 pipe-long (precision, interleaved rounds) on Test CPU, 2 cores: 2 rounds, 2 tests
+  a test lasts 1.415 s at the shortest, 1.500 s at the median (client's clock): one millisecond is at most 0.07% of a figure
+  configuration  effect    ± half-width  verdict                 per test ±  median CV  unstable  
+  clang -O2      +0.40%    5.00%         no change within noise  0.50%       0.67%      0/2       
+  gcc -O2        baseline                                                    0.00%      0/2       
+  median half-width 5.00%, largest 5.00%; per test: median 0.50%
 
 7.4.1 pipe (reference, repeats paired by pass) on Test CPU, 2 cores: 2 rounds, 1 tests
   a test lasts 0.182 s at the shortest, 0.225 s at the median (client's clock): one millisecond is at most 0.55% of a figure
-  configuration  effect    ± half-width  verdict                 median CV  unstable  
-  clang -O2      -0.50%    10.00%        no change within noise  29.53%     1/1       
-  gcc -O2        baseline                                        15.71%     1/1       
-  median half-width 10.00%, largest 10.00%
-effect: geometric mean over rounds and tests of the per-round ratio to gcc -O2 (requests/s); ± half-width of its 95% bootstrap interval (2000 resamples of rounds and tests, seed 1); a verdict only when the interval excludes no change; CV: median over tests of the coefficient of variation across rounds (unstable above 10%)
+  configuration  effect    ± half-width  verdict                 per test ±  median CV  unstable  
+  clang -O2      -0.50%    10.00%        no change within noise  10.00%      29.53%     1/1       
+  gcc -O2        baseline                                                    15.71%     1/1       
+  median half-width 10.00%, largest 10.00%; per test: median 10.00%
+effect: geometric mean over rounds and tests of the per-round ratio to gcc -O2 (requests/s); ± half-width of its 95% bootstrap interval (2000 resamples of rounds and tests, seed 1); a verdict only when the interval excludes no change; per test ±: median over tests of the half-width of each test's own interval (rounds resampled); CV: median over tests of the coefficient of variation across rounds (unstable above 10%)
 `
 	if got := b.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -64,7 +74,7 @@ effect: geometric mean over rounds and tests of the per-round ratio to gcc -O2 (
 func TestPrecisionWithoutPrecisionRunsSaysSo(t *testing.T) {
 	var b strings.Builder
 	d := precisionData()
-	d.Runs, d.Results = d.Runs[4:], d.Results[4:]
+	d.Runs, d.Results = d.Runs[4:], d.Results[8:]
 	Precision(&b, d, []string{"data-long", "pipe-long"}, []string{"pipe"}, nil, "gcc|-O2", stats.DefaultOptions)
 	if got := b.String(); got != "no runs in the precision modes (data-long, pipe-long) or of the versions asked for\n" {
 		t.Errorf("got %q", got)
@@ -79,8 +89,8 @@ func TestPrecisionWithoutPrecisionRunsSaysSo(t *testing.T) {
 	b.Reset()
 	d.Runs, d.Results = d.Runs[:2], d.Results[:2]
 	Precision(&b, d, []string{"data-long", "pipe-long"}, []string{"pipe"}, []string{"7.4.1"}, "gcc|-O2", stats.DefaultOptions)
-	if got := b.String(); !strings.Contains(got, "clang -O2      +10.00%   –             one round: no interval  –          0/0") ||
-		!strings.Contains(got, "median half-width –, largest –") {
+	if got := b.String(); !strings.Contains(got, "clang -O2      +10.00%   –             one round: no interval  –           –          0/0") ||
+		!strings.Contains(got, "median half-width –, largest –; per test: median –") {
 		t.Errorf("one round:\n%s", got)
 	}
 }
