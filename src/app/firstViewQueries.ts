@@ -1,7 +1,7 @@
 /**
  * The queries the page runs for its first screenful in the default state, as the sections ask
  * them (their own default rules: comparedSides, comparedClasses): what the build answers into
- * data/first-view.json (src/data/firstView.ts). A query asked differently (another state, or a
+ * data/first-view.json and data/first-view-sections.json (src/data/firstView.ts). A query asked differently (another state, or a
  * builder changed since the build) simply goes to the engine.
  */
 import type { Catalog } from '../data/tables';
@@ -19,22 +19,28 @@ import { versionVerdictsQuery } from '../sql/verdicts';
 import { comparedClasses } from '../views/acrossHardware';
 import { comparedSides } from '../views/compare';
 
-/**
- * All charts' version bars over every version (the default range) first, then their noise
- * verdicts, the header's facts, and the sections above the charts as they open (summary, build
- * factors, trends, compare, across hardware).
- */
-export function firstViewQueries(catalog: Catalog): readonly Query<unknown>[] {
+/** The first view's queries: what the first paint needs, and what the sections above the charts ask as they open. */
+export interface FirstViewQueries {
+  /** All charts' version bars over every version (the default range), their noise verdicts, the header's facts. */
+  readonly paint: readonly Query<unknown>[];
+  /** Summary, build factors, trends, compare and across hardware in their default state, and the counted figures. */
+  readonly sections: readonly Query<unknown>[];
+}
+
+/** The queries the page runs first with the default state, for `catalog`. */
+export function firstViewQueries(catalog: Catalog): FirstViewQueries {
   const base = catalog.configs[0];
   const chart = catalog.charts[0];
   const sides = comparedSides(DEFAULTS, catalog.versions);
   const classes = comparedClasses(catalog.hardware, catalog.selectedHardware, DEFAULTS.vs);
-  return [
-    versionBarsQuery(null), versionVerdictsQuery(), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), datesQuery(),
-    countedFiguresQuery(), effectsQuery(RPS), winnerTallyQuery(), spreadQuery(),
-    ...(base ? [summaryQuery(base, RPS), summaryItemsQuery(base, null, RPS), summaryQuery(base, METRICS.ir)] : []),
-    ...(chart ? [configBarsQuery(chart.mode, chart.test, RPS)] : []),
-    ...(sides ? [compareQuery(sides.a, sides.b, RPS)] : []),
-    ...(classes && base ? [hardwareRatiosQuery(classes.a.label, classes.b.label), hardwareRankingQuery(classes.a.label, classes.b.label, base)] : []),
-  ];
+  return {
+    paint: [versionBarsQuery(null), versionVerdictsQuery(), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), datesQuery()],
+    sections: [
+      countedFiguresQuery(), effectsQuery(RPS), winnerTallyQuery(), spreadQuery(),
+      ...(base ? [summaryQuery(base, RPS), summaryItemsQuery(base, null, RPS), summaryQuery(base, METRICS.ir)] : []),
+      ...(chart ? [configBarsQuery(chart.mode, chart.test, RPS)] : []),
+      ...(sides ? [compareQuery(sides.a, sides.b, RPS)] : []),
+      ...(classes && base ? [hardwareRatiosQuery(classes.a.label, classes.b.label), hardwareRankingQuery(classes.a.label, classes.b.label, base)] : []),
+    ],
+  };
 }

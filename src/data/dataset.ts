@@ -5,7 +5,7 @@
  */
 import type { Database } from './duckdb';
 import { fetchDataFile, type FileOutcome } from './files';
-import { FIRST_VIEW_FILE, type FirstView, isFirstView } from './firstView';
+import { type Answer, FIRST_VIEW_FILE, type FirstView, isFirstView, isSectionsView, SECTIONS_VIEW_FILE } from './firstView';
 import { fillLazySql } from '../sql/load';
 import { query } from '../sql/query';
 import { LAZY_COLUMNS, lazyFile, leanFile, REQUIRED_TABLE, TABLES, tableFile, type TableName } from './schema';
@@ -112,7 +112,9 @@ function withLazyColumns(db: Database, dataUrl: string, split: readonly TableNam
   const all = () => Promise.all(split.map(load));
   return {
     async run(q) {
-      await Promise.all(named.filter(({ pattern }) => pattern.test(q.sql)).map(({ table }) => load(table)));
+      // Names inside string literals ('ir' as a metric's id) are not columns.
+      const sql = q.sql.replace(/'(?:[^']|'')*'/g, "''");
+      await Promise.all(named.filter(({ pattern }) => pattern.test(sql)).map(({ table }) => load(table)));
       return db.run(q);
     },
     registerFile: (name, bytes) => db.registerFile(name, bytes),
@@ -133,12 +135,22 @@ function withLazyColumns(db: Database, dataUrl: string, split: readonly TableNam
  * waits for the engine, as it would without the file.
  */
 export async function fetchFirstView(dataUrl: string): Promise<FirstView | null> {
+  const view = await fetchJson(new URL(FIRST_VIEW_FILE, dataUrl).href);
+  return isFirstView(view) ? view : null;
+}
+
+/** The sections' answers published next to the first view (firstView.ts); none when absent or unreadable. */
+export async function fetchSectionAnswers(dataUrl: string): Promise<readonly Answer[]> {
+  const sections = await fetchJson(new URL(SECTIONS_VIEW_FILE, dataUrl).href);
+  return isSectionsView(sections) ? sections.answers : [];
+}
+
+/** A JSON file's value, or null when it is missing (a server that answers with index.html has none) or broken. */
+async function fetchJson(url: string): Promise<unknown> {
   try {
-    const response = await fetch(new URL(FIRST_VIEW_FILE, dataUrl).href);
-    // A server that answers unknown paths with index.html has no file either.
+    const response = await fetch(url);
     if (!response.ok || !response.headers.get('content-type')?.includes('json')) return null;
-    const view: unknown = await response.json();
-    return isFirstView(view) ? view : null;
+    return (await response.json()) as unknown;
   } catch {
     return null;
   }

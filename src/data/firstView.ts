@@ -1,27 +1,31 @@
 /**
  * The first view: the answers to the queries the page runs before anything else (every chart's
- * version bars, their noise verdicts, the header's facts, the sections above the charts:
- * src/app/firstViewQueries.ts) and the catalog, computed from the
- * published tables by this site's own SQL on DuckDB under Node at build time
- * (scripts/site-data.mjs), and served as data/first-view.json. The page draws from it at once
- * and answers those queries from it while DuckDB-WASM loads; every other query goes to the engine.
+ * version bars, their noise verdicts, the header's facts; then the sections above the charts:
+ * src/app/firstViewQueries.ts) and the catalog, computed from the published tables by this
+ * site's own SQL on DuckDB under Node at build time (scripts/site-data.mjs), and served as
+ * data/first-view.json and data/first-view-sections.json. The page draws from the first at once
+ * and answers those queries from both while DuckDB-WASM loads; every other query goes to the engine.
  * So there is no second implementation of any aggregation: only the results are precomputed.
  */
 import type { Query, QueryRunner } from '../sql/query';
+import { decodeRows, type EncodedRows, encodeRows } from './columns';
 import type { TableName } from './schema';
 import type { Catalog } from './tables';
 
 /** The file's format version: a page that reads another format ignores the file. */
-export const FIRST_VIEW_FORMAT = 1;
+export const FIRST_VIEW_FORMAT = 2;
 
 /** The file name inside the data folder. */
 export const FIRST_VIEW_FILE = 'first-view.json';
 
-/** One query and its rows. */
+/** The file of the sections' answers (SectionsView), fetched once the first view is drawn. */
+export const SECTIONS_VIEW_FILE = 'first-view-sections.json';
+
+/** One query and its rows (column by column: columns.ts). */
 export interface Answer {
   readonly sql: string;
   readonly params: readonly unknown[];
-  readonly rows: readonly unknown[];
+  readonly rows: EncodedRows;
 }
 
 /** What data/first-view.json holds. */
@@ -32,38 +36,52 @@ export interface FirstView {
    * split table its lean file, else the published file. The answers are computed from the same data.
    */
   readonly files: Readonly<Partial<Record<TableName, number>>>;
-  /** The tables split into a lean file and a text file next to it (schema.ts, TEXT_COLUMNS). */
+  /** The tables split into a lean file and a text file next to it (schema.ts, LAZY_COLUMNS). */
   readonly split: readonly TableName[];
   /** The catalog as prepareTables returns it for the default hardware class. */
   readonly catalog: Catalog;
+  /** What the first paint needs: every chart's version bars, their verdicts, the header. */
   readonly answers: readonly Answer[];
 }
 
-/**
- * Computes the first view: the answers to `queries` on `runner`, whose tables prepareTables has
- * prepared for the default hardware class (`catalog` is what it returned); `files` and `split`
- * as FirstView has them.
- */
-export async function computeFirstView(
-  runner: QueryRunner, catalog: Catalog, queries: readonly Query<unknown>[], files: Partial<Record<TableName, number>>, split: readonly TableName[] = [],
-): Promise<FirstView> {
+/** What data/first-view-sections.json holds: the answers for the sections above the charts. */
+export interface SectionsView {
+  readonly format: number;
+  readonly answers: readonly Answer[];
+}
+
+/** The answers to `queries` on `runner`. */
+export async function computeAnswers(runner: QueryRunner, queries: readonly Query<unknown>[]): Promise<Answer[]> {
   const answers: Answer[] = [];
-  for (const q of queries) answers.push({ sql: q.sql, params: q.params, rows: await runner.run(q) });
-  return { format: FIRST_VIEW_FORMAT, files, split, catalog, answers };
+  for (const q of queries) answers.push({ sql: q.sql, params: q.params, rows: encodeRows(await runner.run(q as Query<Record<string, unknown>>)) });
+  return answers;
 }
 
 const answerKey = (sql: string, params: readonly unknown[]) => `${JSON.stringify(params)}\n${sql}`;
 
 /**
- * A runner that answers the first view's queries from `view` and sends every other query to
- * `engine`. Rows are handed out as the file holds them (callers only read them).
+ * A runner that answers the queries of `view`, then of `more` (the sections' answers, once they
+ * have arrived: a query meanwhile waits for them), and sends every other query to `engine`.
+ * Each answer is decoded once, on first use; callers only read the rows.
  */
-export function answeringRunner(view: FirstView, engine: QueryRunner): QueryRunner {
+export function answeringRunner(view: FirstView, engine: QueryRunner, more: Promise<readonly Answer[]> = Promise.resolve([])): QueryRunner {
   const known = new Map(view.answers.map((a) => [answerKey(a.sql, a.params), a.rows]));
+  const decoded = new Map<string, unknown[]>();
+  const rowsOf = (key: string) => {
+    const encoded = known.get(key);
+    if (!encoded) return undefined;
+    let rows = decoded.get(key);
+    if (!rows) decoded.set(key, (rows = decodeRows(encoded)));
+    return rows;
+  };
+  const added = more.then((answers) => answers.forEach((a) => known.set(answerKey(a.sql, a.params), a.rows)), () => undefined);
   return {
-    run<Row>(q: Query<Row>): Promise<Row[]> {
-      const rows = known.get(answerKey(q.sql, q.params));
-      return rows ? Promise.resolve(rows as Row[]) : engine.run(q);
+    async run<Row>(q: Query<Row>): Promise<Row[]> {
+      const key = answerKey(q.sql, q.params);
+      const now = rowsOf(key);
+      if (now) return now as Row[];
+      await added;
+      return (rowsOf(key) as Row[] | undefined) ?? engine.run(q);
     },
   };
 }
@@ -71,7 +89,13 @@ export function answeringRunner(view: FirstView, engine: QueryRunner): QueryRunn
 /** Whether a parsed file is a first view this page can read (its format). */
 export function isFirstView(value: unknown): value is FirstView {
   const v = value as Partial<FirstView> | null;
-  return typeof v === 'object' && v !== null && v.format === FIRST_VIEW_FORMAT && Array.isArray(v.answers) && Array.isArray(v.split) && typeof v.catalog === 'object';
+  return isSectionsView(value) && Array.isArray(v?.split) && typeof v?.catalog === 'object';
+}
+
+/** Whether a parsed file holds answers in the format this page reads. */
+export function isSectionsView(value: unknown): value is SectionsView {
+  const v = value as Partial<SectionsView> | null;
+  return typeof v === 'object' && v !== null && v.format === FIRST_VIEW_FORMAT && Array.isArray(v.answers);
 }
 
 /** Whether the files the engine loaded (`sizes`) are the ones the first view was computed with. */

@@ -95,7 +95,8 @@ const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_la
 
 /**
  * Columns that nothing on the first screen reads and that make up most of their file: a run's raw
- * client output, a build's log tail, the latency figures other than p50. The build splits each
+ * client output, a build's log tail, the latency figures other than p50, the counters behind the
+ * counted figures. The build splits each
  * such table into a lean file without them and a file of (key, columns) (scripts/siteData.ts), so
  * the page fetches them only when something asks for them (the status grid's build logs, the SQL
  * console). `key` identifies a row (the build checks it is unique); every key column is VARCHAR.
@@ -107,6 +108,11 @@ export const LAZY_COLUMNS: Readonly<Partial<Record<TableName, { readonly key: re
   results: { key: ['run_id', 'test'], columns: LATENCIES },
   redone_results: { key: ['run_id', 'test'], columns: LATENCIES },
   count_runs: { key: ['run_id'], columns: ['raw_output'] },
+  // The counters behind the per-request figures; the charts read instructions and cycles only.
+  counts: {
+    key: ['run_id', 'test'],
+    columns: ['l1_misses_per_request', 'll_misses_per_request', 'branch_misses_per_request', 'ir', 'dr', 'dw', 'i1mr', 'd1mr', 'd1mw', 'ilmr', 'dlmr', 'dlmw', 'bc', 'bcm', 'bi', 'bim', 'cron_ir'],
+  },
 };
 
 /** The lean file of a split table (all columns but its lazy ones), inside the data folder. */

@@ -7,7 +7,8 @@
  *   node tests/e2e/build-site.mjs --out D --data DIR    -> D/ with DIR's Parquet files
  *
  * Rebuilds only when a source file is newer than the last build. Data files are copied under the
- * names the site reads: "fixture-results.parquet" and "fixture-full-results.parquet" become "results.parquet".
+ * names the site reads: "fixture-results.parquet", "fixture-full-results.parquet" and
+ * "fixture-every-release-results.parquet" become "results.parquet".
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,7 +51,7 @@ export async function buildSite({ outDir, dataDir }) {
   fs.rmSync(target, { recursive: true, force: true });
   fs.mkdirSync(target, { recursive: true });
   for (const name of fs.readdirSync(dataDir).filter((n) => n.endsWith('.parquet'))) {
-    fs.copyFileSync(path.join(dataDir, name), path.join(target, name.replace(/^fixture-(full-)?/, '')));
+    fs.copyFileSync(path.join(dataDir, name), path.join(target, name.replace(/^fixture-(full-|every-release-)?/, '')));
   }
   await writeSiteData(target);
 }

@@ -1,5 +1,5 @@
 /**
- * The large columns (raw client output, build log tails, latencies other than p50) are not
+ * The large columns (raw client output, build log tails, latencies other than p50, the counters) are not
  * fetched at start: the page loads the lean split files, and a table's lazy file when something
  * asks for its columns (the status grid's build log, the SQL console).
  */
@@ -43,7 +43,7 @@ test('the console reads every lazy column, fetched before its first script', asy
   await expect(page.locator('#sql-status')).toHaveText(/1 row/);
   await expect(page.locator('#sql-results tbody tr').first()).toHaveText(/^\s*0\s*0\s*0\s*$/);
   expect(seen.filter((p) => p.endsWith('.lazy.parquet')).sort()).toEqual([
-    'split/builds.lazy.parquet', 'split/redone_results.lazy.parquet', 'split/redone_runs.lazy.parquet',
-    'split/results.lazy.parquet', 'split/runs.lazy.parquet',
+    'split/builds.lazy.parquet', 'split/count_runs.lazy.parquet', 'split/counts.lazy.parquet', 'split/redone_results.lazy.parquet',
+    'split/redone_runs.lazy.parquet', 'split/results.lazy.parquet', 'split/runs.lazy.parquet',
   ]);
 });

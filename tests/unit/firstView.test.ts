@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createChartData, verdictKey } from '../../src/app/chartData';
 import { compilerColors } from '../../src/chart/palette';
 import { firstViewQueries } from '../../src/app/firstViewQueries';
-import { answeringRunner, type FirstView, sameFiles } from '../../src/data/firstView';
+import { answeringRunner, type FirstView, sameFiles, type SectionsView } from '../../src/data/firstView';
 import { TABLES, tableFile } from '../../src/data/schema';
 import type { Catalog } from '../../src/data/tables';
 import { versionBar } from '../../src/model/bars';
@@ -22,7 +22,7 @@ import { firstViewOf } from '../../scripts/siteData';
 import { openDataDirDb } from '../support/fixture-db';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const published = path.resolve(here, '../../public/data');
+const publishedData = path.resolve(here, '../../public/data');
 const fixtureDir = fs.mkdtempSync(path.join(os.tmpdir(), 'first-view-fixtures-'));
 for (const table of TABLES) {
   fs.copyFileSync(path.resolve(here, '../fixtures', `fixture-${tableFile(table)}`), path.join(fixtureDir, tableFile(table)));
@@ -45,13 +45,17 @@ async function drawnBars(runner: QueryRunner, catalog: Catalog) {
   });
 }
 
+/** The files the build writes for `dir`, as the page reads them (parsed from JSON). */
+async function published(dir: string): Promise<{ view: FirstView; sections: SectionsView }> {
+  return JSON.parse(JSON.stringify(await firstViewOf(dir))) as { view: FirstView; sections: SectionsView };
+}
+
 describe.each([
-  ['the published data', published],
+  ['the published data', publishedData],
   ['the fixture dataset', fixtureDir],
 ])('the first view of %s', (_name, dir) => {
   it('draws the same bars (values, whiskers, winners, noise marks) for every chart as the engine, without asking it', async () => {
-    // As the page reads it: the file written by the build, parsed from JSON.
-    const view = JSON.parse(JSON.stringify(await firstViewOf(dir))) as FirstView;
+    const { view } = await published(dir);
     const engine = await openDataDirDb(dir);
     expect(view.catalog).toEqual(engine.catalog);
     const precomputed = await drawnBars(answeringRunner(view, noEngine), view.catalog);
@@ -62,17 +66,19 @@ describe.each([
     expect(precomputed).toEqual(queried);
   });
 
-  it("answers every one of the first screenful's queries with the engine's rows, and only those", async () => {
-    const view = JSON.parse(JSON.stringify(await firstViewOf(dir))) as FirstView;
+  it("answers every one of the first screenful's queries (charts, header, sections) with the engine's rows, and only those", async () => {
+    const { view, sections } = await published(dir);
     const engine = await openDataDirDb(dir);
-    const runner = answeringRunner(view, noEngine);
-    for (const q of firstViewQueries(view.catalog)) expect(await runner.run(q)).toEqual(await engine.runner.run(q));
+    const runner = answeringRunner(view, noEngine, Promise.resolve(sections.answers));
+    const { paint, sections: sectionQueries } = firstViewQueries(view.catalog);
+    expect(sectionQueries.length).toBeGreaterThan(5);
+    for (const q of [...paint, ...sectionQueries]) expect(await runner.run(q), q.sql).toEqual(await engine.runner.run(q));
     const chart = view.catalog.charts[1];
     await expect(runner.run(configBarsQuery(chart?.mode ?? '', chart?.test ?? ''))).rejects.toThrow('the engine was asked');
   });
 
   it('names the byte size of every data file it was made from', async () => {
-    const view = (await firstViewOf(dir)) as FirstView;
+    const { view } = await published(dir);
     const sizes = Object.fromEntries(TABLES.filter((t) => fs.existsSync(path.join(dir, tableFile(t)))).map((t) => [t, fs.statSync(path.join(dir, tableFile(t))).size]));
     expect(sameFiles(view, sizes)).toBe(true);
     expect(sameFiles(view, { ...sizes, results: (sizes.results ?? 0) + 1 })).toBe(false);

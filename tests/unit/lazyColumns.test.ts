@@ -25,7 +25,7 @@ let lean: QueryRunner;
 
 beforeAll(async () => {
   for (const t of present) fs.copyFileSync(path.resolve(here, '../fixtures', `fixture-${tableFile(t)}`), path.join(dir, tableFile(t)));
-  split = (await firstViewOf(dir, { split: true }))?.split ?? [];
+  split = (await firstViewOf(dir, { split: true }))?.view.split ?? [];
   full = await openDataDirDb(dir);
   const { db, run } = await openNodeDuckDB();
   for (const t of present) db.registerFileBuffer(tableFile(t), new Uint8Array(fs.readFileSync(path.join(dir, split.includes(t) ? leanFile(t) : tableFile(t)))));
