@@ -6,11 +6,11 @@ set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-need_debs chromium:chromium clang-19:clang-19 ld.lld-19:lld-19 llvm-ar-19:llvm-19 llvm-nm-19:llvm-19 gcc-12:gcc-12 make:make taskset:util-linux git:git
+need_debs chromium:chromium valgrind:valgrind clang-19:clang-19 ld.lld-19:lld-19 llvm-ar-19:llvm-19 llvm-nm-19:llvm-19 gcc-12:gcc-12 make:make taskset:util-linux git:git
 export RCB_DEBIAN_TARBALLS="$PWD/.cache/debian-redis"
 debian_redis_tarball "$RCB_DEBIAN_TARBALLS"
 
-echo "== Go: vet and tests (incl. end-to-end build of Redis 7.0.15 with gcc -O2 and clang -O2 -flto)"
+echo "== Go: vet and tests (incl. end-to-end build of Redis 7.0.15 with gcc -O2 and clang -O2 -flto, and its count under Valgrind with gcc -O2 and -Os)"
 (cd collector && go vet ./... && go test -p 1 -count=1 -timeout 45m ./...)
 
 echo "== TypeScript: type check (site, tests, tooling) and unit tests"

@@ -21,6 +21,8 @@ type Dump struct {
 	Trigger  string
 	Totals   Events
 	Excluded Events
+	// ExcludedCalls is how many times the excluded function was called.
+	ExcludedCalls int64
 	// TotalsLine is the dump's totals line as callgrind wrote it (evidence).
 	TotalsLine string
 }
@@ -68,15 +70,22 @@ func ParseDump(r io.Reader, exclude string) (Dump, error) {
 			continue
 		case strings.HasPrefix(line, "calls="):
 			costFollows = true
+			if inExcluded {
+				f := strings.Fields(strings.TrimPrefix(line, "calls="))
+				n, err := strconv.ParseInt(f[0], 10, 64)
+				if err != nil {
+					return d, fmt.Errorf("callgrind calls line %q: %w", line, err)
+				}
+				d.ExcludedCalls += n
+			}
 			continue
 		}
 		if m := fnLine.FindStringSubmatch(line); m != nil {
 			if m[2] != "" {
 				ids[m[1]] = m[2]
 			}
-			if strings.HasPrefix(line, "cfn=") {
-				inExcluded = ids[m[1]] == exclude
-			}
+			// A call line's callee is the last cfn= of the current fn=.
+			inExcluded = strings.HasPrefix(line, "cfn=") && ids[m[1]] == exclude
 			continue
 		}
 		if costFollows {

@@ -33,6 +33,9 @@ func TestParseDumpSumsEveryCallToTheExcludedFunction(t *testing.T) {
 	if n := d.Net(); n["Ir"] != 9050 || n["Dr"] != 2750 {
 		t.Errorf("net %v", n)
 	}
+	if d.ExcludedCalls != 2 {
+		t.Errorf("excluded calls %d, want 2", d.ExcludedCalls)
+	}
 }
 
 func TestParseDumpRejectsOutputWithoutTotals(t *testing.T) {
@@ -75,6 +78,9 @@ func TestTestsSendEachTestAloneWithTheLRANGESetUpAsATestOfItsOwn(t *testing.T) {
 	check("LRANGE_100 (first 100 elements)", "LRANGE", "mylist", "0", "99")
 	check("LRANGE_600 (first 600 elements)", "LRANGE", "mylist", "0", "599")
 	check("MSET (10 keys)", "-t", "mset")
+	if Requests([]string{"-c", "1", "-n", "3000"}) != 3000 || Requests(nil) != 100000 {
+		t.Error("Requests reads -n, default 100000")
+	}
 	if DataSize(nil) != 3 {
 		t.Error("redis-benchmark's default payload is 3 bytes")
 	}

@@ -2,10 +2,10 @@ package count
 
 // Figures are one test's counts per request, from a dump's net events.
 type Figures struct {
-	Instructions   float64 // Ir
-	L1Misses       float64 // I1mr + D1mr + D1mw
-	LLMisses       float64 // ILmr + DLmr + DLmw
-	BranchMisses   float64 // Bcm + Bim
+	Instructions    float64 // Ir
+	L1Misses        float64 // I1mr + D1mr + D1mw
+	LLMisses        float64 // ILmr + DLmr + DLmw
+	BranchMisses    float64 // Bcm + Bim
 	EstimatedCycles float64 // see EstimatedCycles
 }
 

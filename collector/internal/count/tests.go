@@ -42,14 +42,31 @@ func Tests(dataSize int) []Test {
 	return out
 }
 
+// Requests is the value of -n in client arguments (redis-benchmark's
+// default: 100000).
+func Requests(args []string) int64 {
+	if n, ok := flagValue(args, "-n"); ok {
+		return int64(n)
+	}
+	return 100000
+}
+
 // DataSize is the value of -d in client arguments (redis-benchmark's default: 3).
 func DataSize(args []string) int {
+	if n, ok := flagValue(args, "-d"); ok {
+		return n
+	}
+	return 3
+}
+
+// flagValue is the integer after name in args.
+func flagValue(args []string, name string) (int, bool) {
 	for i := 0; i+1 < len(args); i++ {
-		if args[i] == "-d" {
+		if args[i] == name {
 			if n, err := strconv.Atoi(args[i+1]); err == nil {
-				return n
+				return n, true
 			}
 		}
 	}
-	return 3
+	return 0, false
 }

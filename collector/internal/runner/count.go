@@ -82,7 +82,10 @@ func Count(ctx context.Context, o Options) error {
 		return err
 	}
 	vg := count.ValgrindVersion(ctx, cc.Valgrind)
-	fmt.Fprintf(o.Log, "counting with %s, %d at a time\n", vg, cc.Parallel)
+	if c.freezeClock, err = count.BuildFreezeClock(ctx, o.Config.Compilers[0].CC, filepath.Join(o.WorkDir, "preload")); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Log, "counting with %s, %d at a time, the server's clock frozen by %s\n", vg, cc.Parallel, c.freezeClock)
 	if o.Progress != nil {
 		o.Progress.Start(len(tasks))
 		defer o.Progress.Finish()
@@ -178,7 +181,8 @@ func (c *collector) countRun(ctx context.Context, t Task, buildID, bin, vg strin
 	dir := build.CellDir(c.WorkDir, t.Cell.ID())
 	spec := count.Spec{
 		Valgrind: lookPath(cc.Valgrind), ToolArgs: cc.ToolArgs, Server: bin, Client: c.client,
-		ClientArgs: t.Mode.Args, Settings: cc.Settings, Env: cc.Env, Warmup: cc.Warmup,
+		ClientArgs: t.Mode.Args, Settings: cc.Settings, Warmup: cc.Warmup,
+		Env:       append([]string{"LD_PRELOAD=" + c.freezeClock}, cc.Env...),
 		Dir:       filepath.Join(dir, fmt.Sprintf("count-%s-%d", t.Mode.Name, t.Repeat)),
 		ServerCPU: -1, ClientCPU: -1, StartTimeout: cc.StartTimeout.Duration, TestTimeout: cc.TestTimeout.Duration,
 	}
@@ -205,7 +209,7 @@ func (c *collector) countRun(ctx context.Context, t Task, buildID, bin, vg strin
 		RunID: runID, CellID: t.Cell.ID(), Version: t.Cell.Version, Compiler: t.Cell.Compiler.Name,
 		FlagSet: t.Cell.FlagSet.Name, BuildID: buildID, Mode: t.Mode.Name, Repeat: int32(t.Repeat),
 		Status: status, ValgrindVersion: vg, Command: strings.Join(spec.Command(), " "),
-		Env: strings.Join(cc.Env, " "), Settings: strings.Join(cc.Settings, "; "),
+		Env: strings.Join(spec.Env, " "), Settings: strings.Join(cc.Settings, "; "),
 		ClientVersion: c.clientVer, ClientArgs: strings.Join(t.Mode.Args, " "), RawOutput: out.Raw,
 		DurationSeconds: end.Sub(start).Seconds(), StartedAt: start.UTC(), FinishedAt: end.UTC(),
 		MachineID: c.machine.ID,
@@ -239,7 +243,6 @@ func countRows(run store.CountRun, results []count.Result) []store.Count {
 			row.I1mr, row.D1mr, row.D1mw = i64(e["I1mr"]), i64(e["D1mr"]), i64(e["D1mw"])
 			row.ILmr, row.DLmr, row.DLmw = i64(e["ILmr"]), i64(e["DLmr"]), i64(e["DLmw"])
 			row.Bc, row.Bcm, row.Bi, row.Bim = i64(e["Bc"]), i64(e["Bcm"]), i64(e["Bi"]), i64(e["Bim"])
-			row.CronIr = i64(r.Cron["Ir"])
 		}
 		rows = append(rows, row)
 	}

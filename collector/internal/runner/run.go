@@ -72,6 +72,8 @@ type Progress interface {
 }
 
 type collector struct {
+	// freezeClock is the preload library that freezes a counted server's clock.
+	freezeClock string
 	Options
 	data      *store.Data
 	machine   machine.Info

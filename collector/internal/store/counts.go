@@ -4,9 +4,8 @@ import "time"
 
 // Count is one test of a counting run (collector count): what the server
 // executed, under Valgrind's callgrind, for that test's requests. Raw event
-// totals are as callgrind counted them, without the calls to serverCron (see
-// CronIr); the per-request columns divide them by Requests. Null where the
-// test has no count (status other than ok).
+// totals are as callgrind counted them; the per-request columns divide them
+// by Requests. Null where the test has no count (status other than ok).
 type Count struct {
 	RunID     string `parquet:"run_id"`
 	BuildID   string `parquet:"build_id"`
@@ -28,23 +27,21 @@ type Count struct {
 	LLMissesPerRequest     *float64 `parquet:"ll_misses_per_request,optional"`
 	BranchMissesPerRequest *float64 `parquet:"branch_misses_per_request,optional"`
 	EstCyclesPerRequest    *float64 `parquet:"est_cycles_per_request,optional"`
-	// Callgrind's events in the window (serverCron's calls taken out).
-	Ir   *int64 `parquet:"ir,optional"`
-	Dr   *int64 `parquet:"dr,optional"`
-	Dw   *int64 `parquet:"dw,optional"`
-	I1mr *int64 `parquet:"i1mr,optional"`
-	D1mr *int64 `parquet:"d1mr,optional"`
-	D1mw *int64 `parquet:"d1mw,optional"`
-	ILmr *int64 `parquet:"ilmr,optional"`
-	DLmr *int64 `parquet:"dlmr,optional"`
-	DLmw *int64 `parquet:"dlmw,optional"`
-	Bc   *int64 `parquet:"bc,optional"`
-	Bcm  *int64 `parquet:"bcm,optional"`
-	Bi   *int64 `parquet:"bi,optional"`
-	Bim  *int64 `parquet:"bim,optional"`
-	// CronIr is the instructions of serverCron's calls in the window, taken out.
-	CronIr *int64  `parquet:"cron_ir,optional"`
-	Error  *string `parquet:"error,optional"`
+	// Callgrind's events in the window.
+	Ir    *int64  `parquet:"ir,optional"`
+	Dr    *int64  `parquet:"dr,optional"`
+	Dw    *int64  `parquet:"dw,optional"`
+	I1mr  *int64  `parquet:"i1mr,optional"`
+	D1mr  *int64  `parquet:"d1mr,optional"`
+	D1mw  *int64  `parquet:"d1mw,optional"`
+	ILmr  *int64  `parquet:"ilmr,optional"`
+	DLmr  *int64  `parquet:"dlmr,optional"`
+	DLmw  *int64  `parquet:"dlmw,optional"`
+	Bc    *int64  `parquet:"bc,optional"`
+	Bcm   *int64  `parquet:"bcm,optional"`
+	Bi    *int64  `parquet:"bi,optional"`
+	Bim   *int64  `parquet:"bim,optional"`
+	Error *string `parquet:"error,optional"`
 }
 
 // CountRun is one counting run (cell × mode × repeat): one server under

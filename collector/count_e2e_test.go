@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+// TestCountEndToEnd builds Redis 7.0.15 from Debian's source tarball with gcc
+// -O2 and -Os and counts each twice in both modes (collector count): every
+// test the 7.0.15 client runs is counted, the two counts of each agree within
+// 0.1%, and -Os costs a different number of instructions than -O2. It needs
+// RCB_DEBIAN_TARBALLS (see TestEndToEnd) and valgrind; it takes minutes.
+func TestCountEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Redis and counts it under Valgrind")
+	}
+	tarDir := os.Getenv("RCB_DEBIAN_TARBALLS")
+	if tarDir == "" {
+		t.Fatal("RCB_DEBIAN_TARBALLS is not set (see TestEndToEnd); or run go test -short")
+	}
+	ctx := context.Background()
+	if deadline, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-30*time.Second))
+		defer cancel()
+	}
+	tmp := t.TempDir()
+	data := filepath.Join(tmp, "data")
+	args := []string{"count", "-config", "testdata/e2e-fixture-count-matrix.toml", "-data", data,
+		"-work", filepath.Join(tmp, "work"), "-source", "tarballs", "-tarballs", tarDir, "-no-progress"}
+	var out, log bytes.Buffer
+	if err := run(ctx, args, &out, &log); err != nil {
+		t.Fatalf("collector %s: %v\n%s", strings.Join(args, " "), err, log.String())
+	}
+	if !strings.Contains(log.String(), "2 cells, 8 counting runs to do") {
+		t.Errorf("log does not announce 8 counting runs:\n%s", log.String())
+	}
+	d, err := store.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.CountRuns) != 8 {
+		t.Fatalf("%d count runs, want 8", len(d.CountRuns))
+	}
+	for _, r := range d.CountRuns {
+		if r.Status != "ok" || !strings.Contains(r.Command, "valgrind") || !strings.HasPrefix(r.ValgrindVersion, "valgrind-") ||
+			!strings.Contains(r.RawOutput, "CONFIG SET hz 1 -> OK") || r.BuildID == "" {
+			t.Errorf("count run %s: status %s, command %q, valgrind %q, build %q", r.RunID, r.Status, r.Command, r.ValgrindVersion, r.BuildID)
+		}
+	}
+	// 20 tests: the 7.0.15 client has no XADD test, so XADD gets no row.
+	byKey := map[string][]float64{}
+	for _, c := range d.Counts {
+		if c.Status != "ok" || c.InstructionsPerRequest == nil || *c.InstructionsPerRequest <= 0 || c.Requests == nil {
+			t.Errorf("%s %s %s #%d: status %s, error %v", c.CellID, c.Mode, c.Test, c.Repeat, c.Status, c.Error)
+			continue
+		}
+		if c.Test == "XADD" {
+			t.Errorf("XADD counted with a client that lacks it")
+		}
+		k := c.CellID + "|" + c.Mode + "|" + c.Test
+		byKey[k] = append(byKey[k], *c.InstructionsPerRequest)
+	}
+	if len(byKey) != 2*2*20 {
+		t.Errorf("%d (cell, mode, test) counted, want 80", len(byKey))
+	}
+	var spreads []float64
+	for k, v := range byKey {
+		if len(v) != 2 {
+			t.Errorf("%s: %d counts, want 2", k, len(v))
+			continue
+		}
+		spread := math.Abs(v[0]-v[1]) / math.Min(v[0], v[1]) * 100
+		spreads = append(spreads, spread)
+		if spread > 0.1 {
+			t.Errorf("%s: counts %.1f and %.1f differ by %.3f%% (> 0.1%%)", k, v[0], v[1], spread)
+		}
+	}
+	sort.Float64s(spreads)
+	if len(spreads) > 0 {
+		t.Logf("repeat spread of instructions per request: median %.4f%%, max %.4f%%", spreads[len(spreads)/2], spreads[len(spreads)-1])
+	}
+	// -Os compiles to different code: its SET costs differ from -O2's.
+	o2, os := byKey["7.0.15|gcc|-O2|data|SET"], byKey["7.0.15|gcc|-Os|data|SET"]
+	if len(o2) > 0 && len(os) > 0 && math.Abs(os[0]/o2[0]-1) < 0.01 {
+		t.Errorf("-Os SET %.0f instructions/request, -O2 %.0f: no difference", os[0], o2[0])
+	}
+}
