@@ -9,7 +9,7 @@ import { TABLES, tableFile } from '../data/schema';
 import { fileSlug, MIME, saveFile } from '../export/download';
 import { VIEW_NAMES } from '../model/domain';
 import { formatAxisRange } from '../model/format';
-import { type Metric, metricOf } from '../model/metric';
+import { type Metric, metricOf, metricSuffix } from '../model/metric';
 import { type AppState, chartKey, DEFAULTS } from '../model/state';
 import { configBarsQuery } from '../sql/charts';
 import { chartSql } from '../sql/chartSql';
@@ -81,8 +81,8 @@ export function createOpenResults(ctx: OpenResultsContext): OpenResults {
   const chartQuery = (state: AppState, { key, mode, test }: Attached): string => {
     const drill = state.open[key];
     return drill === undefined
-      ? chartSql(ctx.data.versionQuery(state), `${test}, ${mode} mode, ${metricOf(state.metric).label}: one bar per Redis version (its ${metricOf(state.metric).best} configuration)`, { mode, test })
-      : chartSql(configBarsQuery(mode, test, metricOf(state.metric)), `${test}, ${mode} mode, ${metricOf(state.metric).label}: the configurations of Redis ${drill}`, { version: drill });
+      ? chartSql(ctx.data.versionQuery(state), `${test}, ${mode} mode${metricSuffix(metricOf(state.metric))}: one bar per Redis version (its ${metricOf(state.metric).best} configuration)`, { mode, test })
+      : chartSql(configBarsQuery(mode, test, metricOf(state.metric)), `${test}, ${mode} mode${metricSuffix(metricOf(state.metric))}: the configurations of Redis ${drill}`, { version: drill });
   };
 
   const fileBase = (state: AppState, { key, mode, test }: Attached) => {
@@ -130,8 +130,8 @@ export function createOpenResults(ctx: OpenResultsContext): OpenResults {
       : configTable((await ctx.data.configRows(chart.mode, chart.test, state.metric)).get(drill) ?? [], metric);
     if (chart.table !== signature) return;
     const caption = drill === undefined
-      ? `${chart.test}, ${chart.mode} mode, ${metric.name}: each Redis version's ${metric.best} configuration`
-      : `${chart.test}, ${chart.mode} mode, ${metric.name}: the configurations of Redis ${drill}`;
+      ? `${chart.test}, ${chart.mode} mode${metricSuffix(metric)}: each Redis version's ${metric.best} configuration`
+      : `${chart.test}, ${chart.mode} mode${metricSuffix(metric)}: the configurations of Redis ${drill}`;
     chart.tools.setTable(dataTable(model.columns, model.rows, caption));
   }
 

@@ -67,6 +67,14 @@ export const METRICS: Readonly<Record<MetricId, Metric>> = {
 /** The default metric: requests per second. */
 export const RPS: Metric = METRICS.rps;
 
+/**
+ * The metric as a title names it after what is shown: '' for requests/second (the page's
+ * default, named by every title already), ", instructions per request (counted)" for a count.
+ */
+export function metricSuffix(metric: Metric): string {
+  return metric.kind === 'counted' ? `, ${metric.label}` : '';
+}
+
 /** The metric of an id. */
 export function metricOf(id: MetricId): Metric {
   return METRICS[id];

@@ -7,7 +7,7 @@ import { tint } from '../chart/heatTable';
 import { type ConfigRef, configKey, parseConfigKey, parseSideKey, type SideRef, sideKey } from '../model/analysisState';
 import { changeText, configName, countsText, formatBand, formatChange, verdictGlyphs } from '../model/changeText';
 import { formatFigure } from '../model/format';
-import { type Metric, metricOf, RPS } from '../model/metric';
+import { type Metric, metricOf, metricSuffix, RPS } from '../model/metric';
 import type { AppState } from '../model/state';
 import { statusText } from '../model/bars';
 import { compareQuery, type CompareRow } from '../sql/compare';
@@ -130,10 +130,10 @@ export function createCompare(ctx: AnalysisContext): SectionView {
       return;
     }
     if (current !== sides) return;
-    frame.status.textContent = `B: ${sideName(sides.b, metric)} against A: ${sideName(sides.a, metric)}, ${metric.label}`;
+    frame.status.textContent = `B: ${sideName(sides.b, metric)} against A: ${sideName(sides.a, metric)}${metricSuffix(metric)}`;
     frame.status.dataset.status = '';
     frame.setQueries([{
-      label: 'ratios', title: `Compare: B ${sideName(sides.b)} against A ${sideName(sides.a)}, ${metric.label}, per mode and test (test NULL: geometric mean)`,
+      label: 'ratios', title: `Compare: B ${sideName(sides.b)} against A ${sideName(sides.a)}${metricSuffix(metric)}, per mode and test (test NULL: geometric mean)`,
       query: compareQuery(sides.a, sides.b, metric), file: `redis-benchmarks-compare-${fileSlug(sideKey(sides.b))}-vs-${fileSlug(sideKey(sides.a))}${metric.id === 'rps' ? '' : `-${metric.id}`}`,
     }]);
     const modes = [...new Set(rows.map((r) => r.mode))];

@@ -4,7 +4,7 @@
  */
 import { heatTables } from '../chart/heatTable';
 import { changeText, countsText, formatChange, verdictGlyphs } from '../model/changeText';
-import { metricOf } from '../model/metric';
+import { metricOf, metricSuffix } from '../model/metric';
 import type { AppState } from '../model/state';
 import { effectsQuery, type EffectRow } from '../sql/effects';
 import { h } from '../ui/dom';
@@ -50,14 +50,14 @@ export function createFactors(ctx: AnalysisContext): SectionView {
       return;
     }
     frame.setQueries([{
-      label: 'effects', title: `Build factors: effect of compiler, level and LTO on ${metric.label} per mode and version (version NULL: all versions)`,
+      label: 'effects', title: `Build factors: effect of compiler, level and LTO${metricSuffix(metric)}, per mode and version (version NULL: all versions)`,
       query: effectsQuery(metric), file: `redis-benchmarks-build-factors${metric.id === 'rps' ? '' : `-${metric.id}`}`,
     }]);
     const modes = [...new Set(rows.map((r) => r.mode))];
     frame.status.textContent = modes.length ? '' : 'Nothing to compare yet: no two builds that differ in one factor were both measured.';
     headline.replaceChildren(...modes.map((mode) => {
       const overall = rows.filter((r) => r.mode === mode && r.version === null);
-      return h('li', {}, h('strong', {}, `${mode} mode, all versions, ${metric.name}: `),
+      return h('li', {}, h('strong', {}, `${mode} mode, all versions${metric.kind === 'counted' ? `, ${metric.name}` : ''}: `),
         overall.map((r) => `${effectName(r)} ${glyph[r.verdict]} ${formatChange(r.ratio)}`).join(' · '));
     }));
     for (const mode of modes) {

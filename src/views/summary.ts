@@ -7,7 +7,7 @@ import { changeStrip, type ChangeStrip, type StripRow } from '../chart/changeStr
 import { type HeatTableData, heatTables } from '../chart/heatTable';
 import { type ConfigRef, configKey, parseConfigKey } from '../model/analysisState';
 import { changeText, configName, countsNote, countsText, formatChange, verdictGlyphs, verdictText } from '../model/changeText';
-import { CYCLES_FORMULA, type Metric, metricOf, METRICS, RPS } from '../model/metric';
+import { CYCLES_FORMULA, type Metric, metricOf, METRICS, metricSuffix, RPS } from '../model/metric';
 import { bestConfig, bestConfigText, correlationText, costThroughputCorrelation, spreadText, winnerTallyText } from '../model/metricSummary';
 import type { AppState } from '../model/state';
 import { spreadQuery, winnerTallyQuery } from '../sql/counted';
@@ -129,9 +129,9 @@ export function createSummary(ctx: AnalysisContext): SectionView {
     const against = `against ${configName(base)}`;
     const suffix = metric.id === 'rps' ? '' : `-${metric.id}`;
     frame.setQueries([
-      { label: 'geometric means', title: `Summary: geometric mean of every configuration's ${metric.label} ${against}, per mode and version (version NULL: all versions)`,
+      { label: 'geometric means', title: `Summary: geometric mean of every configuration${metricSuffix(metric)} ${against}, per mode and version (version NULL: all versions)`,
         query: summaryQuery(base, metric), file: `redis-benchmarks-summary-vs-${fileSlug(configName(base))}${suffix}` },
-      { label: 'per-test changes', title: `Summary: per-test changes of every configuration's ${metric.label} ${against}, ${scopeText}`,
+      { label: 'per-test changes', title: `Summary: per-test changes of every configuration${metricSuffix(metric)} ${against}, ${scopeText}`,
         query: summaryItemsQuery(base, state.scope, metric), file: `redis-benchmarks-summary-tests-vs-${fileSlug(configName(base))}-${fileSlug(state.scope ?? 'all-versions')}${suffix}` },
     ]);
     // A metric with nothing compared (counts not collected yet) leaves no other metric's strips on screen.
@@ -158,7 +158,7 @@ export function createSummary(ctx: AnalysisContext): SectionView {
         strip = { chart: changeStrip(box, rows, label), caption };
         strips.set(mode, strip);
       } else strip.chart.update(rows, label);
-      strip.caption.textContent = `${mode} mode · ${metric.name} · ${scopeText} · against ${configName(base)}`;
+      strip.caption.textContent = `${mode} mode${metric.kind === 'counted' ? ` · ${metric.name}` : ''} · ${scopeText} · against ${configName(base)}`;
 
       const data: HeatTableData = {
         caption: `${mode} mode: geometric mean of ${metric.name} (${metric.direction}) against ${configName(base)}, per version (click a cell for its per-test changes)`,

@@ -8,7 +8,7 @@ import { type TrendChart, trendChart } from '../chart/trendChart';
 import { fileSlug } from '../export/download';
 import { axisDomain, VIEW_NAMES } from '../model/domain';
 import { formatAxisRange, formatFigure } from '../model/format';
-import { metricOf } from '../model/metric';
+import { metricOf, metricSuffix } from '../model/metric';
 import { type AppState, chartKey, parseChartKey } from '../model/state';
 import { type TrendPanel, trendPanels } from '../model/trends';
 import { type ConfigRow, configBarsQuery } from '../sql/charts';
@@ -64,7 +64,7 @@ export function createTrends(ctx: AnalysisContext): SectionView {
     frame.status.textContent = '';
     frame.status.dataset.status = '';
     frame.setQueries([{
-      label: 'figures', title: `Trends: ${chart.test}, ${chart.mode} mode, ${metric.label}: every configuration of every version (best repeat)`,
+      label: 'figures', title: `Trends: ${chart.test}, ${chart.mode} mode${metricSuffix(metric)}: every configuration of every version (best repeat)`,
       query: q, file: `redis-benchmarks-trends-${chart.mode}-${fileSlug(chart.test)}${metric.id === 'rps' ? '' : `-${metric.id}`}`,
     }]);
     const panels = trendPanels(rows, ctx.versions, ctx.configs, ctx.colorOf, metric);

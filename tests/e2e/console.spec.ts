@@ -38,9 +38,11 @@ test('a console query in the URL opens the console, runs it and shows its rows u
   await expect(page.locator('#console details[data-table] > summary')).toHaveText([
     /^plan · 84 rows$/, /^builds · 71 rows · this hardware$/, /^runs · 404 rows · this hardware$/, /^results · 4,030 rows · this hardware$/,
     /^machines · 2 rows$/, /^redone_runs · 2 rows · this hardware$/, /^redone_results · 20 rows · this hardware$/,
+    /^counts · 2,680 rows · every machine$/, /^count_runs · 268 rows · every machine$/,
     /^all_builds · 74 rows · every machine$/, /^all_redone_results · 20 rows · every machine$/, /^all_redone_runs · 2 rows · every machine$/,
     /^all_results · 4,090 rows · every machine$/,
-    /^all_runs · 410 rows · every machine$/, /^cell_status.*derived$/, /^machine_hardware · 2 rows · derived$/, /^versions.*derived$/,
+    /^all_runs · 410 rows · every machine$/, /^cell_status.*derived$/, /^cycles_status.*derived$/, /^ir_status.*derived$/,
+    /^machine_hardware · 2 rows · derived$/, /^versions.*derived$/,
   ]);
   // The charts are still there below.
   await waitForCharts(page);
