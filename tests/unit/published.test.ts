@@ -85,4 +85,13 @@ describe('the published dataset', () => {
     expect(await problems(`SELECT * FROM builds WHERE status <> 'ok' AND coalesce(error, '') = ''`)).toBe(0);
     expect(await problems(`SELECT * FROM cell_status WHERE status NOT IN ('ok', 'not_collected') AND coalesce(reason, '') = ''`)).toBe(0);
   });
+
+  it('counts each cell, mode and repeat once, ties every count to its counting run and a planned cell, and gives every uncounted test its reason', async () => {
+    expect(await problems(`SELECT cell_id, mode, repeat FROM count_runs GROUP BY ALL HAVING count(*) > 1`)).toBe(0);
+    expect(await problems(`SELECT run_id, test FROM counts GROUP BY ALL HAVING count(*) > 1`)).toBe(0);
+    expect(await problems(`SELECT * FROM counts c LEFT JOIN count_runs r USING (run_id) WHERE r.run_id IS NULL OR r.cell_id <> c.cell_id OR r.mode <> c.mode`)).toBe(0);
+    expect(await problems(`SELECT * FROM count_runs r LEFT JOIN plan p USING (cell_id) WHERE p.cell_id IS NULL`)).toBe(0);
+    expect(await problems(`SELECT * FROM counts WHERE status = 'ok' AND NOT (instructions_per_request > 0 AND requests > 0)`)).toBe(0);
+    expect(await problems(`SELECT * FROM counts WHERE status <> 'ok' AND (coalesce(error, '') = '' OR instructions_per_request IS NOT NULL)`)).toBe(0);
+  });
 });
