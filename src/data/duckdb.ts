@@ -111,8 +111,7 @@ async function open(): Promise<Database> {
         const table = await execute(q.sql, q.params);
         // Timings of every statement, for `npm run bench` and the browser's performance panel.
         performance.measure(`sql: ${q.sql.trim().replace(/\s+/g, ' ').slice(0, 60)}`, { start });
-        // 1.28 types rows as any: each is an Arrow StructRow whose toJSON() gives a plain object.
-        return table.toArray().map((row: { toJSON(): Row }) => row.toJSON());
+        return plainRows<Row>(table);
       } catch (err) {
         throw new QueryError(err instanceof Error ? err.message : String(err), q.sql);
       }
@@ -122,6 +121,26 @@ async function open(): Promise<Database> {
     },
     ...scripts(db),
   };
+}
+
+/** The part of an Arrow table (1.28 types it as any) plainRows reads. */
+interface ArrowColumns {
+  readonly numRows: number;
+  readonly schema: { readonly fields: readonly { readonly name: string }[] };
+  getChildAt(index: number): { get(row: number): unknown } | null;
+}
+
+/**
+ * A result's rows as plain objects, read column by column: the same values as each row's
+ * toJSON(), several times faster for the thousands of rows of a prefetch.
+ */
+function plainRows<Row>(table: ArrowColumns): Row[] {
+  const rows: Record<string, unknown>[] = Array.from({ length: table.numRows }, () => ({}));
+  table.schema.fields.forEach(({ name }, c) => {
+    const column = table.getChildAt(c);
+    if (column) for (let r = 0; r < rows.length; r++) (rows[r] as Record<string, unknown>)[name] = column.get(r);
+  });
+  return rows as Row[];
 }
 
 /** Statements that would end the transaction every script runs in. */
