@@ -6,7 +6,8 @@
 // What makes the count repeat (docs/method.md says why each is needed): one
 // client connection (-c 1), so the server's event loop takes the same steps
 // every time; the client's keys seeded; a frozen clock (preload/freezeclock.c), so no
-// time-driven work (serverCron, jemalloc's purging) runs between requests;
+// time-driven work (serverCron, jemalloc's purging) runs between requests, and
+// fixed randomness (process id, /dev/urandom), so hash seeds repeat;
 // each window opened and closed with no client connection left to close;
 // ASLR off; symbols bound at start; a warm-up before the first counted test;
 // and a fixed simulated cache geometry, so the count does not depend on the
