@@ -126,3 +126,24 @@ test('without published counts the counted metrics say "not collected yet" and d
   await expect(figure.locator('g.bar[data-status="not_collected"]')).toHaveCount(7);
   await expect(summary(page).locator('p[role="status"]')).toContainText('not collected yet');
 });
+
+test('build factors, compare, trends, a data table and a chart\'s SQL follow the counted metric', async ({ page }) => {
+  await page.goto('./?metric=ir&section=factors&table=data:SET');
+  await waitForCharts(page);
+  const factors = page.locator('#section-factors');
+  await expect(factors.locator('.factor-headline li').first()).toContainText(/^data mode, all versions, instructions per request: .*-Os vs -O2 ▲ \+9\.0% .*LTO \(-flto\) on vs off ▼ −3\.0%/);
+  await expect(factors.locator('.factor-table[data-mode="data"] tr[data-row="lto:on"] td[data-column=""]')).toHaveAttribute('data-verdict', 'faster');
+  const compare = page.locator('#section-compare');
+  await compare.scrollIntoViewIfNeeded();
+  await expect(compare.locator('table.compare-table[data-mode="data"] caption')).toHaveText('data mode: B against A, instructions per request (best of repeats; lower is better)');
+  await expect(compare.locator('table.compare-table[data-mode="data"] thead')).toContainText('(cheapest per test)');
+  const trends = page.locator('#section-trends');
+  await trends.scrollIntoViewIfNeeded();
+  await expect(trends.locator('.axis-note')).toContainText('instr/req');
+  // The chart's data table names the cost and its direction; its SQL reads the counted table.
+  const set = chart(page, 'data:SET');
+  await expect(set.locator('table thead')).toContainText('instructions per request (best repeat, lower is better)');
+  await expect(set.locator('table thead')).toContainText('Costliest repeat');
+  await set.locator('button[data-action="sql"]').click();
+  await expect(page.locator('#sql-editor')).toHaveValue(/^-- SET, data mode, instructions per request \(counted\): one bar per Redis version \(its cheapest configuration\)[\s\S]*FROM ir_status s/);
+});
