@@ -461,6 +461,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	report.Times(stdout, d)
+	report.Counts(stdout, d)
 	report.Totals(stdout, d)
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)

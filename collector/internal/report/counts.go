@@ -1,0 +1,116 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+// countFigures are the per-request figures of a count, by name, in print order.
+var countFigures = []struct {
+	name string
+	get  func(store.Count) *float64
+}{
+	{"instructions", func(c store.Count) *float64 { return c.InstructionsPerRequest }},
+	{"L1 misses", func(c store.Count) *float64 { return c.L1MissesPerRequest }},
+	{"LL misses", func(c store.Count) *float64 { return c.LLMissesPerRequest }},
+	{"branch misses", func(c store.Count) *float64 { return c.BranchMissesPerRequest }},
+	{"est. cycles", func(c store.Count) *float64 { return c.EstCyclesPerRequest }},
+}
+
+// Counts prints the counted instrument's coverage, its time per cell, the
+// tests without a count by status, and, per mode and figure, the spread of
+// the repeats of each (cell, test): (max - min) / min, median, p99 and max,
+// and the share within 0.1%.
+func Counts(w io.Writer, d *store.Data) {
+	if len(d.CountRuns) == 0 {
+		fmt.Fprintln(w, "counts: none yet (collector count)")
+		return
+	}
+	perCell := map[string]float64{}
+	var total float64
+	for _, r := range d.CountRuns {
+		perCell[r.CellID] += r.DurationSeconds
+		total += r.DurationSeconds
+	}
+	var secs []float64
+	for _, s := range perCell {
+		secs = append(secs, s)
+	}
+	fmt.Fprintf(w, "counts: %d runs of %d cells; counting time per cell median %.0fs, max %.0fs; %.2f h in all (runs in parallel overlap)\n",
+		len(d.CountRuns), len(perCell), Median(secs), max(secs), total/3600)
+	statuses := map[string]int{}
+	for _, c := range d.Counts {
+		if c.Status != "ok" {
+			statuses[c.Status]++
+		}
+	}
+	if len(statuses) > 0 {
+		names := make([]string, 0, len(statuses))
+		for s := range statuses {
+			names = append(names, s)
+		}
+		sort.Strings(names)
+		for _, s := range names {
+			fmt.Fprintf(w, "counts: %d tests %s\n", statuses[s], s)
+		}
+	}
+	for _, mode := range countModes(d) {
+		for _, f := range countFigures {
+			spreads := countSpreads(d, mode, f.get)
+			if len(spreads) == 0 {
+				continue
+			}
+			within := 0
+			for _, s := range spreads {
+				if s <= 0.1 {
+					within++
+				}
+			}
+			fmt.Fprintf(w, "counts, mode %s, %s per request: repeat spread median %.4f%%, p99 %.4f%%, max %.4f%%; %d of %d (cell, test) within 0.1%%\n",
+				mode, f.name, Median(spreads), Quantile(spreads, 0.99), max(spreads), within, len(spreads))
+		}
+	}
+}
+
+func countModes(d *store.Data) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range d.CountRuns {
+		if !seen[r.Mode] {
+			seen[r.Mode] = true
+			out = append(out, r.Mode)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// countSpreads is, per (cell, test) of mode with two or more counts, the
+// spread of the figure in percent: (max - min) / min.
+func countSpreads(d *store.Data, mode string, get func(store.Count) *float64) []float64 {
+	type key [2]string
+	lo, hi, n := map[key]float64{}, map[key]float64{}, map[key]int{}
+	for _, c := range d.Counts {
+		v := get(c)
+		if c.Mode != mode || c.Status != "ok" || v == nil {
+			continue
+		}
+		k := key{c.CellID, c.Test}
+		if n[k] == 0 {
+			lo[k], hi[k] = *v, *v
+		}
+		lo[k], hi[k] = math.Min(lo[k], *v), math.Max(hi[k], *v)
+		n[k]++
+	}
+	var out []float64
+	for k, c := range n {
+		if c >= 2 && lo[k] > 0 {
+			out = append(out, 100*(hi[k]-lo[k])/lo[k])
+		}
+	}
+	return out
+}

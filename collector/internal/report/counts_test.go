@@ -1,0 +1,44 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+func TestCountsPrintsTimePerCellAndTheSpreadOfRepeats(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	d := &store.Data{
+		CountRuns: []store.CountRun{
+			{RunID: "a1", CellID: "7.4.1|gcc|-O2", Mode: "data", Repeat: 1, DurationSeconds: 40},
+			{RunID: "a2", CellID: "7.4.1|gcc|-O2", Mode: "data", Repeat: 2, DurationSeconds: 50},
+			{RunID: "b1", CellID: "7.4.1|gcc|-Os", Mode: "data", Repeat: 1, DurationSeconds: 30},
+		},
+		Counts: []store.Count{
+			{RunID: "a1", CellID: "7.4.1|gcc|-O2", Mode: "data", Test: "SET", Status: "ok", InstructionsPerRequest: f(1000)},
+			{RunID: "a2", CellID: "7.4.1|gcc|-O2", Mode: "data", Test: "SET", Status: "ok", InstructionsPerRequest: f(1000.5)},
+			{RunID: "a1", CellID: "7.4.1|gcc|-O2", Mode: "data", Test: "GET", Status: "ok", InstructionsPerRequest: f(800)},
+			{RunID: "a2", CellID: "7.4.1|gcc|-O2", Mode: "data", Test: "GET", Status: "ok", InstructionsPerRequest: f(808)},
+			{RunID: "b1", CellID: "7.4.1|gcc|-Os", Mode: "data", Test: "SET", Status: "ok", InstructionsPerRequest: f(1100)},
+			{RunID: "b1", CellID: "7.4.1|gcc|-Os", Mode: "data", Test: "XADD", Status: "unsupported"},
+		},
+	}
+	var b bytes.Buffer
+	Counts(&b, d)
+	out := b.String()
+	for _, want := range []string{
+		"counts: 3 runs of 2 cells; counting time per cell median 60s, max 90s; 0.03 h in all",
+		"counts: 1 tests unsupported",
+		// SET: 0.05%, GET: 1%; -Os has one count only.
+		"counts, mode data, instructions per request: repeat spread median 0.5250%, p99 0.9905%, max 1.0000%; 1 of 2 (cell, test) within 0.1%",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "L1 misses") {
+		t.Errorf("a figure with no values is printed:\n%s", out)
+	}
+}
