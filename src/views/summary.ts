@@ -19,6 +19,9 @@ import { labelledSelect, sectionFrame } from './section';
 
 const ALL = '';
 
+/** Runs `task` once the browser is idle (soon, where there is no requestIdleCallback). */
+const whenIdle = (task: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(task, { timeout: 5000 }) : setTimeout(task, 500));
+
 /** What the count is and is not, the estimated cycles' formula, and that it is one dataset for every machine. */
 const COUNT_NOTE = [
   'Two instruments. Requests/second is measured on the hardware shown: the real speed, but noisy on a shared virtual machine. ',
@@ -88,13 +91,17 @@ export function createSummary(ctx: AnalysisContext): SectionView {
   const tables = heatTables(tablesBox, 'summary-table');
 
   /** Per mode: how many chart winners each metric decides, its repeat spread, and how cost and speed order the builds. */
+  let instrumentsShown = 0;
   async function renderInstruments(base: ConfigRef, metric: Metric, scores: readonly SummaryRow[]): Promise<void> {
     const cost = metric.lower ? metric : METRICS.ir;
+    // A later render (another metric or baseline) supersedes this one.
+    const token = ++instrumentsShown;
     try {
       const [tally, spreads, costScores, rpsScores] = await Promise.all([
         ctx.run(winnerTallyQuery()), ctx.run(spreadQuery()),
         metric === cost ? scores : ctx.run(summaryQuery(base, cost)), metric === RPS ? scores : ctx.run(summaryQuery(base, RPS)),
       ]);
+      if (token !== instrumentsShown) return;
       const modes = [...new Set([...tally.map((r) => r.mode), ...rpsScores.map((r) => r.mode)])];
       instruments.replaceChildren(...modes.flatMap((mode) => [
         h('li', { attrs: { 'data-mode': mode, 'data-line': 'winners' } }, winnerTallyText(tally, mode)),
@@ -138,7 +145,9 @@ export function createSummary(ctx: AnalysisContext): SectionView {
     stripsBox.hidden = tablesBox.hidden = modes.length === 0;
     headline.replaceChildren(...modes.map((mode) =>
       h('li', { attrs: { 'data-mode': mode } }, bestConfigText(bestConfig(scores, mode, metric), mode, configName(base), metric))));
-    void renderInstruments(base, metric, scores);
+    // Several queries over every metric: after what a reader waits on (the drilldown prefetch is queued at idle too, first).
+    instruments.replaceChildren(h('li', {}, 'Comparing the instruments…'));
+    whenIdle(() => void renderInstruments(base, metric, scores));
 
     for (const mode of modes) {
       const rows = ctx.configs.map((config) => stripRow(
