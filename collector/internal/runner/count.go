@@ -60,20 +60,11 @@ func Count(ctx context.Context, o Options) error {
 			return fmt.Errorf("count needs %s (apt-get install valgrind util-linux): %w", tool, err)
 		}
 	}
-	c := &collector{Options: o, binaries: map[string]string{}}
-	if err := checkCompilers(o.Config, o.Cells); err != nil {
-		return err
-	}
-	d, err := store.Load(o.DataDir)
+	c, _, err := open(o)
 	if err != nil {
 		return err
 	}
-	c.data = d
-	d.Plan = PlanRows(o.Config)
-	if _, err := c.describeMachine(); err != nil {
-		return err
-	}
-	tasks := PendingCounts(o.Cells, cc.Modes, cc.Repeats, d, o.RetryFailed)
+	tasks := PendingCounts(o.Cells, cc.Modes, cc.Repeats, c.data, o.RetryFailed)
 	fmt.Fprintf(o.Log, "%d cells, %d counting runs to do (counts are one dataset for every machine)\n", len(o.Cells), len(tasks))
 	if len(tasks) == 0 {
 		return nil

@@ -87,22 +87,33 @@ type collector struct {
 	lastSave, buildOverhead time.Duration
 }
 
-// Run collects every missing run of opts.Cells and saves after each one.
-func Run(ctx context.Context, o Options) error {
+// open starts a collection: it checks the compilers, loads the data, records
+// the plan and this machine, and returns the machine's hardware class.
+func open(o Options) (*collector, string, error) {
 	c := &collector{Options: o, binaries: map[string]string{}}
 	if err := checkCompilers(o.Config, o.Cells); err != nil {
-		return err
+		return nil, "", err
 	}
 	d, err := store.Load(o.DataDir)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	c.data = d
 	d.Plan = PlanRows(o.Config)
 	hw, err := c.describeMachine()
 	if err != nil {
+		return nil, "", err
+	}
+	return c, hw, nil
+}
+
+// Run collects every missing run of opts.Cells and saves after each one.
+func Run(ctx context.Context, o Options) error {
+	c, hw, err := open(o)
+	if err != nil {
 		return err
 	}
+	d := c.data
 	c.class = hw
 	redo := Redo{Failed: o.RetryFailed, NoisyPercent: o.RedoNoisy, StealPercent: o.RedoSteal, Before: o.RedoBefore}
 	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, hw, redo)
