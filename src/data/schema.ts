@@ -79,8 +79,7 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
     status: 'VARCHAR', requests: 'BIGINT', instructions_per_request: 'DOUBLE', l1_misses_per_request: 'DOUBLE',
     ll_misses_per_request: 'DOUBLE', branch_misses_per_request: 'DOUBLE', est_cycles_per_request: 'DOUBLE',
     ir: 'BIGINT', dr: 'BIGINT', dw: 'BIGINT', i1mr: 'BIGINT', d1mr: 'BIGINT', d1mw: 'BIGINT', ilmr: 'BIGINT',
-    dlmr: 'BIGINT', dlmw: 'BIGINT', bc: 'BIGINT', bcm: 'BIGINT', bi: 'BIGINT', bim: 'BIGINT', cron_ir: 'BIGINT',
-    error: 'VARCHAR',
+    dlmr: 'BIGINT', dlmw: 'BIGINT', bc: 'BIGINT', bcm: 'BIGINT', bi: 'BIGINT', bim: 'BIGINT', error: 'VARCHAR',
   },
   count_runs: {
     run_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR', flag_set: 'VARCHAR',
@@ -111,7 +110,7 @@ export const LAZY_COLUMNS: Readonly<Partial<Record<TableName, { readonly key: re
   // The counters behind the per-request figures; the charts read instructions and cycles only.
   counts: {
     key: ['run_id', 'test'],
-    columns: ['l1_misses_per_request', 'll_misses_per_request', 'branch_misses_per_request', 'ir', 'dr', 'dw', 'i1mr', 'd1mr', 'd1mw', 'ilmr', 'dlmr', 'dlmw', 'bc', 'bcm', 'bi', 'bim', 'cron_ir'],
+    columns: ['l1_misses_per_request', 'll_misses_per_request', 'branch_misses_per_request', 'ir', 'dr', 'dw', 'i1mr', 'd1mr', 'd1mw', 'ilmr', 'dlmr', 'dlmw', 'bc', 'bcm', 'bi', 'bim'],
   },
 };
 
