@@ -43,7 +43,8 @@ export function winnerTallyText(rows: readonly WinnerTallyRow[], mode: string): 
   const parts = METRIC_IDS.map((id) => {
     const r = rows.find((x) => x.mode === mode && x.metric === id);
     const metric = metricOf(id);
-    return r && r.contests > 0 ? `${metric.name} ${r.clear} of ${r.contests}` : `${metric.name}: not collected yet`;
+    if (!r) return `${metric.name}: not collected yet`;
+    return r.contests > 0 ? `${metric.name} ${r.clear} of ${r.contests}` : `${metric.name}: no version with two configurations to compare yet`;
   });
   return `${mode} mode, chart winners decided beyond noise: ${parts.join(' · ')}`;
 }

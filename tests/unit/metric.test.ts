@@ -142,6 +142,7 @@ describe('the instruments compared', () => {
     expect(rps?.clear ?? 0).toBeLessThan(ir?.clear ?? 0);
     expect(winnerTallyText(tally, 'data')).toContain(`instructions per request ${ir?.clear} of ${ir?.contests}`);
     expect(winnerTallyText([], 'data')).toContain('instructions per request: not collected yet');
+    expect(winnerTallyText(tally.map((r) => ({ ...r, contests: 0, clear: 0 })), 'data')).toContain('instructions per request: no version with two configurations to compare yet');
   });
 
   it('measure each metric\'s repeat spread from its own repeats', async () => {
