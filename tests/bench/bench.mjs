@@ -216,7 +216,9 @@ async function measure(data, browser) {
       wasm: gzipOf((p) => p.endsWith('.wasm') && !p.includes('/floors/')),
       data_at_start: gzipOf((p) => p.includes('/data/')),
     },
-    data_files_at_start: [...requested.keys()].filter((p) => p.includes('/data/')).map((p) => p.slice(BASE_PATH.length)).sort(),
+    // Files that exist (a file not published is answered with index.html by vite preview).
+    data_files_at_start: [...requested.keys()].filter((p) => p.includes('/data/') && fs.existsSync(path.join(outDir, p.slice(BASE_PATH.length))))
+      .map((p) => p.slice(BASE_PATH.length)).sort(),
     every_run: runs,
   };
 }
