@@ -6,7 +6,7 @@ import type { Bar } from '../chart/barChart';
 import type { CellStatus, ConfigRow, VersionRow } from '../sql/charts';
 import type { VersionVerdictRow, WinnerCall } from '../sql/verdicts';
 import { formatChange, verdictGlyphs, verdictText } from './changeText';
-import { formatFigure, formatMs, formatPercent } from './format';
+import { formatFigure, formatMs, formatPercent, formatSpread } from './format';
 import { changeGlyph, type Metric, RPS } from './metric';
 
 /** A sentence for why a bar has no figure. */
@@ -73,7 +73,7 @@ function repeatsText(best: number, worst: number | null, okRepeats: number | nul
   const counted = `best of ${okRepeats ?? '?'} of ${planned ?? '?'} repeats`;
   if (worst === null || !okRepeats || okRepeats < 2) return counted;
   const [low, high] = best < worst ? [best, worst] : [worst, best];
-  return `${counted}, spread ${formatFigure(low, metric.unit)} – ${formatFigure(high, metric.unit)} ${metric.unit} (${formatPercent(Math.abs(best - worst) / best)})`;
+  return `${counted}, spread ${formatFigure(low, metric.unit)} – ${formatFigure(high, metric.unit)} ${metric.unit} (${formatSpread(Math.abs(best - worst) / best)})`;
 }
 
 /** The machine's load line for a figure: a count does not depend on it. */

@@ -20,6 +20,11 @@ export function formatPercent(fraction: number): string {
   return percent1(fraction);
 }
 
+/** A spread or small change as a percentage: one decimal, three below 0.1% (a count's repeats differ by thousandths). */
+export function formatSpread(fraction: number): string {
+  return fraction > 0 && fraction < 0.001 ? `${(fraction * 100).toFixed(3)}%` : percent1(fraction);
+}
+
 /** Bytes in binary units: 25769803776 -> "24.0 GiB". */
 export function formatBytes(bytes: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
@@ -32,7 +37,7 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
 
-/** A figure in `unit` (req/s, or a counted cost per request): grouped, one decimal below 100. */
+/** A figure in `unit` (req/s, or a counted cost per request): a grouped integer, with two decimals below 100. */
 export function formatFigure(value: number, unit = 'req/s'): string {
   return unit === 'req/s' || Math.abs(value) >= 100 ? formatRps(value) : twoDecimals(value);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { busyText, configBar, versionBar } from '../../src/model/bars';
+import { METRICS } from '../../src/model/metric';
 import type { ConfigRow, VersionRow } from '../../src/sql/charts';
 
 const colorOf = (compiler: string) => (compiler === 'gcc' ? 'blue' : 'orange');
@@ -87,5 +88,34 @@ describe('configBar', () => {
     const bar = configBar({ ...configRow, status: 'build_failed', best_rps: null, reason: 'cc1: error' }, colorOf);
     expect(bar.value).toBeNull();
     expect(bar.tooltip[1]).toBe('The build failed: cc1: error');
+  });
+});
+
+describe('bars under a counted cost (lower is better)', () => {
+  const counted: VersionRow = { ...measured, best_rps: 4823.5, min_rps: 4824.6, ok_repeats: 2, planned_repeats: 2, p50_ms: null, busy_pct: null };
+  const verdict = {
+    mode: 'data', test: 'SET', version: '7.4.1', spread: 0.0002, winner_call: 'clear' as const, ties: 0,
+    runner_compiler: 'gcc', runner_flag_set: '-O2', runner_best: 4920, runner_spread: 0.0001,
+    prev_version: '7.2.6', change: -0.04, change_band: 0.0002, change_verdict: 'faster' as const,
+  };
+
+  it('names the cost, its cheapest configuration, a cheaper release with ▼, and the spread of its repeats upward', () => {
+    const bar = versionBar(counted, colorOf, verdict, METRICS.ir);
+    expect(bar).toMatchObject({ value: 4823.5, low: 4824.6, change: 'faster', changeMark: '▼', busy: false });
+    expect(bar.ariaLabel).toBe('Redis 7.4.1: 4,824 instructions per request, best configuration clang -O2 -flto, '
+      + 'a clear winner: cheaper than every other configuration beyond noise (runner-up gcc -O2, 2.0% costlier), '
+      + '▼ −4.0% against 7.2.6, cheaper beyond the ±0.020% noise band. Show its configurations.');
+    expect(bar.tooltip).toContain('Best of 2 of 2 repeats, spread 4,824 – 4,825 instr/req (0.023%)');
+    expect(bar.tooltip).toContain("Counted under Valgrind: the machine's load does not change a count");
+    expect(bar.tooltip.some((line) => line.startsWith('p50'))).toBe(false);
+  });
+
+  it('says how much costlier a configuration is than the cheapest', () => {
+    const row: ConfigRow = {
+      version: '7.4.1', cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_rps: 5257.6, min_rps: 5258, ok_repeats: 2,
+      planned_repeats: 2, p50_ms: null, reason: null, cc_version: null, cflags: '-Os', ldflags: '', compat_flags: '', busy_pct: null, steal_pct: null,
+      winner: false, vs_winner: 0.09, spread: 0.0001, vs_winner_verdict: 'slower',
+    };
+    expect(configBar(row, colorOf, 'clear', METRICS.ir).tooltip).toContain('Redis 7.4.1, 9.0% costlier than the cheapest, beyond noise');
   });
 });
