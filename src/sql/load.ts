@@ -89,6 +89,21 @@ export function versionsTableSql(ordered: readonly string[]): Query<never> {
   );
 }
 
+/**
+ * Why a cell, mode and test has a figure or none, from its repeats' statistics (alias `stats`:
+ * ok_repeats, unsupported, cell_id NULL when nothing ran), whether its build failed and whether
+ * its server failed: the first that holds of ok, unsupported, failed, build_failed,
+ * server_failed, else not_collected.
+ */
+const statusSql = (stats: string, buildFailed: string, serverFailed: string): string => `CASE
+         WHEN ${stats}.ok_repeats > 0 THEN 'ok'
+         WHEN ${stats}.unsupported THEN 'unsupported'
+         WHEN ${stats}.cell_id IS NOT NULL THEN 'failed'
+         WHEN ${buildFailed} THEN 'build_failed'
+         WHEN ${serverFailed} THEN 'server_failed'
+         ELSE 'not_collected'
+       END`;
+
 const pickBuild = (column: string): string =>
   `arg_max(${column}, (status = 'ok')::BIGINT * 10000000000000 + epoch_ms(finished_at))`;
 
@@ -150,14 +165,7 @@ test_stats AS (
 )
 SELECT cm.cell_id, cm.version, cm.compiler, cm.flag_set, cm.compiler_index, cm.flag_index, cm.mode,
        t.test, t.test_index, cm.planned_repeats,
-       CASE
-         WHEN ts.ok_repeats > 0 THEN 'ok'
-         WHEN ts.unsupported THEN 'unsupported'
-         WHEN ts.cell_id IS NOT NULL THEN 'failed'
-         WHEN b.build_status = 'failed' THEN 'build_failed'
-         WHEN rc.server_failed_runs > 0 THEN 'server_failed'
-         ELSE 'not_collected'
-       END AS status,
+       ${statusSql('ts', "b.build_status = 'failed'", 'rc.server_failed_runs > 0')} AS status,
        ts.best_rps, ts.min_rps, coalesce(ts.ok_repeats, 0) AS ok_repeats, ts.p50_ms,
        coalesce(ts.test_error, b.build_error) AS reason,
        b.cc_version, b.cflags, b.ldflags, b.compat_flags, rc.busy_pct, rc.steal_pct,
@@ -195,14 +203,7 @@ count_run_stats AS (
 )
 SELECT s.cell_id, s.version, s.compiler, s.flag_set, s.compiler_index, s.flag_index, s.mode, s.test, s.test_index,
        greatest(coalesce(r.repeats, 0), 2)::INTEGER AS planned_repeats,
-       CASE
-         WHEN c.ok_repeats > 0 THEN 'ok'
-         WHEN c.unsupported THEN 'unsupported'
-         WHEN c.cell_id IS NOT NULL THEN 'failed'
-         WHEN s.status = 'build_failed' THEN 'build_failed'
-         WHEN r.server_failed_runs > 0 THEN 'server_failed'
-         ELSE 'not_collected'
-       END AS status,
+       ${statusSql('c', "s.status = 'build_failed'", 'r.server_failed_runs > 0')} AS status,
        CASE WHEN c.ok_repeats > 0 THEN c.best END AS best_rps, CASE WHEN c.ok_repeats > 0 THEN c.worst END AS min_rps,
        coalesce(c.ok_repeats, 0) AS ok_repeats, NULL::DOUBLE AS p50_ms,
        CASE WHEN c.cell_id IS NOT NULL THEN c.test_error WHEN s.status = 'build_failed' THEN s.reason END AS reason,
