@@ -64,6 +64,9 @@ export const METRICS: Readonly<Record<MetricId, Metric>> = {
   },
 };
 
+/** Counting runs per cell and mode that the counting protocol plans (collector/matrix.toml, [count] repeats). */
+export const COUNT_REPEATS = 2;
+
 /** The default metric: requests per second. */
 export const RPS: Metric = METRICS.rps;
 

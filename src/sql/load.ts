@@ -3,7 +3,7 @@
  * cell_status every chart query reads. All aggregation lives here and in charts.ts, in SQL.
  */
 import { LAZY_COLUMNS, lazyTable, SCHEMA, storedName, type TableName, tableFile } from '../data/schema';
-import { METRICS } from '../model/metric';
+import { COUNT_REPEATS, METRICS } from '../model/metric';
 import { query, type Query } from './query';
 
 /**
@@ -181,7 +181,7 @@ LEFT JOIN test_stats ts ON ts.cell_id = cm.cell_id AND ts.mode = cm.mode AND ts.
  * cell_status's rows (every planned cell × mode × test) and columns, so every chart and section
  * query reads either. best_rps and min_rps hold the lowest and the highest repeat of `column` in
  * counts (a cost: the lowest is the best), ok_repeats the repeats with a figure, planned_repeats
- * the counting runs recorded for the cell and mode (at least the protocol's 2). A status says why
+ * the counting runs recorded for the cell and mode (at least the protocol's COUNT_REPEATS). A status says why
  * there is no figure as cell_status's does, from the counting runs: unsupported, failed (every
  * repeat errored, crashed or timed out), server_failed (a counting run whose server did not
  * start), build_failed (from the builds), else not_collected; never a zero. A count does not
@@ -202,7 +202,7 @@ count_run_stats AS (
   FROM count_runs GROUP BY cell_id, mode
 )
 SELECT s.cell_id, s.version, s.compiler, s.flag_set, s.compiler_index, s.flag_index, s.mode, s.test, s.test_index,
-       greatest(coalesce(r.repeats, 0), 2)::INTEGER AS planned_repeats,
+       greatest(coalesce(r.repeats, 0), ${COUNT_REPEATS})::INTEGER AS planned_repeats,
        ${statusSql('c', "s.status = 'build_failed'", 'r.server_failed_runs > 0')} AS status,
        CASE WHEN c.ok_repeats > 0 THEN c.best END AS best_rps, CASE WHEN c.ok_repeats > 0 THEN c.worst END AS min_rps,
        coalesce(c.ok_repeats, 0) AS ok_repeats, NULL::DOUBLE AS p50_ms,

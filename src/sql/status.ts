@@ -2,6 +2,7 @@
  * The status grid: one row per planned cell (version × configuration) saying how far its
  * collection got, and a cell's details (its build attempts and benchmark runs) on demand.
  */
+import { COUNT_REPEATS, type Metric, RPS } from '../model/metric';
 import { othersPercentSql } from './load';
 import { query, type Query } from './query';
 
@@ -38,8 +39,14 @@ export interface GridRow {
   unsupported_tests: number;
 }
 
-/** Every planned cell, by version (release order), compiler and flag set. */
-export function statusGridQuery(): Query<GridRow> {
+/**
+ * Every planned cell, by version (release order), compiler and flag set, in `metric`'s
+ * instrument: the benchmark runs of the hardware shown, or (a counted metric) the counting runs
+ * of every machine against the counting protocol's repeats, with the builds of every machine.
+ */
+export function statusGridQuery(metric: Metric = RPS): Query<GridRow> {
+  const counted = metric.kind === 'counted';
+  const [builds, runs, repeats] = counted ? ['all_builds', 'count_runs', String(COUNT_REPEATS)] : ['builds', 'runs', 'p.repeats'];
   return query(
     `WITH cell_modes AS (
        SELECT cell_id, trim(unnest(string_split(modes, ','))) AS mode FROM plan
@@ -47,7 +54,7 @@ export function statusGridQuery(): Query<GridRow> {
      b AS (
        SELECT cell_id, count(*)::INTEGER AS attempts, bool_or(status = 'ok') AS built,
               arg_max(error, epoch_ms(finished_at)) FILTER (WHERE status <> 'ok') AS error
-       FROM builds GROUP BY cell_id
+       FROM ${builds} GROUP BY cell_id
      ),
      r AS (
        SELECT m.cell_id, min(coalesce(n.measured, 0))::INTEGER AS min_repeats, sum(coalesce(n.measured, 0))::INTEGER AS measured,
@@ -55,20 +62,20 @@ export function statusGridQuery(): Query<GridRow> {
        FROM cell_modes m LEFT JOIN (
          SELECT cell_id, mode, count(*) FILTER (WHERE status <> 'server_failed') AS measured,
                 count(*) FILTER (WHERE status = 'server_failed') AS failed
-         FROM runs GROUP BY cell_id, mode
+         FROM ${runs} GROUP BY cell_id, mode
        ) n ON n.cell_id = m.cell_id AND n.mode = m.mode
        GROUP BY m.cell_id
      ),
      t AS (
        SELECT cell_id, count(*) FILTER (WHERE status = 'failed')::INTEGER AS failed_tests,
               count(*) FILTER (WHERE status = 'unsupported')::INTEGER AS unsupported_tests
-       FROM cell_status GROUP BY cell_id
+       FROM ${metric.table} GROUP BY cell_id
      )
      SELECT p.cell_id, p.version, p.compiler, p.flag_set,
             CASE WHEN b.cell_id IS NULL THEN 'not_collected' WHEN NOT b.built THEN 'build_failed'
-                 WHEN r.server_failed > 0 THEN 'server_failed' WHEN r.min_repeats < p.repeats THEN 'partial'
+                 WHEN r.server_failed > 0 THEN 'server_failed' WHEN r.min_repeats < ${repeats} THEN 'partial'
                  ELSE 'ok' END AS status,
-            p.repeats::INTEGER AS planned_repeats, len(string_split(p.modes, ','))::INTEGER AS modes,
+            ${repeats}::INTEGER AS planned_repeats, len(string_split(p.modes, ','))::INTEGER AS modes,
             r.min_repeats, r.measured AS measured_runs, r.server_failed AS server_failed_runs,
             coalesce(b.attempts, 0) AS build_attempts, CASE WHEN NOT b.built THEN b.error END AS build_error,
             coalesce(t.failed_tests, 0) AS failed_tests, coalesce(t.unsupported_tests, 0) AS unsupported_tests

@@ -7,6 +7,7 @@ import { type ConfigRef, configKey, parseCellId } from '../model/analysisState';
 import { hostBusy, othersBusy } from '../model/bars';
 import { configName, formatChange } from '../model/changeText';
 import { formatBytes } from '../model/format';
+import { type Metric, metricOf } from '../model/metric';
 import { countCoverageText } from '../model/metricSummary';
 import { countCoverageQuery } from '../sql/counted';
 import type { AppState } from '../model/state';
@@ -40,13 +41,14 @@ export function gridCellText(row: GridRow): string {
   return `${parts.join('; ')}. Show its build and runs.`;
 }
 
-function grid(rows: readonly GridRow[], versions: readonly string[], configs: readonly ConfigRef[], open: string | null, onCell: (id: string) => void): HTMLElement {
+function grid(rows: readonly GridRow[], versions: readonly string[], configs: readonly ConfigRef[], open: string | null, onCell: (id: string) => void, metric: Metric): HTMLElement {
   const byId = new Map(rows.map((r) => [r.cell_id, r]));
   const compilers = [...new Set(configs.map((c) => c.compiler))];
   const th = (text: string, attrs: Record<string, string> = {}) =>
     h('th', { class: 'border-b border-slate-300 px-1 py-1 text-center text-xs font-semibold text-slate-700', attrs: { scope: 'col', ...attrs } }, text);
   return h('table', { class: 'status-grid border-collapse text-sm' },
-    h('caption', { class: 'mb-1 text-left text-sm font-semibold text-slate-800' }, 'Collection status: one row per Redis version, one column per configuration'),
+    h('caption', { class: 'mb-1 text-left text-sm font-semibold text-slate-800' },
+      `${metric.kind === 'counted' ? 'Counting status (Valgrind, every machine)' : 'Collection status'}: one row per Redis version, one column per configuration`),
     h('thead', {},
       h('tr', {}, h('td'), ...compilers.map((c) => th(c, { colspan: String(configs.filter((x) => x.compiler === c).length) }))),
       h('tr', {}, th('Version'), ...configs.map((c) => th(c.flag_set))),
@@ -186,7 +188,7 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('status', 'Status grid: what has been collected', [
     'Every planned build, and how far its collection got. Failures are data: a build that failed or a server that would not run ',
     'is shown with its reason, never left out. Click a cell for its compiler, flags, build log and runs. ',
-    'The grid is the measured instrument\'s collection; the line under it says how far the counted one got.',
+    'Under a counted metric the grid shows the counting runs (every machine\'s) against the counting protocol\'s repeats; the line under it says how far the counted instrument got.',
   ], () => ctx.link({ section: 'status' }), ctx.tools);
   const gridBox = h('div', { class: 'overflow-x-auto' });
   const detail = h('div', { class: 'cell-detail mt-4', attrs: { 'aria-live': 'polite' } });
@@ -195,6 +197,8 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
   frame.body.append(legend(), gridBox, redoneLine, countLine, detail);
   let shownCell: string | null | undefined;
   let rows: GridRow[] | null = null;
+  // The grid of each metric's instrument, fetched once each.
+  const grids = new Map<string, Promise<GridRow[]>>();
 
   async function showDetail(id: string | null): Promise<void> {
     shownCell = id;
@@ -219,28 +223,35 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
   }
 
   async function render(state: AppState): Promise<void> {
-    if (!rows) {
-      frame.status.textContent = 'Loading…';
-      try {
-        const [grid, redone, counted] = await Promise.all([ctx.run(statusGridQuery()), ctx.run(redoneSummaryQuery()), ctx.run(countCoverageQuery())]);
-        rows = grid;
-        redoneLine.textContent = redoneSummary(redone);
-        countLine.textContent = countCoverageText(counted);
-      } catch (err) {
-        showSectionError(frame, 'The status grid', err);
-        return;
+    const metric = metricOf(state.metric);
+    const instrument = metric.kind;
+    frame.status.textContent = 'Loading…';
+    try {
+      let found = grids.get(instrument);
+      if (!found) {
+        found = ctx.run(statusGridQuery(metric));
+        grids.set(instrument, found);
       }
-      frame.status.textContent = '';
-      frame.setQueries([
-        { label: 'cells', title: 'Status grid: every planned cell and how far its collection got', query: statusGridQuery(), file: 'redis-benchmarks-status' },
-        { label: 'runs measured again', title: 'Runs measured again, per mode, against their replacements', query: redoneSummaryQuery(), file: 'redis-benchmarks-redone' },
-        { label: 'counted coverage', title: 'The counted instrument: cells counted per mode, counting runs and tests by status', query: countCoverageQuery(), file: 'redis-benchmarks-count-coverage' },
-      ]);
+      const [grid, redone, counted] = await Promise.all([found, ctx.run(redoneSummaryQuery()), ctx.run(countCoverageQuery())]);
+      rows = grid;
+      redoneLine.textContent = redoneSummary(redone);
+      countLine.textContent = countCoverageText(counted);
+    } catch (err) {
+      grids.delete(instrument);
+      showSectionError(frame, 'The status grid', err);
+      return;
     }
+    frame.status.textContent = '';
+    const counting = instrument === 'counted';
+    frame.setQueries([
+      { label: 'cells', title: `Status grid: every planned cell and how far its ${counting ? 'counting' : 'collection'} got`, query: statusGridQuery(metric), file: `redis-benchmarks-status${counting ? '-counted' : ''}` },
+      { label: 'runs measured again', title: 'Runs measured again, per mode, against their replacements', query: redoneSummaryQuery(), file: 'redis-benchmarks-redone' },
+      { label: 'counted coverage', title: 'The counted instrument: cells counted per mode, counting runs and tests by status', query: countCoverageQuery(), file: 'redis-benchmarks-count-coverage' },
+    ]);
     gridBox.replaceChildren(grid(rows, ctx.versions, ctx.configs, state.cell, (id) =>
-      ctx.update({ cell: state.cell === id ? null : id, section: 'status' })));
+      ctx.update({ cell: state.cell === id ? null : id, section: 'status' }), metric));
     if (state.cell !== shownCell) await showDetail(state.cell);
   }
 
-  return { frame, render, key: (s) => s.cell ?? '' };
+  return { frame, render, key: (s) => `${s.cell ?? ''}|${metricOf(s.metric).kind}` };
 }

@@ -147,3 +147,16 @@ test('build factors, compare, trends, a data table and a chart\'s SQL follow the
   await set.locator('button[data-action="sql"]').click();
   await expect(page.locator('#sql-editor')).toHaveValue(/^-- SET, data mode, instructions per request \(counted\): one bar per Redis version \(its cheapest configuration\)[\s\S]*FROM ir_status s/);
 });
+
+test('the status grid shows the counting runs under a counted metric, and the benchmark runs under requests/second', async ({ page }) => {
+  await page.goto('./?metric=cycles&section=status');
+  await waitForCharts(page);
+  const status = page.locator('#section-status');
+  await expect(status.locator('table.status-grid caption')).toContainText('Counting status (Valgrind, every machine)');
+  await expect(status.locator('button[data-cell="7.4.1|gcc|-O2"]')).toHaveText('✓ 2/2');
+  await expect(status.locator('button[data-cell="6.2.16|clang|-O2"]')).toHaveText('◐ 0/2');
+  await expect(status.locator('.count-coverage')).toContainText('data mode 67 of 84 cells counted');
+  await page.locator('label', { has: metricRadio(page, 'rps') }).click();
+  await expect(status.locator('table.status-grid caption')).toContainText('Collection status');
+  await expect(status.locator('button[data-cell="7.4.1|gcc|-O2"]')).toHaveText(/^✓ \d\/3$/);
+});

@@ -13,6 +13,7 @@ import { compareQuery } from '../../src/sql/compare';
 import { countCoverageQuery, spreadQuery, winnerTallyQuery } from '../../src/sql/counted';
 import { effectsQuery } from '../../src/sql/effects';
 import { verdictSql } from '../../src/sql/noise';
+import { statusGridQuery } from '../../src/sql/status';
 import { summaryQuery, type SummaryRow } from '../../src/sql/summary';
 import { versionVerdictsQuery } from '../../src/sql/verdicts';
 import { type FixtureDb, openFixtureDb } from '../support/fixture-db';
@@ -172,5 +173,18 @@ describe('the counted coverage', () => {
     expect(data?.failed_tests).toBe(1);
     expect(countCoverageText(rows)).toContain('data mode 67 of 84 cells counted');
     expect(countCoverageText(rows.map((r) => ({ ...r, counted_cells: 0, ok_runs: 0, partial_runs: 0, server_failed_runs: 0 })))).toMatch(/: not collected yet\.$/);
+  });
+});
+
+describe('the status grid under a counted metric', () => {
+  it('shows the counting runs of every machine against the counting protocol\'s two repeats', async () => {
+    const rows = await fx.runner.run(statusGridQuery(IR));
+    const cell = (id: string) => rows.find((r) => r.cell_id === id);
+    expect(cell('7.4.1|gcc|-O2')).toMatchObject({ status: 'ok', planned_repeats: 2, min_repeats: 2, measured_runs: 4 });
+    expect(cell('6.2.16|clang|-O2')).toMatchObject({ status: 'partial', min_repeats: 0 });
+    expect(cell('7.4.1|clang|-Ofast')).toMatchObject({ status: 'build_failed' });
+    expect(cell('2.8.24|gcc|-O2')?.failed_tests).toBe(1);
+    // The measured grid of the same cell counts its three benchmark repeats.
+    expect((await fx.runner.run(statusGridQuery())).find((r) => r.cell_id === '7.4.1|gcc|-O2')?.planned_repeats).toBe(3);
   });
 });
