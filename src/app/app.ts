@@ -10,7 +10,8 @@ import type { Database } from '../data/duckdb';
 import { type Answer, answeringRunner, type FirstView, sameFiles } from '../data/firstView';
 import { prioritized } from '../data/priority';
 import { tableFile } from '../data/schema';
-import { configBar, versionBar } from '../model/bars';
+import { configBar, groupedByLine, versionBar } from '../model/bars';
+import { minorLine } from '../model/versions';
 import { metricOf } from '../model/metric';
 import {
   type AppState, chartKey, chartMatches, DEFAULTS, orderRange, reconcileState, sameState,
@@ -212,6 +213,8 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
         setState({ ...state, open, chart: key }, { key, version, kind: 'close' });
       },
       prefetch: () => void data.configRows(mode, test, state.metric),
+      zoom: (line) => setState({ ...zoomedTo(line), chart: key }),
+      zoomText: (line) => (zoomedTo(line).from === null ? 'Show every release again' : `Show only the ${line} releases`),
       link: () => absoluteUrlFor({ ...state, chart: key }),
     });
     return { key, mode, test, card };
@@ -229,6 +232,13 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
   const reconciled = reconcileState(decoded.state, catalog);
   showLinkNotice(byId('notices'), [...decoded.problems, ...reconciled.problems]);
   let state: AppState = reconciled.state;
+  /** The state showing only the releases of a minor line; all releases when it already does. */
+  const zoomedTo = (line: string): AppState => {
+    const releases = versions.filter((v) => minorLine(v) === line);
+    const from = releases[0] ?? null;
+    const to = releases.at(-1) ?? null;
+    return from === state.from && to === state.to ? { ...state, from: null, to: null } : { ...state, from, to };
+  };
   // Show the URL of what is displayed, not of what the link asked for.
   if (decoded.problems.length || !sameState(state, decoded.state)) history.replaceState(null, '', urlFor(state));
   // The tables hold one hardware class (the one loaded); another is a new page load.
@@ -296,7 +306,7 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
         const call = verdicts?.get(verdictKey(chart.key, drill))?.winner_call;
         chart.card.showConfigs(drill, rows.map((r) => configBar(r, colorOf, call, metric)), s.view, focusHere?.kind === 'open');
       } else {
-        const bars = (rowsByChart.get(chart.key) ?? []).map((r) => versionBar(r, colorOf, verdicts?.get(verdictKey(chart.key, r.version)), metric));
+        const bars = groupedByLine((rowsByChart.get(chart.key) ?? []).map((r) => versionBar(r, colorOf, verdicts?.get(verdictKey(chart.key, r.version)), metric)));
         chart.card.showVersions(bars, s.view, focusHere?.kind === 'close' ? focusHere.version : undefined);
       }
       drawn.set(chart.key, signature);

@@ -59,6 +59,12 @@ export interface BarChartOptions {
   readonly onActivate?: (bar: Bar) => void;
   /** Escape was pressed on a bar. */
   readonly onEscape?: () => void;
+  /**
+   * A group's label was clicked, or pressed with Enter or Space: with it, group labels are
+   * buttons named by `groupAction` (e.g. "Show the 2.6 releases").
+   */
+  readonly onGroup?: (group: string) => void;
+  readonly groupAction?: (group: string) => string;
 }
 
 /** A drawn chart. */
@@ -79,6 +85,10 @@ const MIN_WIDTH = 280;
 const HEIGHT = 280;
 const MARGIN = { top: 18, right: 8, bottom: 34, left: 48 };
 const GROUP_LABEL_SPACE = 16;
+/** Narrower slots than this (SVG units) leave grouped bars without tick labels: the groups name them. */
+const MIN_LABEL_STEP = 12;
+/** Rough width of one character of the 12-unit group labels, to keep them from overlapping. */
+const GROUP_CHAR_WIDTH = 7.5;
 const MIN_BAR_PX = 2;
 /** The height a bar needs to hold "⚠ busy" written up its inside. */
 const BUSY_LABEL_PX = 50;
@@ -117,7 +127,9 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
 
     // Tick labels: level when they fit, else slanted; vertical when even slanted ones would reach
     // over two neighbours (a drilldown on a phone), with the drawing made taller to hold them.
-    const longest = Math.max(0, ...current.map((b) => b.label.length * 6.2));
+    // Grouped bars too narrow for any label (every release of every line) leave it to the groups.
+    const unlabelled = grouped && x.step() < MIN_LABEL_STEP;
+    const longest = unlabelled ? 0 : Math.max(0, ...current.map((b) => b.label.length * 6.2));
     const rotate = longest > bandwidth;
     const vertical = rotate && longest * Math.cos(Math.PI / 6) > 2 * x.step();
     const extra = vertical ? Math.max(0, Math.ceil(longest + 10 - MARGIN.bottom)) : 0;
@@ -144,7 +156,7 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
     const labelByKey = new Map(current.map((b) => [b.key, b.label]));
     xAxis
       .attr('transform', `translate(0,${MARGIN.top + innerH})`)
-      .call(axisBottom(x).tickValues(current.map((b) => b.key)).tickSize(0).tickFormat((k) => labelByKey.get(k) ?? k))
+      .call(axisBottom(x).tickValues(unlabelled ? [] : current.map((b) => b.key)).tickSize(0).tickFormat((k) => labelByKey.get(k) ?? k))
       .call((g) => g.select('.domain').remove())
       .call((g) =>
         g.selectAll('.tick text')
@@ -159,14 +171,33 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
       const members = current.filter((b) => b.group === g);
       return members.reduce((sum, b) => sum + xOf(b) + bandwidth / 2, 0) / members.length;
     };
+    // Group labels that would overlap the one before are left out (two releases of a line are ~7 units wide).
+    let lastEnd = -Infinity;
+    const shownGroups = (grouped ? groupNames : []).filter((g) => {
+      const half = (g.length * GROUP_CHAR_WIDTH) / 2;
+      if (groupCenter(g) - half < lastEnd + 4) return false;
+      lastEnd = groupCenter(g) + half;
+      return true;
+    });
+    const act = opts.onGroup;
     groups
-      .selectAll('text')
-      .data(grouped ? groupNames : [])
+      .selectAll<SVGTextElement, string>('text')
+      .data(shownGroups)
       .join('text')
       .attr('x', groupCenter)
       .attr('y', height - 4)
       .attr('text-anchor', 'middle')
-      .attr('class', 'fill-slate-700 text-[12px] font-semibold')
+      .attr('class', `fill-slate-700 text-[12px] font-semibold${act ? ' cursor-pointer underline decoration-dotted' : ''}`)
+      .attr('role', act ? 'button' : null)
+      .attr('tabindex', act ? 0 : null)
+      .attr('aria-label', (g) => (act ? (opts.groupAction?.(g) ?? g) : null))
+      .attr('data-group', (g) => g)
+      .on('click', (_event: MouseEvent, g: string) => opts.onGroup?.(g))
+      .on('keydown', (event: KeyboardEvent, g: string) => {
+        if (!opts.onGroup || (event.key !== 'Enter' && event.key !== ' ')) return;
+        event.preventDefault();
+        opts.onGroup(g);
+      })
       .text((g) => g);
 
     const base = MARGIN.top + innerH;

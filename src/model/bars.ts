@@ -8,6 +8,7 @@ import type { VersionVerdictRow, WinnerCall } from '../sql/verdicts';
 import { formatChange, verdictGlyphs, verdictText } from './changeText';
 import { formatFigure, formatMs, formatPercent, formatSpread } from './format';
 import { changeGlyph, type Metric, RPS } from './metric';
+import { minorLine } from './versions';
 
 /** A sentence for why a bar has no figure. */
 export function statusText(status: Exclude<CellStatus, 'ok'>, reason: string | null): string {
@@ -225,4 +226,15 @@ function previousReleaseText(v: VersionVerdictRow, prefix: string, metric: Metri
 /** The text with its first letter in upper case. */
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * Version bars grouped by minor line (2.6, 2.8, ... 7.4) when some line has two releases or more
+ * in them: at every release of every line (~158 bars) the chart labels the lines, not each
+ * release. With one release per line they stay ungrouped, each labelled with its version.
+ */
+export function groupedByLine(bars: readonly Bar[]): readonly Bar[] {
+  const lines = bars.map((b) => minorLine(b.key));
+  if (new Set(lines).size === lines.length) return bars;
+  return bars.map((b, i) => ({ ...b, group: lines[i] ?? '' }));
 }

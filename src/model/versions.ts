@@ -59,3 +59,12 @@ export function compareVersions(a: string, b: string): number {
 export function sortVersions(versions: Iterable<string>): string[] {
   return [...new Set(versions)].sort(compareVersions);
 }
+
+/**
+ * The minor line a version belongs to: "2.6" for 2.6.17 and 2.6.0-rc1, "7.0" for 7.0-rc1; a
+ * string that is not a version is its own line.
+ */
+export function minorLine(version: string): string {
+  const parsed = parse(version);
+  return parsed ? `${parsed.numbers[0] ?? 0}.${parsed.numbers[1] ?? 0}` : version;
+}

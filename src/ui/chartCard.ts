@@ -19,6 +19,10 @@ export interface CardActions {
   prefetch(): void;
   /** The deep link to this chart in the current state. */
   link(): string;
+  /** Show only the releases of this minor line (a group of version bars), or all again if only they are shown. */
+  zoom(line: string): void;
+  /** What zooming into a line does, in words, for its label's accessible name. */
+  zoomText(line: string): string;
 }
 
 /** A chart card. */
@@ -76,12 +80,14 @@ export function createChartCard(key: string, mode: string, test: string, actions
   );
 
   let chart: BarChart | null = null;
-  const draw = (bars: readonly Bar[], view: AxisView, label: string, onActivate: (bar: Bar) => void) => {
+  const draw = (bars: readonly Bar[], view: AxisView, label: string, onActivate: (bar: Bar) => void, versions = false) => {
     const options = {
       view,
       label,
       onActivate,
       onEscape: () => actions.close(),
+      // Version bars grouped by minor line: a line's label zooms into its releases.
+      ...(versions ? { onGroup: (line: string) => actions.zoom(line), groupAction: (line: string) => actions.zoomText(line) } : {}),
     };
     if (chart) chart.update(bars, options);
     else chart = barChart(body, bars, options);
@@ -101,7 +107,7 @@ export function createChartCard(key: string, mode: string, test: string, actions
       subtitle.textContent = `Best configuration per version · ${measured} of ${bars.length} versions measured · click a bar for its configurations`
         + (changes.length ? ` · beyond noise against the release before: ${changes.join(', ')}` : '')
         + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '');
-      draw(bars, view, `${test}, ${mode} mode: one bar per Redis version`, (bar) => actions.open(bar.key));
+      draw(bars, view, `${test}, ${mode} mode: one bar per Redis version`, (bar) => actions.open(bar.key), true);
       if (focus !== undefined) chart?.focusBar(focus);
     },
     showConfigs(version, bars, view, focus) {

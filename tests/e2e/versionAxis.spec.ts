@@ -1,0 +1,74 @@
+/**
+ * The version axis at every release (158 versions: tests/fixtures/make-fixtures.mjs
+ * --every-release, with the files the build derives from it): bars grouped by minor line, the
+ * lines labelled, a line's label zooms into its releases (keyboard too), drilldowns kept; no
+ * sideways scroll at 390 px.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { writeSiteData } from '../../scripts/site-data.mjs';
+import { bar, bars, chart, waitForCharts } from './helpers';
+
+const data = fs.mkdtempSync(path.join(os.tmpdir(), 'every-release-'));
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  execFileSync('node', ['tests/fixtures/make-fixtures.mjs', '--every-release', '--out', data], { stdio: 'ignore' });
+  for (const name of fs.readdirSync(data)) fs.renameSync(path.join(data, name), path.join(data, name.replace(/^fixture-every-release-/, '')));
+  await writeSiteData(data);
+});
+test.afterAll(() => fs.rmSync(data, { recursive: true, force: true }));
+
+test.beforeEach(async ({ page }) => {
+  await page.route('**/redis-compiler-benchmarks/data/**', (route) => {
+    const file = path.join(data, new URL(route.request().url()).pathname.split('/data/')[1] ?? '');
+    return fs.existsSync(file) ? route.fulfill({ path: file }) : route.fulfill({ status: 404, body: 'not found' });
+  });
+});
+
+const groupLabels = (page: Page, key: string) => chart(page, key).locator('.group-labels text');
+
+test('158 releases are grouped by minor line, and a line label zooms into its releases and back', async ({ page }) => {
+  await page.goto('./');
+  await waitForCharts(page);
+  const set = chart(page, 'data:SET');
+  await expect(bars(set)).toHaveCount(158);
+  // Too narrow for a label per release: the lines are labelled instead, as buttons.
+  await expect(set.locator('.x-axis .tick text')).toHaveCount(0);
+  const lines = await groupLabels(page, 'data:SET').allTextContents();
+  expect(lines.length).toBeGreaterThanOrEqual(8);
+  expect(lines).toEqual(expect.arrayContaining(['2.6', '2.8', '4.0', '6.2', '7.0']));
+  const line = set.locator('.group-labels text[data-group="6.2"]');
+  await expect(line).toHaveAttribute('role', 'button');
+  await expect(line).toHaveAttribute('aria-label', 'Show only the 6.2 releases');
+
+  await line.click();
+  await expect(page).toHaveURL(/from=6\.2\.0&to=6\.2\.16/);
+  await expect(bars(set)).toHaveCount(17);
+  await expect(set.locator('.x-axis .tick text')).toHaveCount(17);
+  await expect(set.locator('.group-labels text[data-group="6.2"]')).toHaveAttribute('aria-label', 'Show every release again');
+  // Every chart shows the range; a drilldown still opens.
+  await expect(bars(chart(page, 'pipe:GET'))).toHaveCount(17);
+  await bar(set, '6.2.16').click();
+  await expect(set).toHaveAttribute('data-drill', '6.2.16');
+  await expect(bars(set)).toHaveCount(12);
+  await set.locator('[data-action="back"]').click();
+  await expect(bars(set)).toHaveCount(17);
+
+  // The keyboard: Enter on the label goes back to every release.
+  await set.locator('.group-labels text[data-group="6.2"]').focus();
+  await page.keyboard.press('Enter');
+  await expect(bars(set)).toHaveCount(158);
+  await expect(page).not.toHaveURL(/from=/);
+});
+
+test('at 390 px with every release nothing scrolls the page sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('./');
+  await waitForCharts(page);
+  await expect(bars(chart(page, 'data:SET'))).toHaveCount(158);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+});
