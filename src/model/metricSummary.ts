@@ -38,6 +38,23 @@ export function bestConfigText(row: SummaryRow | null, mode: string, base: strin
     + `${verdictText(row.verdict, row.band, metric)} (${row.faster} of ${row.tests} tests ${metric.better} beyond noise)`;
 }
 
+/**
+ * One mode's best build under each metric, against the baseline `base`: "data mode, best build
+ * against gcc -O2: requests/second clang -O2 -flto +2.1% (within noise) · instructions per request
+ * clang -Ofast -flto −5.9% (cheaper beyond noise) · …". `scores` pairs each metric with its
+ * summaryQuery rows.
+ */
+export function bestPerMetricText(scores: readonly (readonly [Metric, readonly SummaryRow[]])[], mode: string, base: string): string {
+  const parts = scores.map(([metric, rows]) => {
+    const best = bestConfig(rows, mode, metric);
+    if (best === null) return `${metric.name}: not collected yet`;
+    if (configName(best) === base) return `${metric.name}: the baseline itself`;
+    const call = best.verdict === 'faster' ? `${metric.better} beyond noise` : best.verdict === 'tie' ? 'within noise' : best.verdict === 'unknown' ? 'noise not judged' : `${metric.worse} beyond noise`;
+    return `${metric.name} ${configName(best)} ${formatChange(best.ratio)} (${call})`;
+  });
+  return `${mode} mode, best build against ${base}: ${parts.join(' · ')}`;
+}
+
 /** One mode's tally of chart winners under each metric: "requests/second 0 of 60, …". */
 export function winnerTallyText(rows: readonly WinnerTallyRow[], mode: string): string {
   const parts = METRIC_IDS.map((id) => {

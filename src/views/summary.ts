@@ -7,8 +7,10 @@ import { changeStrip, type ChangeStrip, type StripRow } from '../chart/changeStr
 import { type HeatTableData, heatTables } from '../chart/heatTable';
 import { type ConfigRef, configKey, parseConfigKey } from '../model/analysisState';
 import { changeText, configName, countsNote, countsText, formatChange, verdictGlyphs, verdictText } from '../model/changeText';
-import { CYCLES_FORMULA, type Metric, metricOf, METRICS, metricSuffix, RPS } from '../model/metric';
-import { bestConfig, bestConfigText, correlationText, costThroughputCorrelation, spreadText, winnerTallyText } from '../model/metricSummary';
+import { CYCLES_FORMULA, type Metric, METRIC_IDS, metricOf, METRICS, metricSuffix, RPS } from '../model/metric';
+import {
+  bestConfig, bestConfigText, bestPerMetricText, correlationText, costThroughputCorrelation, spreadText, winnerTallyText,
+} from '../model/metricSummary';
 import type { AppState } from '../model/state';
 import { spreadQuery, winnerTallyQuery } from '../sql/counted';
 import { summaryItemsQuery, type SummaryItemRow, summaryQuery, type SummaryRow } from '../sql/summary';
@@ -97,16 +99,18 @@ export function createSummary(ctx: AnalysisContext): SectionView {
     // A later render (another metric or baseline) supersedes this one.
     const token = ++instrumentsShown;
     try {
-      const [tally, spreads, costScores, rpsScores] = await Promise.all([
+      const [tally, spreads, ...perMetric] = await Promise.all([
         ctx.run(winnerTallyQuery()), ctx.run(spreadQuery()),
-        metric === cost ? scores : ctx.run(summaryQuery(base, cost)), metric === RPS ? scores : ctx.run(summaryQuery(base, RPS)),
+        ...METRIC_IDS.map((id) => (id === metric.id ? Promise.resolve(scores as SummaryRow[]) : ctx.run(summaryQuery(base, metricOf(id))))),
       ]);
       if (token !== instrumentsShown) return;
-      const modes = [...new Set([...tally.map((r) => r.mode), ...rpsScores.map((r) => r.mode)])];
+      const scoresOf = (m: Metric) => perMetric[METRIC_IDS.indexOf(m.id)] ?? [];
+      const modes = [...new Set([...tally.map((r) => r.mode), ...scoresOf(RPS).map((r) => r.mode)])];
       instruments.replaceChildren(...modes.flatMap((mode) => [
+        h('li', { attrs: { 'data-mode': mode, 'data-line': 'best' } }, bestPerMetricText(METRIC_IDS.map((id) => [metricOf(id), scoresOf(metricOf(id))] as const), mode, configName(base))),
         h('li', { attrs: { 'data-mode': mode, 'data-line': 'winners' } }, winnerTallyText(tally, mode)),
         h('li', { attrs: { 'data-mode': mode, 'data-line': 'spread' } }, spreadText(spreads, mode)),
-        h('li', { attrs: { 'data-mode': mode, 'data-line': 'correlation' } }, correlationText(costThroughputCorrelation(costScores, rpsScores, mode), mode, cost)),
+        h('li', { attrs: { 'data-mode': mode, 'data-line': 'correlation' } }, correlationText(costThroughputCorrelation(scoresOf(cost), scoresOf(RPS), mode), mode, cost)),
       ]));
     } catch (err) {
       instruments.replaceChildren(h('li', {}, `The instruments' comparison failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`));

@@ -106,6 +106,9 @@ test('the summary says which build is cheapest, with the signs and marks of a co
   await expect(summary(page).locator('.count-note')).toContainText('Hardware selector does not filter it');
   await expect(summary(page).locator('li[data-mode="data"][data-line="winners"]'))
     .toContainText(`instructions per request ${irData?.clear} of ${irData?.contests}`);
+  await expect(summary(page).locator('li[data-mode="data"][data-line="best"]'))
+    .toContainText(`instructions per request ${best?.compiler} ${best?.flag_set} −`);
+  await expect(summary(page).locator('li[data-mode="data"][data-line="best"]')).toContainText('(cheaper beyond noise)');
   await expect(summary(page).locator('li[data-mode="data"][data-line="correlation"]')).toContainText(/rank correlation .*: -?[01]\.\d\d over 12 configurations/);
   await screenshot(page, testInfo, 'metric-ir-summary');
 

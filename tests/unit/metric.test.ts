@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeText, countsNote, verdictGlyphs } from '../../src/model/changeText';
 import { changeGlyph, METRICS, RPS } from '../../src/model/metric';
-import { bestConfig, bestConfigText, correlationText, costThroughputCorrelation, countCoverageText, winnerTallyText } from '../../src/model/metricSummary';
+import { bestConfig, bestConfigText, bestPerMetricText, correlationText, costThroughputCorrelation, countCoverageText, winnerTallyText } from '../../src/model/metricSummary';
 import { configBarsQuery, versionBarsQuery } from '../../src/sql/charts';
 import { compareQuery } from '../../src/sql/compare';
 import { countCoverageQuery, spreadQuery, winnerTallyQuery } from '../../src/sql/counted';
@@ -130,6 +130,8 @@ describe('geometric means under a cost', () => {
     expect(best ? `${best.compiler} ${best.flag_set}` : null).toBe('clang -Ofast -flto');
     expect(bestConfigText(best, 'data', 'gcc -O2', IR)).toMatch(/^data mode: the cheapest build is clang -Ofast -flto, −5\.\d% instructions per request against gcc -O2, cheaper beyond/);
     expect(bestConfigText(null, 'data', 'gcc -O2', IR)).toBe('data mode: nothing compared yet in instructions per request');
+    expect(bestPerMetricText([[IR, scores], [METRICS.cycles, []], [RPS, scores.filter((r) => r.compiler === 'gcc' && r.flag_set === '-O2')]], 'data', 'gcc -O2'))
+      .toMatch(/^data mode, best build against gcc -O2: instructions per request clang -Ofast -flto −5\.\d% \(cheaper beyond noise\) · estimated cycles per request: not collected yet · requests\/second: the baseline itself$/);
   });
 });
 
