@@ -375,6 +375,8 @@ test('build errors and log tails from the data are shown as text in the status g
     CASE WHEN status = 'failed' THEN '${html.replace(/'/g, "''")}' END AS error,
     CASE WHEN status = 'failed' THEN '${html.replace(/'/g, "''")}' ELSE log_tail END AS log_tail) FROM fixture`));
   await page.route('**/data/builds.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
+  // Without the first view the page reads the published builds.parquet (not the build's split files).
+  await page.route('**/data/first-view.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
   await page.goto('./?cell=7.4.1|clang|-Ofast&section=status');
   await waitForCharts(page);
   const detail = section(page, 'status').locator('article[data-cell="7.4.1|clang|-Ofast"]');
