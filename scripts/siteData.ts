@@ -1,14 +1,14 @@
 /**
  * What the build adds to a data folder next to the published Parquet files: the split files of
- * the tables with lazily loaded columns (split/, schema.ts LAZY_COLUMNS), first-view.json and
- * first-view-sections.json (src/data/firstView.ts), computed by the site's own SQL on the same DuckDB version under Node.
+ * the tables with lazily loaded columns (split/, schema.ts LAZY_COLUMNS), first-view.json and the
+ * further answer files (src/data/firstView.ts), computed by the site's own SQL on the same DuckDB version under Node.
  * Run through scripts/site-data.mjs.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { firstViewQueries } from '../src/app/firstViewQueries';
-import { computeAnswers, FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, type FirstView, SECTIONS_VIEW_FILE, type SectionsView } from '../src/data/firstView';
+import { computeAnswers, FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, type FirstView, MORE_VIEW_FILES, type SectionsView } from '../src/data/firstView';
 import { LAZY_COLUMNS, lazyFile, leanFile, TABLES, tableFile, type TableName } from '../src/data/schema';
 import { prepareTables } from '../src/data/tables';
 import type { Query, QueryRunner } from '../src/sql/query';
@@ -42,10 +42,10 @@ function splitTable(run: Run, dir: string, table: TableName): boolean {
 }
 
 /**
- * Splits the tables with lazy columns and computes the first view and the sections' answers of
+ * Splits the tables with lazy columns and computes the first view and the further answers of
  * the Parquet files in `dir` (null when there is no plan.parquet: nothing published).
  */
-export async function firstViewOf(dir: string, { split = false } = {}): Promise<{ view: FirstView; sections: SectionsView } | null> {
+export async function firstViewOf(dir: string, { split = false } = {}): Promise<{ view: FirstView; more: SectionsView[] } | null> {
   const present = TABLES.filter((table) => fs.existsSync(path.join(dir, tableFile(table))));
   if (!present.includes('plan')) return null;
   const { db, run } = await openNodeDuckDB();
@@ -61,21 +61,24 @@ export async function firstViewOf(dir: string, { split = false } = {}): Promise<
   const queries = firstViewQueries(catalog);
   return {
     view: { format: FIRST_VIEW_FORMAT, files, split: splitTables, catalog, answers: await computeAnswers(runner, queries.paint) },
-    sections: { format: FIRST_VIEW_FORMAT, answers: await computeAnswers(runner, queries.sections) },
+    more: [
+      { format: FIRST_VIEW_FORMAT, answers: await computeAnswers(runner, queries.sections) },
+      { format: FIRST_VIEW_FORMAT, answers: await computeAnswers(runner, queries.drilldowns) },
+    ],
   };
 }
 
 /**
- * Writes `dir`/split/, `dir`/first-view.json and `dir`/first-view-sections.json (or removes
- * stale ones when nothing is published); returns the first view's path.
+ * Writes `dir`/split/, `dir`/first-view.json and the further answer files (MORE_VIEW_FILES), or
+ * removes stale ones when nothing is published; returns the first view's path.
  */
 export async function writeSiteData(dir: string): Promise<string> {
   const out = path.join(dir, FIRST_VIEW_FILE);
-  for (const file of [out, path.join(dir, SECTIONS_VIEW_FILE), path.join(dir, 'split')]) fs.rmSync(file, { recursive: true, force: true });
+  for (const file of [out, ...MORE_VIEW_FILES.map((f) => path.join(dir, f)), path.join(dir, 'split')]) fs.rmSync(file, { recursive: true, force: true });
   const made = await firstViewOf(dir, { split: true });
   if (made) {
     fs.writeFileSync(out, JSON.stringify(made.view));
-    fs.writeFileSync(path.join(dir, SECTIONS_VIEW_FILE), JSON.stringify(made.sections));
+    made.more.forEach((answers, i) => fs.writeFileSync(path.join(dir, MORE_VIEW_FILES[i] ?? ''), JSON.stringify(answers)));
   }
   return out;
 }

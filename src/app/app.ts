@@ -5,9 +5,9 @@
 import { compilerColors } from '../chart/palette';
 import { configKey } from '../model/analysisState';
 import { defaultHardware } from '../model/hardware';
-import { fetchFirstView, fetchSectionAnswers, loadDataset, LoadError, type LoadResult } from '../data/dataset';
+import { fetchFirstView, fetchMoreAnswers, loadDataset, LoadError, type LoadResult } from '../data/dataset';
 import type { Database } from '../data/duckdb';
-import { type Answer, answeringRunner, type FirstView, sameFiles } from '../data/firstView';
+import { answeringRunner, type FirstView, MORE_VIEW_FILES, sameFiles } from '../data/firstView';
 import { prioritized } from '../data/priority';
 import { tableFile } from '../data/schema';
 import { configBar, groupedByLine, versionBar } from '../model/bars';
@@ -180,9 +180,9 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
   const doors = prioritized(source.db);
   // The first view's answers skip the queue: they need no engine.
   const { view } = source;
-  const sections = view ? fetchSectionAnswers(dataUrl()) : Promise.resolve<readonly Answer[]>([]);
-  const urgent = view ? answeringRunner(view, doors.urgent, sections) : doors.urgent;
-  const background = view ? answeringRunner(view, doors.background, sections) : doors.background;
+  const more = view ? MORE_VIEW_FILES.map((file) => fetchMoreAnswers(dataUrl(), file)) : [];
+  const urgent = view ? answeringRunner(view, doors.urgent, more) : doors.urgent;
+  const background = view ? answeringRunner(view, doors.background, more) : doors.background;
   const header = async () => {
     const [[coverage], machines, compilers, protocol, [dates]] = await Promise.all([
       background.run(coverageQuery()), background.run(machinesQuery()), background.run(compilersQuery()),

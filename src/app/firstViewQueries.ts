@@ -1,14 +1,15 @@
 /**
  * The queries the page runs for its first screenful in the default state, as the sections ask
  * them (their own default rules: comparedSides, comparedClasses): what the build answers into
- * data/first-view.json and data/first-view-sections.json (src/data/firstView.ts). A query asked differently (another state, or a
- * builder changed since the build) simply goes to the engine.
+ * data/first-view.json, first-view-sections.json and first-view-drilldowns.json
+ * (src/data/firstView.ts). A query asked differently (another state, or a builder changed since
+ * the build) simply goes to the engine.
  */
 import type { Catalog } from '../data/tables';
 import { METRICS, RPS } from '../model/metric';
 import { DEFAULTS } from '../model/state';
 import { hardwareRankingQuery, hardwareRatiosQuery } from '../sql/acrossHardware';
-import { configBarsQuery, versionBarsQuery } from '../sql/charts';
+import { allConfigBarsQuery, configBarsQuery, versionBarsQuery } from '../sql/charts';
 import { compareQuery } from '../sql/compare';
 import { countedFiguresQuery, spreadQuery, winnerTallyQuery } from '../sql/counted';
 import { effectsQuery } from '../sql/effects';
@@ -25,6 +26,8 @@ export interface FirstViewQueries {
   readonly paint: readonly Query<unknown>[];
   /** Summary, build factors, trends, compare and across hardware in their default state, and the counted figures. */
   readonly sections: readonly Query<unknown>[];
+  /** Every chart's drilldowns: what the page prefetches once idle, so that no click waits. */
+  readonly drilldowns: readonly Query<unknown>[];
 }
 
 /** The queries the page runs first with the default state, for `catalog`. */
@@ -42,5 +45,6 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
       ...(sides ? [compareQuery(sides.a, sides.b, RPS)] : []),
       ...(classes && base ? [hardwareRatiosQuery(classes.a.label, classes.b.label), hardwareRankingQuery(classes.a.label, classes.b.label, base)] : []),
     ],
+    drilldowns: [allConfigBarsQuery(RPS)],
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { Database } from './duckdb';
 import { fetchDataFile, type FileOutcome } from './files';
-import { type Answer, FIRST_VIEW_FILE, type FirstView, isFirstView, isSectionsView, SECTIONS_VIEW_FILE } from './firstView';
+import { type Answer, FIRST_VIEW_FILE, type FirstView, isFirstView, isSectionsView } from './firstView';
 import { fillLazySql } from '../sql/load';
 import { query } from '../sql/query';
 import { LAZY_COLUMNS, lazyFile, leanFile, REQUIRED_TABLE, TABLES, tableFile, type TableName } from './schema';
@@ -139,10 +139,10 @@ export async function fetchFirstView(dataUrl: string): Promise<FirstView | null>
   return isFirstView(view) ? view : null;
 }
 
-/** The sections' answers published next to the first view (firstView.ts); none when absent or unreadable. */
-export async function fetchSectionAnswers(dataUrl: string): Promise<readonly Answer[]> {
-  const sections = await fetchJson(new URL(SECTIONS_VIEW_FILE, dataUrl).href);
-  return isSectionsView(sections) ? sections.answers : [];
+/** The answers of one further file published next to the first view (firstView.ts MORE_VIEW_FILES); none when absent or unreadable. */
+export async function fetchMoreAnswers(dataUrl: string, file: string): Promise<readonly Answer[]> {
+  const more = await fetchJson(new URL(file, dataUrl).href);
+  return isSectionsView(more) ? more.answers : [];
 }
 
 /** A JSON file's value, or null when it is missing (a server that answers with index.html has none) or broken. */

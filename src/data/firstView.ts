@@ -3,8 +3,8 @@
  * version bars, their noise verdicts, the header's facts; then the sections above the charts:
  * src/app/firstViewQueries.ts) and the catalog, computed from the published tables by this
  * site's own SQL on DuckDB under Node at build time (scripts/site-data.mjs), and served as
- * data/first-view.json and data/first-view-sections.json. The page draws from the first at once
- * and answers those queries from both while DuckDB-WASM loads; every other query goes to the engine.
+ * data/first-view.json and MORE_VIEW_FILES. The page draws from the first at once and answers
+ * those queries from all of them while DuckDB-WASM loads; every other query goes to the engine.
  * So there is no second implementation of any aggregation: only the results are precomputed.
  */
 import type { Query, QueryRunner } from '../sql/query';
@@ -18,8 +18,8 @@ export const FIRST_VIEW_FORMAT = 2;
 /** The file name inside the data folder. */
 export const FIRST_VIEW_FILE = 'first-view.json';
 
-/** The file of the sections' answers (SectionsView), fetched once the first view is drawn. */
-export const SECTIONS_VIEW_FILE = 'first-view-sections.json';
+/** The files of further answers (SectionsView each), fetched while the first view is drawn: the sections', every chart's drilldowns. */
+export const MORE_VIEW_FILES = ['first-view-sections.json', 'first-view-drilldowns.json'] as const;
 
 /** One query and its rows (column by column: columns.ts). */
 export interface Answer {
@@ -44,7 +44,7 @@ export interface FirstView {
   readonly answers: readonly Answer[];
 }
 
-/** What data/first-view-sections.json holds: the answers for the sections above the charts. */
+/** What each of MORE_VIEW_FILES holds: answers, in the first view's format. */
 export interface SectionsView {
   readonly format: number;
   readonly answers: readonly Answer[];
@@ -60,11 +60,11 @@ export async function computeAnswers(runner: QueryRunner, queries: readonly Quer
 const answerKey = (sql: string, params: readonly unknown[]) => `${JSON.stringify(params)}\n${sql}`;
 
 /**
- * A runner that answers the queries of `view`, then of `more` (the sections' answers, once they
- * have arrived: a query meanwhile waits for them), and sends every other query to `engine`.
- * Each answer is decoded once, on first use; callers only read the rows.
+ * A runner that answers the queries of `view`, then of `more` (further answer files, as they
+ * arrive: a query that none has answered yet waits for them), and sends every other query to
+ * `engine`. Each answer is decoded once, on first use; callers only read the rows.
  */
-export function answeringRunner(view: FirstView, engine: QueryRunner, more: Promise<readonly Answer[]> = Promise.resolve([])): QueryRunner {
+export function answeringRunner(view: FirstView, engine: QueryRunner, more: readonly Promise<readonly Answer[]>[] = []): QueryRunner {
   const known = new Map(view.answers.map((a) => [answerKey(a.sql, a.params), a.rows]));
   const decoded = new Map<string, unknown[]>();
   const rowsOf = (key: string) => {
@@ -74,14 +74,16 @@ export function answeringRunner(view: FirstView, engine: QueryRunner, more: Prom
     if (!rows) decoded.set(key, (rows = decodeRows(encoded)));
     return rows;
   };
-  const added = more.then((answers) => answers.forEach((a) => known.set(answerKey(a.sql, a.params), a.rows)), () => undefined);
+  const added = more.map((file) => file.then((answers) => answers.forEach((a) => known.set(answerKey(a.sql, a.params), a.rows)), () => undefined));
   return {
     async run<Row>(q: Query<Row>): Promise<Row[]> {
       const key = answerKey(q.sql, q.params);
-      const now = rowsOf(key);
-      if (now) return now as Row[];
-      await added;
-      return (rowsOf(key) as Row[] | undefined) ?? engine.run(q);
+      for (const file of [Promise.resolve(), ...added]) {
+        await file;
+        const rows = rowsOf(key);
+        if (rows) return rows as Row[];
+      }
+      return engine.run(q);
     },
   };
 }

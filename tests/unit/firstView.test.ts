@@ -46,8 +46,8 @@ async function drawnBars(runner: QueryRunner, catalog: Catalog) {
 }
 
 /** The files the build writes for `dir`, as the page reads them (parsed from JSON). */
-async function published(dir: string): Promise<{ view: FirstView; sections: SectionsView }> {
-  return JSON.parse(JSON.stringify(await firstViewOf(dir))) as { view: FirstView; sections: SectionsView };
+async function published(dir: string): Promise<{ view: FirstView; more: SectionsView[] }> {
+  return JSON.parse(JSON.stringify(await firstViewOf(dir))) as { view: FirstView; more: SectionsView[] };
 }
 
 describe.each([
@@ -66,13 +66,13 @@ describe.each([
     expect(precomputed).toEqual(queried);
   });
 
-  it("answers every one of the first screenful's queries (charts, header, sections) with the engine's rows, and only those", async () => {
-    const { view, sections } = await published(dir);
+  it("answers every one of the first screenful's queries (charts, header, sections, drilldowns) with the engine's rows, and only those", async () => {
+    const { view, more } = await published(dir);
     const engine = await openDataDirDb(dir);
-    const runner = answeringRunner(view, noEngine, Promise.resolve(sections.answers));
-    const { paint, sections: sectionQueries } = firstViewQueries(view.catalog);
-    expect(sectionQueries.length).toBeGreaterThan(5);
-    for (const q of [...paint, ...sectionQueries]) expect(await runner.run(q), q.sql).toEqual(await engine.runner.run(q));
+    const runner = answeringRunner(view, noEngine, more.map((file) => Promise.resolve(file.answers)));
+    const { paint, sections, drilldowns } = firstViewQueries(view.catalog);
+    expect(sections.length).toBeGreaterThan(5);
+    for (const q of [...paint, ...sections, ...drilldowns]) expect(await runner.run(q), q.sql).toEqual(await engine.runner.run(q));
     const chart = view.catalog.charts[1];
     await expect(runner.run(configBarsQuery(chart?.mode ?? '', chart?.test ?? ''))).rejects.toThrow('the engine was asked');
   });
