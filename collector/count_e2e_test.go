@@ -61,7 +61,11 @@ func TestCountEndToEnd(t *testing.T) {
 	byKey := map[string][]float64{}
 	for _, c := range d.Counts {
 		if c.Status != "ok" || c.InstructionsPerRequest == nil || *c.InstructionsPerRequest <= 0 || c.Requests == nil {
-			t.Errorf("%s %s %s #%d: status %s, error %v", c.CellID, c.Mode, c.Test, c.Repeat, c.Status, c.Error)
+			msg := ""
+			if c.Error != nil {
+				msg = *c.Error
+			}
+			t.Errorf("%s %s %s #%d: status %s, error %s", c.CellID, c.Mode, c.Test, c.Repeat, c.Status, msg)
 			continue
 		}
 		if c.Test == "XADD" {
