@@ -21,12 +21,13 @@ type figure struct {
 	repeats     int
 }
 
-// spread is (best − worst) / best, NaN with fewer than two repeats.
+// spread is |best − worst| / best, NaN with fewer than two repeats (for a
+// cost, best is the lowest repeat).
 func (f figure) spread() float64 {
 	if f.repeats < 2 {
 		return math.NaN()
 	}
-	return (f.best - f.worst) / f.best
+	return math.Abs(f.best-f.worst) / f.best
 }
 
 // figures are one class's figures, and the tests measured in each mode.

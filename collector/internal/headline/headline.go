@@ -64,6 +64,9 @@ type Headline struct {
 	// Spread is the median spread of repeats per mode, (best − worst) / best
 	// over the (cell, test) pairs with two or more repeats, as a fraction.
 	Spread map[string]float64
+	// Counted is the counted instrument's part; PlannedCells the plan's cells.
+	Counted      Counted
+	PlannedCells int
 }
 
 // Compute reads the headline out of d (its plan, runs, results and machines).
@@ -93,6 +96,7 @@ func Compute(d *store.Data) Headline {
 		h.Releases[mode] = f.releases(h.Baseline, h.Newest, h.Oldest, mode)
 		h.Spread[mode] = f.medianSpread(mode)
 	}
+	h.Counted, h.PlannedCells = computeCounted(d, p, h.Baseline, h.Builds), len(p.cells)
 	return h
 }
 

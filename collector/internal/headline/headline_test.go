@@ -126,3 +126,31 @@ func TestREADMEHeadlineIsThePublishedData(t *testing.T) {
 		t.Errorf("README.md's headline differs from public/data; run `cd collector && go test ./internal/headline -update`. Want:\n%s", want)
 	}
 }
+
+func TestCountedScoresCostAgainstTheBaselineWhereBothAreCounted(t *testing.T) {
+	d := handMade()
+	f := func(v float64) *float64 { return &v }
+	// Instructions per request: gcc 1.0.0 1000 and 1001, clang 1.0.0 900 twice;
+	// clang 2.0.0 is counted, gcc 2.0.0 is not, so 2.0.0 does not count.
+	for _, c := range []struct {
+		v, cc string
+		ir    float64
+	}{{"1.0.0", "gcc", 1000}, {"1.0.0", "gcc", 1001}, {"1.0.0", "clang", 900}, {"1.0.0", "clang", 900}, {"2.0.0", "clang", 500}} {
+		d.Counts = append(d.Counts, store.Count{CellID: c.v + "|" + c.cc + "|-O2", Version: c.v, Compiler: c.cc, FlagSet: "-O2",
+			Mode: "data", Test: "SET", Status: "ok", InstructionsPerRequest: f(c.ir)})
+	}
+	h := Compute(d)
+	s, ok := h.Counted.Scores[Build{"clang", "-O2"}]["data"]
+	if !ok || !near(s.Ratio, 0.9) || !near(s.Band, 0.001) || s.Verdict() != "slower" {
+		t.Fatalf("clang -O2 counted = %+v (%s), want ratio 0.9, band 0.1%%, cheaper beyond it", s, s.Verdict())
+	}
+	if h.Counted.Cells != 3 || !near(h.Counted.Spread["data"], 0.001) {
+		t.Errorf("%d cells counted, spread %v; want 3, 0.1%%", h.Counted.Cells, h.Counted.Spread)
+	}
+	md := Markdown(h)
+	for _, want := range []string{"3 of 4 cells counted so far", "clang -O2 −10.0% ▼ ±0.1% in data mode"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("headline lacks %q:\n%s", want, md)
+		}
+	}
+}

@@ -43,6 +43,9 @@ func Markdown(h Headline) string {
 	if len(h.Others) > 0 {
 		fmt.Fprintf(&b, "- Other hardware classes, measured apart and never combined: %s.\n", strings.Join(h.Others, "; "))
 	}
+	if h.Counted.Cells > 0 {
+		fmt.Fprintf(&b, "\n%s\n", h.countedText())
+	}
 	fmt.Fprintln(&b, End)
 	return b.String()
 }
@@ -99,4 +102,37 @@ func scoreText(s Score) string {
 		return fmt.Sprintf("%s%.1f%% %s", sign, math.Abs(pct), glyph)
 	}
 	return fmt.Sprintf("%s%.1f%% %s ±%.1f%%", sign, math.Abs(pct), glyph, 100*s.Band)
+}
+
+// countedText is the counted instrument's paragraph: what has been counted,
+// and each counted build against the baseline per mode.
+func (h Headline) countedText() string {
+	c := h.Counted
+	var spreads []string
+	for _, m := range h.Modes {
+		spreads = append(spreads, fmt.Sprintf("%.2f%% (%s mode)", 100*c.Spread[m], m))
+	}
+	var builds []string
+	for _, bd := range h.Builds {
+		if c.Scores[bd] == nil {
+			continue
+		}
+		var per []string
+		for _, m := range h.Modes {
+			s, ok := c.Scores[bd][m]
+			if !ok {
+				per = append(per, "not counted in "+m+" mode")
+				continue
+			}
+			per = append(per, fmt.Sprintf("%s in %s mode", scoreText(s), m))
+		}
+		builds = append(builds, fmt.Sprintf("%s %s", bd, strings.Join(per, ", ")))
+	}
+	text := fmt.Sprintf("**Counted cost** (instructions the server executes per request, under Valgrind; lower is\n"+
+		"better): %d of %d cells counted so far, two repeats each, which lie at most %s apart.",
+		c.Cells, h.PlannedCells, strings.Join(spreads, " and "))
+	if len(builds) == 0 {
+		return text + fmt.Sprintf(" No other build is counted yet on a release where %s is.", h.Baseline)
+	}
+	return text + fmt.Sprintf(" Against %s, on the releases where both are counted (▲ costlier, ▼ cheaper beyond the\nrepeats' spread): %s.", h.Baseline, strings.Join(builds, "; "))
 }

@@ -1,0 +1,78 @@
+package headline
+
+import (
+	"math"
+	"slices"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+// Counted is the counted instrument's part of the headline: instructions per
+// request under Valgrind, one dataset for every machine; lower is better.
+type Counted struct {
+	// Cells counts the planned cells with a count in any mode.
+	Cells int
+	// Scores are the builds' instructions per request against the baseline's
+	// (ratio < 1: cheaper), per mode, over the versions where both are
+	// counted; only builds counted on at least one version are present.
+	Scores map[Build]map[string]Score
+	// Spread is the largest spread of repeats per mode, (max − min) / min,
+	// over the (cell, test) pairs with two or more counts, as a fraction.
+	Spread map[string]float64
+}
+
+// countFigures reads the counts out of d as figures: best is the cheapest
+// repeat, worst the costliest.
+func countFigures(d *store.Data) figures {
+	f := figures{of: map[key]figure{}, tests: map[string][]string{}}
+	for _, c := range d.Counts {
+		if c.Status != "ok" || c.InstructionsPerRequest == nil {
+			continue
+		}
+		k := key{Build{c.Compiler, c.FlagSet}, c.Version, c.Mode, c.Test}
+		g, v := f.of[k], *c.InstructionsPerRequest
+		if g.repeats == 0 || v < g.best {
+			g.best = v
+		}
+		if g.repeats == 0 || v > g.worst {
+			g.worst = v
+		}
+		g.repeats++
+		f.of[k] = g
+		if !slices.Contains(f.tests[c.Mode], c.Test) {
+			f.tests[c.Mode] = append(f.tests[c.Mode], c.Test)
+		}
+	}
+	return f
+}
+
+// computeCounted scores every build's counts against the baseline's.
+func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Counted {
+	out := Counted{Scores: map[Build]map[string]Score{}, Spread: map[string]float64{}}
+	counted := map[string]bool{}
+	for _, c := range d.Counts {
+		if c.Status == "ok" && p.cells[c.CellID] {
+			counted[c.CellID] = true
+		}
+	}
+	out.Cells = len(counted)
+	f := countFigures(d)
+	for _, mode := range p.modes {
+		for _, b := range builds {
+			s := f.againstAllVersions(b, baseline, mode, p.versions)
+			if s.Tests == 0 {
+				continue
+			}
+			if out.Scores[b] == nil {
+				out.Scores[b] = map[string]Score{}
+			}
+			out.Scores[b][mode] = s
+		}
+		for k, g := range f.of {
+			if k.mode == mode && g.repeats >= 2 {
+				out.Spread[mode] = math.Max(out.Spread[mode], g.spread())
+			}
+		}
+	}
+	return out
+}
