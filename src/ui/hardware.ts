@@ -15,7 +15,7 @@ export function hardwareChoice(
     class: 'min-w-0 max-w-full rounded-md border border-slate-300 bg-white px-1 py-1 text-sm',
     attrs: { id: 'hardware-select', 'aria-describedby': 'hardware-note' },
     on: { change: () => onPick(select.value) },
-  }, ...classes.map((c) => h('option', { attrs: { value: c.slug, selected: c === selected ? '' : null } }, hardwareOptionText(c))));
+  }, ...classes.map((c) => h('option', { attrs: { value: c.slug, selected: c.slug === selected?.slug ? '' : null } }, hardwareOptionText(c))));
   return h('div', { class: 'mt-3 max-w-4xl', attrs: { id: 'hardware' } },
     h('div', { class: 'flex flex-wrap items-center gap-2' },
       h('label', { class: 'text-sm font-semibold text-slate-700', attrs: { for: 'hardware-select' } }, 'Hardware'),

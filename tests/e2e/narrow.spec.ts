@@ -1,6 +1,7 @@
 /**
  * A phone (390 px wide, touch) showing the published data (public/data, with the files the build
- * derives from it): nothing scrolls the page sideways, and a tapped bar's tooltip stays on screen.
+ * derives from it): nothing scrolls the page sideways, a tapped bar's tooltip stays on screen, and
+ * the hardware select shows the class the page shows.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -59,4 +60,13 @@ test("a tapped bar's tooltip stays inside the screen", async ({ page }) => {
     expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
     expect((box?.x ?? 0) + (box?.width ?? 999)).toBeLessThanOrEqual(390);
   }
+});
+
+test('the hardware select names the class the page shows, also when it is not the first', async ({ page }) => {
+  await page.goto('./');
+  await waitForCharts(page);
+  // The published data's default class (most of the plan done) is not its first class.
+  const hw = new URL(page.url()).searchParams.get('hw');
+  expect(hw).toBeTruthy();
+  await expect(page.locator('#hardware-select')).toHaveValue(hw ?? '');
 });
