@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Adds the build's derived files to a data folder: `node scripts/site-data.mjs DIR` writes
- * DIR/first-view.json from DIR's Parquet files (scripts/siteData.ts). `npm run build` runs it on
+ * DIR/first-view.json, the further answer files and the split files (DIR/split/) from DIR's
+ * Parquet files (scripts/siteData.ts). `npm run build` runs it on
  * dist/data; the browser tests and the benchmark run it on the data they install.
  */
 import path from 'node:path';

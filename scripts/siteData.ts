@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { firstViewQueries } from '../src/app/firstViewQueries';
-import { computeAnswers, FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, type FirstView, MORE_VIEW_FILES, type SectionsView } from '../src/data/firstView';
+import { type AnswerFile, computeAnswers, FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, type FirstView, MORE_VIEW_FILES } from '../src/data/firstView';
 import { LAZY_COLUMNS, lazyFile, leanFile, TABLES, tableFile, type TableName } from '../src/data/schema';
 import { prepareTables } from '../src/data/tables';
 import type { Query, QueryRunner } from '../src/sql/query';
@@ -45,7 +45,7 @@ function splitTable(run: Run, dir: string, table: TableName): boolean {
  * Splits the tables with lazy columns and computes the first view and the further answers of
  * the Parquet files in `dir` (null when there is no plan.parquet: nothing published).
  */
-export async function firstViewOf(dir: string, { split = false } = {}): Promise<{ view: FirstView; more: SectionsView[] } | null> {
+export async function firstViewOf(dir: string, { split = false } = {}): Promise<{ view: FirstView; more: AnswerFile[] } | null> {
   const present = TABLES.filter((table) => fs.existsSync(path.join(dir, tableFile(table))));
   if (!present.includes('plan')) return null;
   const { db, run } = await openNodeDuckDB();

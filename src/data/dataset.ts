@@ -5,7 +5,7 @@
  */
 import type { Database } from './duckdb';
 import { fetchDataFile, type FileOutcome } from './files';
-import { type Answer, FIRST_VIEW_FILE, type FirstView, isFirstView, isSectionsView } from './firstView';
+import { type Answer, FIRST_VIEW_FILE, type FirstView, isAnswerFile, isFirstView } from './firstView';
 import { fillLazySql } from '../sql/load';
 import { query } from '../sql/query';
 import { LAZY_COLUMNS, lazyFile, leanFile, REQUIRED_TABLE, TABLES, tableFile, type TableName } from './schema';
@@ -142,7 +142,7 @@ export async function fetchFirstView(dataUrl: string): Promise<FirstView | null>
 /** The answers of one further file published next to the first view (firstView.ts MORE_VIEW_FILES); none when absent or unreadable. */
 export async function fetchMoreAnswers(dataUrl: string, file: string): Promise<readonly Answer[]> {
   const more = await fetchJson(new URL(file, dataUrl).href);
-  return isSectionsView(more) ? more.answers : [];
+  return isAnswerFile(more) ? more.answers : [];
 }
 
 /** A JSON file's value, or null when it is missing (a server that answers with index.html has none) or broken. */

@@ -18,7 +18,10 @@ export const FIRST_VIEW_FORMAT = 2;
 /** The file name inside the data folder. */
 export const FIRST_VIEW_FILE = 'first-view.json';
 
-/** The files of further answers (SectionsView each), fetched while the first view is drawn: the sections', every chart's drilldowns. */
+/**
+ * The files of further answers (an AnswerFile each), fetched while the first view is drawn: the
+ * sections' answers, and every chart's drilldowns.
+ */
 export const MORE_VIEW_FILES = ['first-view-sections.json', 'first-view-drilldowns.json'] as const;
 
 /** One query and its rows (column by column: columns.ts). */
@@ -36,7 +39,7 @@ export interface FirstView {
    * split table its lean file, else the published file. The answers are computed from the same data.
    */
   readonly files: Readonly<Partial<Record<TableName, number>>>;
-  /** The tables split into a lean file and a text file next to it (schema.ts, LAZY_COLUMNS). */
+  /** The tables split into a lean file and a file of their lazy columns (schema.ts, LAZY_COLUMNS). */
   readonly split: readonly TableName[];
   /** The catalog as prepareTables returns it for the default hardware class. */
   readonly catalog: Catalog;
@@ -45,7 +48,7 @@ export interface FirstView {
 }
 
 /** What each of MORE_VIEW_FILES holds: answers, in the first view's format. */
-export interface SectionsView {
+export interface AnswerFile {
   readonly format: number;
   readonly answers: readonly Answer[];
 }
@@ -91,12 +94,12 @@ export function answeringRunner(view: FirstView, engine: QueryRunner, more: read
 /** Whether a parsed file is a first view this page can read (its format). */
 export function isFirstView(value: unknown): value is FirstView {
   const v = value as Partial<FirstView> | null;
-  return isSectionsView(value) && Array.isArray(v?.split) && typeof v?.catalog === 'object';
+  return isAnswerFile(value) && Array.isArray(v?.split) && typeof v?.catalog === 'object';
 }
 
 /** Whether a parsed file holds answers in the format this page reads. */
-export function isSectionsView(value: unknown): value is SectionsView {
-  const v = value as Partial<SectionsView> | null;
+export function isAnswerFile(value: unknown): value is AnswerFile {
+  const v = value as Partial<AnswerFile> | null;
   return typeof v === 'object' && v !== null && v.format === FIRST_VIEW_FORMAT && Array.isArray(v.answers);
 }
 

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createChartData, verdictKey } from '../../src/app/chartData';
 import { compilerColors } from '../../src/chart/palette';
 import { firstViewQueries } from '../../src/app/firstViewQueries';
-import { answeringRunner, type FirstView, sameFiles, type SectionsView } from '../../src/data/firstView';
+import { answeringRunner, type AnswerFile, type FirstView, sameFiles } from '../../src/data/firstView';
 import { TABLES, tableFile } from '../../src/data/schema';
 import type { Catalog } from '../../src/data/tables';
 import { versionBar } from '../../src/model/bars';
@@ -46,8 +46,8 @@ async function drawnBars(runner: QueryRunner, catalog: Catalog) {
 }
 
 /** The files the build writes for `dir`, as the page reads them (parsed from JSON). */
-async function published(dir: string): Promise<{ view: FirstView; more: SectionsView[] }> {
-  return JSON.parse(JSON.stringify(await firstViewOf(dir))) as { view: FirstView; more: SectionsView[] };
+async function published(dir: string): Promise<{ view: FirstView; more: AnswerFile[] }> {
+  return JSON.parse(JSON.stringify(await firstViewOf(dir))) as { view: FirstView; more: AnswerFile[] };
 }
 
 describe.each([
