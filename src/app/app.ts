@@ -7,7 +7,7 @@ import { configKey } from '../model/analysisState';
 import { defaultHardware } from '../model/hardware';
 import { fetchFirstView, fetchMoreAnswers, loadDataset, LoadError, type LoadResult } from '../data/dataset';
 import type { Database } from '../data/duckdb';
-import { answeringRunner, type FirstView, MORE_VIEW_FILES, sameFiles } from '../data/firstView';
+import { type Answer, answeringRunner, type FirstView, MORE_VIEW_FILES, sameFiles } from '../data/firstView';
 import { prioritized } from '../data/priority';
 import { tableFile } from '../data/schema';
 import { configBar, groupedByLine, versionBar } from '../model/bars';
@@ -95,15 +95,26 @@ export async function startApp(): Promise<void> {
   // The hardware decides what every derived table holds, so it is read before anything else.
   const hardware = stateFromLocation().state.hw;
   const published = publishedFirstView();
-  // The engine starts at once; only its data files wait for the first view (which lists the split files).
-  const engine = loadDataset(dataUrl(), hardware, published.then((v) => v?.split ?? []));
+  // The first view is of the default hardware class.
+  const drawable = published.then((file) => (file && (hardware === null || hardware === file.catalog.selectedHardware?.slug) ? file : null));
+  let wanted = () => {};
+  const engineWanted = new Promise<void>((resolve) => (wanted = resolve));
+  // Drawn from a first view, the page starts the engine (its module, worker and files) and
+  // fetches the further answers once the first charts are painted, so they do not compete for the
+  // main thread, or as soon as something the first view cannot answer is asked; otherwise at once.
+  const engine = drawable
+    .then((view) => (view ? engineWanted : undefined))
+    .then(() => loadDataset(dataUrl(), hardware, published.then((v) => v?.split ?? [])));
   // Its failure is reported where it is awaited, not as an unhandled rejection meanwhile.
   engine.catch(() => undefined);
   const file = await published;
-  // The first view is of the default hardware class.
-  const view = file && (hardware === null || hardware === file.catalog.selectedHardware?.slug) ? file : null;
+  const view = await drawable;
   if (view) {
-    const shown = showDataset({ db: deferredRunner(engine), database: () => engine.then(readyDatabase), view }, view.catalog, main);
+    const more = MORE_VIEW_FILES.map((name) => engineWanted.then(() => fetchMoreAnswers(dataUrl(), name)));
+    const database = () => (wanted(), engine.then(readyDatabase));
+    const shown = showDataset({ db: deferredRunner(engine), database, view, more, wanted }, view.catalog, main);
+    // Whatever happens to the page, the engine starts.
+    void shown.finally(wanted);
     // An engine that fails replaces the charts with the reason, once they are drawn.
     watchEngine(engine, file, (err) => void shown.finally(() => fail('The benchmark data could not be loaded', err)));
     try {
@@ -128,7 +139,7 @@ export async function startApp(): Promise<void> {
     return;
   }
   try {
-    await showDataset({ db: loaded.db, database: () => Promise.resolve(loaded.db), view: null }, loaded.catalog, main);
+    await showDataset({ db: loaded.db, database: () => Promise.resolve(loaded.db), view: null, more: [], wanted: () => {} }, loaded.catalog, main);
   } catch (err) {
     fail('The benchmark data could not be read', err);
   }
@@ -169,6 +180,10 @@ interface Source {
   readonly database: () => Promise<Database>;
   /** Answers to the first screenful's queries, when precomputed. */
   readonly view: FirstView | null;
+  /** Further precomputed answers (the sections', the drilldowns), as they arrive. */
+  readonly more: readonly Promise<readonly Answer[]>[];
+  /** Starts the engine and the further answers' fetch (once the first charts are painted, or a query needs them). */
+  readonly wanted: () => void;
 }
 
 async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLElement): Promise<void> {
@@ -180,9 +195,8 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
   const doors = prioritized(source.db);
   // The first view's answers skip the queue: they need no engine.
   const { view } = source;
-  const more = view ? MORE_VIEW_FILES.map((file) => fetchMoreAnswers(dataUrl(), file)) : [];
-  const urgent = view ? answeringRunner(view, doors.urgent, more) : doors.urgent;
-  const background = view ? answeringRunner(view, doors.background, more) : doors.background;
+  const urgent = view ? answeringRunner(view, doors.urgent, source.more, source.wanted) : doors.urgent;
+  const background = view ? answeringRunner(view, doors.background, source.more, source.wanted) : doors.background;
   const header = async () => {
     const [[coverage], machines, compilers, protocol, [dates]] = await Promise.all([
       background.run(coverageQuery()), background.run(machinesQuery()), background.run(compilersQuery()),
@@ -318,6 +332,7 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
         await nextFrame();
         firstPainted = true;
         performance.mark('charts:first-painted');
+        source.wanted();
         if (token !== renderCount) return;
       } else if (initial && visible % FIRST_CHUNK === 0) {
         // Drawing every chart takes a while: the engine's start and a reader's click go between.
@@ -338,6 +353,7 @@ async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLEleme
         await nextFrame();
         firstPainted = true;
         performance.mark('charts:first-painted');
+        source.wanted();
       }
       await nextFrame();
       allPainted = true;

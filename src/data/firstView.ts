@@ -65,9 +65,12 @@ const answerKey = (sql: string, params: readonly unknown[]) => `${JSON.stringify
 /**
  * A runner that answers the queries of `view`, then of `more` (further answer files, as they
  * arrive: a query that none has answered yet waits for them), and sends every other query to
- * `engine`. Each answer is decoded once, on first use; callers only read the rows.
+ * `engine`. `missed` is told of each query `view` cannot answer (before it waits for `more`).
+ * Each answer is decoded once, on first use; callers only read the rows.
  */
-export function answeringRunner(view: FirstView, engine: QueryRunner, more: readonly Promise<readonly Answer[]>[] = []): QueryRunner {
+export function answeringRunner(
+  view: FirstView, engine: QueryRunner, more: readonly Promise<readonly Answer[]>[] = [], missed: () => void = () => {},
+): QueryRunner {
   const known = new Map(view.answers.map((a) => [answerKey(a.sql, a.params), a.rows]));
   const decoded = new Map<string, unknown[]>();
   const rowsOf = (key: string) => {
@@ -81,7 +84,10 @@ export function answeringRunner(view: FirstView, engine: QueryRunner, more: read
   return {
     async run<Row>(q: Query<Row>): Promise<Row[]> {
       const key = answerKey(q.sql, q.params);
-      for (const file of [Promise.resolve(), ...added]) {
+      const now = rowsOf(key);
+      if (now) return now as Row[];
+      missed();
+      for (const file of added) {
         await file;
         const rows = rowsOf(key);
         if (rows) return rows as Row[];
