@@ -53,7 +53,7 @@ func TestCountEndToEnd(t *testing.T) {
 	}
 	for _, r := range d.CountRuns {
 		if r.Status != "ok" || !strings.Contains(r.Command, "valgrind") || !strings.HasPrefix(r.ValgrindVersion, "valgrind-") ||
-			!strings.Contains(r.RawOutput, "CONFIG SET hz 1 -> OK") || r.BuildID == "" {
+			!strings.Contains(r.RawOutput, "CONFIG SET jemalloc-bg-thread no -> OK") || r.BuildID == "" {
 			t.Errorf("count run %s: status %s, command %q, valgrind %q, build %q", r.RunID, r.Status, r.Command, r.ValgrindVersion, r.BuildID)
 		}
 	}
