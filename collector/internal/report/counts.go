@@ -3,8 +3,11 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
@@ -60,7 +63,7 @@ func Counts(w io.Writer, d *store.Data) {
 	}
 	for _, mode := range countModes(d) {
 		for _, f := range countFigures {
-			spreads := countSpreads(d, mode, f.get)
+			spreads := slices.Collect(maps.Values(countSpreads(d, mode, f.get)))
 			if len(spreads) == 0 {
 				continue
 			}
@@ -72,6 +75,13 @@ func Counts(w io.Writer, d *store.Data) {
 			}
 			fmt.Fprintf(w, "counts, mode %s, %s per request: repeat spread median %.4f%%, p99 %.4f%%, max %.4f%%; %d of %d (cell, test) within 0.1%%\n",
 				mode, f.name, Median(spreads), Quantile(spreads, 0.99), max(spreads), within, len(spreads))
+		}
+		beyond := countSpreads(d, mode, countFigures[0].get)
+		keys := slices.SortedFunc(maps.Keys(beyond), func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
+		for _, k := range keys {
+			if beyond[k] > 0.1 {
+				fmt.Fprintf(w, "counts, mode %s: %s %s: instructions per request %.4f%% apart (> 0.1%%)\n", mode, k[0], k[1], beyond[k])
+			}
 		}
 	}
 }
@@ -91,8 +101,8 @@ func countModes(d *store.Data) []string {
 
 // countSpreads is, per (cell, test) of mode with two or more counts, the
 // spread of the figure in percent: (max - min) / min.
-func countSpreads(d *store.Data, mode string, get func(store.Count) *float64) []float64 {
-	type key [2]string
+func countSpreads(d *store.Data, mode string, get func(store.Count) *float64) map[[2]string]float64 {
+	type key = [2]string
 	lo, hi, n := map[key]float64{}, map[key]float64{}, map[key]int{}
 	for _, c := range d.Counts {
 		v := get(c)
@@ -106,10 +116,10 @@ func countSpreads(d *store.Data, mode string, get func(store.Count) *float64) []
 		lo[k], hi[k] = math.Min(lo[k], *v), math.Max(hi[k], *v)
 		n[k]++
 	}
-	var out []float64
+	out := map[key]float64{}
 	for k, c := range n {
 		if c >= 2 && lo[k] > 0 {
-			out = append(out, 100*(hi[k]-lo[k])/lo[k])
+			out[k] = 100 * (hi[k] - lo[k]) / lo[k]
 		}
 	}
 	return out

@@ -33,10 +33,14 @@ func TestCountsPrintsTimePerCellAndTheSpreadOfRepeats(t *testing.T) {
 		"counts: 1 tests unsupported",
 		// SET: 0.05%, GET: 1%; -Os has one count only.
 		"counts, mode data, instructions per request: repeat spread median 0.5250%, p99 0.9905%, max 1.0000%; 1 of 2 (cell, test) within 0.1%",
+		"counts, mode data: 7.4.1|gcc|-O2 GET: instructions per request 1.0000% apart (> 0.1%)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "SET: instructions per request") {
+		t.Errorf("a test within 0.1%% is listed:\n%s", out)
 	}
 	if strings.Contains(out, "L1 misses") {
 		t.Errorf("a figure with no values is printed:\n%s", out)
