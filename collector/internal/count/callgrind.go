@@ -15,8 +15,8 @@ import (
 type Events map[string]int64
 
 // Dump is what one callgrind dump says: its trigger, the totals of the
-// dumped part, and the inclusive cost of the calls to the excluded function
-// (serverCron) within it.
+// dumped part, and the calls of the excluded function (serverCron) within it
+// with their inclusive cost.
 type Dump struct {
 	Trigger  string
 	Totals   Events
@@ -25,15 +25,6 @@ type Dump struct {
 	ExcludedCalls int64
 	// TotalsLine is the dump's totals line as callgrind wrote it (evidence).
 	TotalsLine string
-}
-
-// Net is the cost of the dump without the excluded function's calls.
-func (d Dump) Net() Events {
-	out := Events{}
-	for k, v := range d.Totals {
-		out[k] = v - d.Excluded[k]
-	}
-	return out
 }
 
 var fnLine = regexp.MustCompile(`^c?fn=\((\d+)\)(?: (.*))?$`)

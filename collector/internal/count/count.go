@@ -63,7 +63,7 @@ type Result struct {
 	Index    int
 	Status   string // ok, unsupported, failed, crashed, timeout
 	Requests int64  // commands the server processed in the window
-	Net      Events // callgrind's counts in the window
+	Counts   Events // callgrind's counts in the window
 	Error    string
 }
 
@@ -229,7 +229,7 @@ func (s Spec) countTest(ctx context.Context, srv *bench.Server, t Test, i int, r
 		// the clock was not frozen, and the count would not repeat.
 		return fail("failed", fmt.Sprintf("%s ran %d times during the test: is the clock frozen (LD_PRELOAD)?", Excluded, d.ExcludedCalls))
 	}
-	res.Status, res.Net = "ok", d.Totals
+	res.Status, res.Counts = "ok", d.Totals
 	fmt.Fprintf(raw, "%s: %d requests; %s\n", t.Name, res.Requests, d.TotalsLine)
 	return res
 }

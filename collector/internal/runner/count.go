@@ -225,11 +225,11 @@ func countRows(run store.CountRun, results []count.Result) []store.Count {
 			row.Error = &e
 		}
 		if r.Status == "ok" {
-			f := count.PerRequest(r.Net, r.Requests)
+			f := count.PerRequest(r.Counts, r.Requests)
 			row.Requests = i64(r.Requests)
 			row.InstructionsPerRequest, row.L1MissesPerRequest, row.LLMissesPerRequest = &f.Instructions, &f.L1Misses, &f.LLMisses
 			row.BranchMissesPerRequest, row.EstCyclesPerRequest = &f.BranchMisses, &f.EstimatedCycles
-			e := r.Net
+			e := r.Counts
 			row.Ir, row.Dr, row.Dw = i64(e["Ir"]), i64(e["Dr"]), i64(e["Dw"])
 			row.I1mr, row.D1mr, row.D1mw = i64(e["I1mr"]), i64(e["D1mr"]), i64(e["D1mw"])
 			row.ILmr, row.DLmr, row.DLmw = i64(e["ILmr"]), i64(e["DLmr"]), i64(e["DLmw"])
