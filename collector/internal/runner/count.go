@@ -103,6 +103,9 @@ func Count(ctx context.Context, o Options) error {
 		if summary != "" {
 			c.step(cell.ID() + ": " + summary)
 		}
+		if bin, err = count.WithoutDebugInfo(ctx, bin); err != nil {
+			return fmt.Errorf("%s: %w", cell.ID(), err)
+		}
 		if err := c.countCell(ctx, mine, buildID, bin, vg, &n); err != nil {
 			return err
 		}
