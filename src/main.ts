@@ -1,7 +1,7 @@
 /** Entry point: styles, then the app. */
 import './style.css';
 import { startApp } from './app/app';
-import { startTheme, themeControl } from './theme';
+import { startTheme, themeControl } from './ui/theme';
 import { byId } from './ui/dom';
 
 performance.mark('app:start');

@@ -16,8 +16,8 @@ import { chartSql } from '../sql/chartSql';
 import type { SqlConsole } from '../console/console';
 import { chartElementId } from '../ui/chartCard';
 import { byId, h } from '../ui/dom';
-import { type ChartFile, chartTools, type ChartTools } from '../views/chartTools';
-import type { SectionTools } from '../views/section';
+import { type ChartFile, chartTools, type ChartTools } from '../ui/chartTools';
+import type { SectionTools } from '../ui/section';
 import type { ChartData } from './chartData';
 
 /** What the wiring needs from the app. */
@@ -123,7 +123,7 @@ export function createOpenResults(ctx: OpenResultsContext): OpenResults {
 
   async function showTable(chart: Attached, state: AppState, signature: string): Promise<void> {
     const drill = state.open[chart.key];
-    const [{ dataTable }, { versionTable, configTable }] = await Promise.all([import('../views/dataTable'), import('../views/chartTable')]);
+    const [{ dataTable }, { versionTable, configTable }] = await Promise.all([import('../ui/dataTable'), import('../ui/chartTable')]);
     const metric = metricOf(state.metric);
     const model = drill === undefined
       ? versionTable((await ctx.data.versionRows(state)).get(chart.key) ?? [], metric)

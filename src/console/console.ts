@@ -9,7 +9,7 @@ import { MAX_ROW_LIMIT } from '../model/state';
 import { type Statement, splitStatements } from '../sql/scan';
 import { h } from '../ui/dom';
 import { saveRows, type RowFormat } from '../export/resultFiles';
-import { dataTable } from '../views/dataTable';
+import { dataTable } from '../ui/dataTable';
 import { parseSqlError } from './errorPosition';
 import { EXAMPLES } from './examples';
 import { renderSchema } from './schemaList';

@@ -16,7 +16,7 @@ import { fileSlug } from '../export/download';
 import { h } from '../ui/dom';
 import { changeCell } from './compare';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
-import { labelledSelect, sectionFrame } from './section';
+import { labelledSelect, sectionFrame } from '../ui/section';
 
 const ALL = '';
 

@@ -15,7 +15,7 @@ import type { Verdict } from '../sql/noise';
 import { fileSlug } from '../export/download';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
-import { labelledSelect, sectionFrame } from './section';
+import { labelledSelect, sectionFrame } from '../ui/section';
 
 const BEST = '';
 

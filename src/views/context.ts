@@ -3,7 +3,7 @@ import type { AnalysisState, ConfigRef } from '../model/analysisState';
 import type { HardwareClass } from '../model/hardware';
 import type { AppState } from '../model/state';
 import type { Query, QueryRunner } from '../sql/query';
-import type { SectionFrame, SectionTools } from './section';
+import type { SectionFrame, SectionTools } from '../ui/section';
 
 /** The app's side of the analysis sections. */
 export interface AnalysisContext {

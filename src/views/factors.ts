@@ -9,7 +9,7 @@ import type { AppState } from '../model/state';
 import { effectsQuery, type EffectRow } from '../sql/effects';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
-import { sectionFrame } from './section';
+import { sectionFrame } from '../ui/section';
 
 const ALL = '';
 

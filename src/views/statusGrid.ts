@@ -17,7 +17,7 @@ import {
 } from '../sql/status';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
-import { sectionFrame } from './section';
+import { sectionFrame } from '../ui/section';
 
 /** How each status is shown: a glyph (so colour is not needed), a word, and a tint class. */
 export const GRID_STYLE: Readonly<Record<GridStatus, { glyph: string; label: string; tint: string }>> = {

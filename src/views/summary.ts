@@ -17,7 +17,7 @@ import { summaryItemsQuery, type SummaryItemRow, summaryQuery, type SummaryRow }
 import { fileSlug } from '../export/download';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
-import { labelledSelect, sectionFrame } from './section';
+import { labelledSelect, sectionFrame } from '../ui/section';
 
 const ALL = '';
 

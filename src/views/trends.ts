@@ -14,7 +14,7 @@ import { type TrendPanel, trendPanels } from '../model/trends';
 import { type ConfigRow, configBarsQuery } from '../sql/charts';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
-import { labelledSelect, sectionFrame } from './section';
+import { labelledSelect, sectionFrame } from '../ui/section';
 
 /** The table's rows: one per configuration, a figure (or why there is none) per version. */
 function tableRows(panels: readonly TrendPanel[]): (string | number | null)[][] {
@@ -55,7 +55,7 @@ export function createTrends(ctx: AnalysisContext): SectionView {
     let rows: ConfigRow[];
     let dataTable;
     try {
-      [rows, { dataTable }] = await Promise.all([ctx.run(q), import('./dataTable')]);
+      [rows, { dataTable }] = await Promise.all([ctx.run(q), import('../ui/dataTable')]);
     } catch (err) {
       showSectionError(frame, 'The trends', err);
       return;

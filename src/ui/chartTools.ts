@@ -3,7 +3,7 @@
  * Parquet) and of its picture (SVG, PNG). Buttons only: what they do is the app's (the heavy parts
  * are loaded on first use).
  */
-import { h } from '../ui/dom';
+import { h } from './dom';
 
 /** A file the chart can be saved as. */
 export type ChartFile = 'csv' | 'parquet' | 'svg' | 'png';

@@ -3,7 +3,7 @@
  * one, which is kept in localStorage under "rcb-theme" rather than in the URL: it is the reader's
  * preference, not part of what a shared link shows. index.html applies it before the first paint.
  */
-import { h } from './ui/dom';
+import { h } from './dom';
 
 /** What the reader chose: follow the system, or a fixed theme. */
 export type ThemeChoice = 'system' | 'light' | 'dark';

@@ -4,7 +4,7 @@
  * are only ever set as text.
  */
 import type { PlainValue } from '../data/arrowValues';
-import { h } from '../ui/dom';
+import { h } from './dom';
 
 /** One column. */
 export interface TableColumn {

@@ -6,8 +6,8 @@
 import type { SectionId } from '../model/analysisState';
 import { sectionSql } from '../sql/chartSql';
 import type { Query } from '../sql/query';
-import { copyLink } from '../ui/copyLink';
-import { h } from '../ui/dom';
+import { copyLink } from './copyLink';
+import { h } from './dom';
 import { saveButton, TOOL_BUTTON } from './chartTools';
 
 /** A query behind what a section shows. */
