@@ -1,6 +1,6 @@
 /**
  * What the build adds to a data folder next to the published Parquet files: the split files of
- * the tables with lazily loaded columns (split/, schema.ts LAZY_COLUMNS), first-view.json and the
+ * the tables with lazily loaded columns (split/, src/sql/schema.ts LAZY_COLUMNS), first-view.json and the
  * further answer files (src/data/firstView.ts), computed by the site's own SQL on the same DuckDB version under Node.
  * Run through scripts/site-data.mjs.
  */
@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { firstViewQueries } from '../src/app/firstViewQueries';
 import { type AnswerFile, computeAnswers, FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, type FirstView, MORE_VIEW_FILES } from '../src/data/firstView';
-import { LAZY_COLUMNS, lazyFile, leanFile, TABLES, tableFile, type TableName } from '../src/data/schema';
+import { LAZY_COLUMNS, lazyFile, leanFile, TABLES, tableFile, type TableName } from '../src/sql/schema';
 import { prepareTables } from '../src/data/tables';
 import type { Query, QueryRunner } from '../src/sql/query';
 import { openNodeDuckDB } from '../tests/support/node-duckdb.mjs';

@@ -9,10 +9,9 @@ import { fetchFirstView, fetchMoreAnswers, loadDataset, LoadError, type LoadResu
 import type { Database } from '../data/duckdb';
 import { type Answer, answeringRunner, type FirstView, MORE_VIEW_FILES, sameFiles } from '../data/firstView';
 import { prioritized } from '../data/priority';
-import { tableFile } from '../data/schema';
+import { tableFile } from '../sql/schema';
 import { configBar, groupedByLine, versionBar } from '../model/bars';
 import { minorLine } from '../model/versions';
-import { metricOf } from '../model/metric';
 import {
   type AppState, chartKey, chartMatches, DEFAULTS, orderRange, reconcileState, sameState,
 } from '../model/state';
@@ -32,6 +31,7 @@ import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor }
 import { createOpenResults } from './openResults';
 import { trackScrolledChart } from './scroll';
 import { createAnalysis } from '../views/analysis';
+import { metricOf } from '../vocabulary';
 
 /** Where keyboard focus goes after a render: into an opened drilldown, or back to its version bar. */
 interface FocusRequest {

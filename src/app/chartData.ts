@@ -2,11 +2,11 @@
  * The query results behind the charts, cached: version bars per version range, and each chart's
  * drilldowns (fetched once per chart, on first interest).
  */
-import { type MetricId, metricOf } from '../model/metric';
 import { type AppState, chartKey } from '../model/state';
 import { allConfigBarsQuery, configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
 import type { Query, QueryRunner } from '../sql/query';
 import { versionVerdictsQuery, type VersionVerdictRow } from '../sql/verdicts';
+import { type MetricId, metricOf } from '../vocabulary';
 
 /** A state's version range as indexes into the versions in release order (what SQL calls ord). */
 export interface VersionRange {

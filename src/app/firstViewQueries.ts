@@ -6,7 +6,6 @@
  * the build) simply goes to the engine.
  */
 import type { Catalog } from '../data/tables';
-import { METRICS, RPS } from '../model/metric';
 import { DEFAULTS } from '../model/state';
 import { hardwareRankingQuery, hardwareRatiosQuery } from '../sql/acrossHardware';
 import { allConfigBarsQuery, configBarsQuery, versionBarsQuery } from '../sql/charts';
@@ -19,6 +18,7 @@ import { summaryItemsQuery, summaryQuery } from '../sql/summary';
 import { versionVerdictsQuery } from '../sql/verdicts';
 import { comparedClasses } from '../views/acrossHardware';
 import { comparedSides } from '../views/compare';
+import { METRICS, RPS } from '../vocabulary';
 
 /** The first view's queries: what the first paint needs, and what the sections above the charts ask as they open. */
 export interface FirstViewQueries {

@@ -5,11 +5,11 @@
  */
 import { MISSING_STYLE, textureFor } from '../chart/palette';
 import type { Database } from '../data/duckdb';
-import { TABLES, tableFile } from '../data/schema';
+import { TABLES, tableFile } from '../sql/schema';
 import { fileSlug, MIME, saveFile } from '../export/download';
 import { VIEW_NAMES } from '../model/domain';
 import { formatAxisRange } from '../model/format';
-import { type Metric, metricOf, metricSuffix } from '../model/metric';
+import { metricSuffix } from '../model/metric';
 import { type AppState, chartKey, DEFAULTS } from '../model/state';
 import { configBarsQuery } from '../sql/charts';
 import { chartSql } from '../sql/chartSql';
@@ -18,6 +18,7 @@ import { chartElementId } from '../ui/chartCard';
 import { byId, h } from '../ui/dom';
 import { type ChartFile, chartTools, type ChartTools } from '../ui/chartTools';
 import type { SectionTools } from '../ui/section';
+import { type Metric, metricOf } from '../vocabulary';
 import type { ChartData } from './chartData';
 
 /** What the wiring needs from the app. */

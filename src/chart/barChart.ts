@@ -8,47 +8,10 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { select, type Selection } from 'd3-selection';
 import { axisDomain, type AxisView, type Domain } from '../model/domain';
-import type { CellStatus } from '../sql/charts';
+import type { Bar } from '../vocabulary';
 import { ensurePatterns, MISSING_STYLE, textureFor } from './palette';
 import { svgElement } from './svg';
 import { hideTooltip, showTooltip } from './tooltip';
-
-/** One bar, ready to draw. */
-export interface Bar {
-  /** Unique within the chart (a version, or a cell id). */
-  readonly key: string;
-  /** Tick label under the bar. */
-  readonly label: string;
-  /** Bars of the same group stand together, under the group's name ('' for no group). */
-  readonly group: string;
-  /** Requests/second, or null when status says why there is no figure. */
-  readonly value: number | null;
-  readonly status: CellStatus;
-  /** Fill colour of a bar with a figure. */
-  readonly color: string;
-  /** The fastest: a heavier outline, and a star unless it is a tie. */
-  readonly winner: boolean;
-  /**
-   * Why the fastest is not called a winner: 'tie' marks it and those within its noise band ≈;
-   * 'unknown' (no spread to judge by) marks it ?. Either replaces the ★.
-   */
-  readonly noise?: 'tie' | 'unknown' | null;
-  /**
-   * The worst repeat, in the value's unit: a whisker from it to the value shows the repeats'
-   * spread (below the bar's top for a throughput, above it for a cost, whose worst is higher).
-   */
-  readonly low?: number | null;
-  /** A change beyond noise against the bar before it (the previous release): faster (blue) = better, slower (orange) = worse. */
-  readonly change?: 'faster' | 'slower' | null;
-  /** The change's arrow, by the sign of the number (default ▲ for faster, ▼ for slower; a cheaper cost is ▼). */
-  readonly changeMark?: string;
-  /** Measured while other processes kept the machine busy: labelled "⚠ busy" inside the bar. */
-  readonly busy?: boolean;
-  /** The bar's accessible name. */
-  readonly ariaLabel: string;
-  /** Lines shown on hover and focus. */
-  readonly tooltip: readonly string[];
-}
 
 /** How to draw, and what to call back. */
 export interface BarChartOptions {

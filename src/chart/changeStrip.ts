@@ -9,36 +9,9 @@ import { format } from 'd3-format';
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { formatChange, VERDICT_GLYPH } from '../model/changeText';
-import type { Verdict } from '../sql/noise';
+import type { StripPoint, StripRow, Verdict } from '../vocabulary';
 import { svgElement } from './svg';
 import { hideTooltip, showTooltip } from './tooltip';
-
-/** One test's change. */
-export interface StripPoint {
-  readonly key: string;
-  readonly ratio: number;
-  readonly verdict: Verdict;
-  readonly tooltip: readonly string[];
-}
-
-/** One configuration's row. */
-export interface StripRow {
-  readonly key: string;
-  readonly label: string;
-  /** The geometric mean of the points and its band, or null when nothing was compared. */
-  readonly mean: number | null;
-  readonly band: number | null;
-  readonly verdict: Verdict | null;
-  /** Text at the right, after the mean (e.g. "▲10 ≈0 ▼0"). */
-  readonly note: string;
-  readonly points: readonly StripPoint[];
-  readonly ariaLabel: string;
-  readonly tooltip: readonly string[];
-  /** Drawn as the reference row (the baseline). */
-  readonly reference: boolean;
-  /** The mean's verdict mark in the page's metric (default: requests/second's; a cheaper cost is ▼). */
-  readonly glyph?: string;
-}
 
 /** A drawn strip chart. */
 export interface ChangeStrip {

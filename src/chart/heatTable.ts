@@ -8,32 +8,7 @@
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { formatChange, VERDICT_GLYPH } from '../model/changeText';
-import type { Verdict } from '../sql/noise';
-
-/** One cell: a ratio with its verdict, or no figure. */
-export interface HeatCell {
-  /** B / A (1.04 = 4% faster), or null when there is nothing to compare. */
-  readonly ratio: number | null;
-  readonly verdict: Verdict | null;
-  /** The cell's full description: its tooltip and accessible name. */
-  readonly title: string;
-  /** The verdict's mark in the page's metric (default: requests/second's; a cheaper cost is ▼). */
-  readonly glyph?: string;
-}
-
-/** One row of cells, one per column. */
-export interface HeatRow {
-  readonly key: string;
-  readonly label: string;
-  readonly cells: readonly HeatCell[];
-}
-
-/** The table's content. */
-export interface HeatTableData {
-  readonly caption: string;
-  readonly columns: readonly { readonly key: string; readonly label: string }[];
-  readonly rows: readonly HeatRow[];
-}
+import type { HeatCell, HeatRow, HeatTableData, Verdict } from '../vocabulary';
 
 /** Behaviour. */
 export interface HeatTableOptions {

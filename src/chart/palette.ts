@@ -5,7 +5,7 @@
  * patterns so it never reads as a short bar.
  */
 import { scaleOrdinal, type ScaleOrdinal } from 'd3-scale';
-import type { CellStatus } from '../sql/charts';
+import type { CellStatus } from '../vocabulary';
 import { svgElement } from './svg';
 
 /** In this order, the first four reach 3:1 contrast against both the light and the dark cards. */

@@ -4,7 +4,7 @@
  * DuckDB itself so the list is what the console can query.
  */
 import type { Database } from '../data/duckdb';
-import { TABLES } from '../data/schema';
+import { TABLES } from '../sql/schema';
 import { CELL_STATUS_SQL, countStatusSql, PLAN_VERSIONS_SQL } from '../sql/load';
 import { sqlLiteral } from '../sql/scan';
 import { h } from '../ui/dom';

@@ -8,7 +8,7 @@ import { fetchDataFile, type FileOutcome } from './files';
 import { type Answer, FIRST_VIEW_FILE, type FirstView, isAnswerFile, isFirstView } from './firstView';
 import { fillLazySql } from '../sql/load';
 import { query } from '../sql/query';
-import { LAZY_COLUMNS, lazyFile, leanFile, REQUIRED_TABLE, TABLES, tableFile, type TableName } from './schema';
+import { LAZY_COLUMNS, lazyFile, leanFile, REQUIRED_TABLE, TABLES, tableFile, type TableName } from '../sql/schema';
 import { type Catalog, prepareTables } from './tables';
 
 /** The dataset ready to query, or the fact that nothing has been published yet. */
@@ -37,7 +37,7 @@ const message = (err: unknown): string => (err instanceof Error ? err.message : 
 /**
  * Loads every table from `dataUrl` (a folder URL ending in '/'), showing the hardware class whose
  * slug is `hardware` (null or unknown: the default class; the catalog says which one it is). The
- * `split` tables are loaded from their lean files; their lazy columns (schema.ts) are fetched when
+ * `split` tables are loaded from their lean files; their lazy columns (src/sql/schema.ts) are fetched when
  * a query names one, or before any console script.
  */
 export async function loadDataset(

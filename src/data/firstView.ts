@@ -9,7 +9,7 @@
  */
 import type { Query, QueryRunner } from '../sql/query';
 import { decodeRows, type EncodedRows, encodeRows } from './columns';
-import type { TableName } from './schema';
+import type { TableName } from '../sql/schema';
 import type { Catalog } from './tables';
 
 /** The file's format version: a page that reads another format ignores the file. */
@@ -39,7 +39,7 @@ export interface FirstView {
    * split table its lean file, else the published file. The answers are computed from the same data.
    */
   readonly files: Readonly<Partial<Record<TableName, number>>>;
-  /** The tables split into a lean file and a file of their lazy columns (schema.ts, LAZY_COLUMNS). */
+  /** The tables split into a lean file and a file of their lazy columns (src/sql/schema.ts, LAZY_COLUMNS). */
   readonly split: readonly TableName[];
   /** The catalog as prepareTables returns it for the default hardware class. */
   readonly catalog: Catalog;

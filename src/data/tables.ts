@@ -2,13 +2,13 @@
  * Turns the registered Parquet files into the tables the queries read. Shared by the browser
  * (behind DuckDB-WASM) and the tests (behind a Node DuckDB), so both run the same statements.
  */
-import type { ConfigRef } from '../model/analysisState';
 import { type HardwareClass, hardwareSlug, pickHardware } from '../model/hardware';
 import { sortVersions } from '../model/versions';
 import { hardwareClassesQuery, hardwareViewsSql } from '../sql/hardware';
 import { catalogQuery, CELL_STATUS_SQL, COUNT_STATUS_SQL, createTableSql, PLAN_VERSIONS_SQL, versionsTableSql } from '../sql/load';
 import { query, type QueryRunner } from '../sql/query';
-import { TABLES, tableFile, type TableName } from './schema';
+import type { ConfigRef } from '../vocabulary';
+import { TABLES, tableFile, type TableName } from '../sql/schema';
 
 /** A data file that exists but cannot be used (not Parquet, or without the documented columns). */
 export class DataFileError extends Error {

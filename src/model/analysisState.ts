@@ -15,6 +15,7 @@
  *   cell=7.4.1|clang|-Ofast   status grid: the cell whose build and runs are shown
  *   section=compare           the section the page is scrolled to (charts use `chart`)
  */
+import type { ConfigRef, SideRef } from '../vocabulary';
 
 /** The sections above the charts, in page order. */
 export const SECTIONS = ['summary', 'factors', 'trends', 'compare', 'hardware', 'status'] as const;
@@ -49,18 +50,6 @@ export const ANALYSIS_DEFAULTS: AnalysisState = Object.freeze({
 
 /** The URL parameters of this state, in the order they are written. */
 export const ANALYSIS_PARAMS = ['base', 'scope', 'trend', 'a', 'b', 'vs', 'cell', 'section'] as const;
-
-/** A configuration: compiler and flag set. */
-export interface ConfigRef {
-  readonly compiler: string;
-  readonly flag_set: string;
-}
-
-/** A version with a configuration, or with null for its fastest configuration per test. */
-export interface SideRef {
-  readonly version: string;
-  readonly config: ConfigRef | null;
-}
 
 /** "compiler|flag set", the key of a configuration. */
 export function configKey(config: ConfigRef): string {

@@ -2,12 +2,12 @@
  * Turns query rows into chart bars: labels, accessible names and tooltip lines. No numbers are
  * computed here beyond formatting; the figures come from SQL.
  */
-import type { Bar } from '../chart/barChart';
-import type { CellStatus, ConfigRow, VersionRow } from '../sql/charts';
+import type { ConfigRow, VersionRow } from '../sql/charts';
 import type { VersionVerdictRow, WinnerCall } from '../sql/verdicts';
+import { type Bar, type CellStatus, type Metric, RPS } from '../vocabulary';
 import { formatChange, verdictGlyphs, verdictText } from './changeText';
 import { formatFigure, formatMs, formatPercent, formatSpread } from './format';
-import { changeGlyph, type Metric, RPS } from './metric';
+import { changeGlyph } from './metric';
 import { minorLine } from './versions';
 
 /** A sentence for why a bar has no figure. */

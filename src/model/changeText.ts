@@ -4,9 +4,8 @@
  * colour and words say whether that is better in the page's metric (metric.ts).
  */
 import { format } from 'd3-format';
-import type { Verdict, VerdictCounts } from '../sql/noise';
-import type { ConfigRef } from './analysisState';
-import { changeGlyph, type Metric, RPS } from './metric';
+import { type ConfigRef, type Metric, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
+import { changeGlyph } from './metric';
 
 const signedPercent = format('+.1%');
 const percent = format('.1%');

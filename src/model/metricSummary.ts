@@ -5,9 +5,9 @@
  */
 import type { CountCoverageRow, SpreadRow, WinnerTallyRow } from '../sql/counted';
 import type { SummaryRow } from '../sql/summary';
+import { type Metric, METRIC_IDS, metricOf } from '../vocabulary';
 import { configName, formatChange, verdictText } from './changeText';
 import { formatPercent } from './format';
-import { type Metric, METRIC_IDS, metricOf } from './metric';
 import { spearman } from './ranking';
 
 /** Every configuration's score over all versions in `mode`, in plan order. */

@@ -8,11 +8,11 @@
  *   &base=clang|-O2&scope=7.4.1&a=7.2.6&b=7.4.1&vs=intel-r-xeon-r-processor-2-cores&cell=7.4.1|clang|-Ofast&section=compare
  *   (analysisState.ts)
  */
+import { METRIC_IDS, type MetricId } from '../vocabulary';
 import {
   ANALYSIS_DEFAULTS, ANALYSIS_PARAMS, type AnalysisState, decodeAnalysis, encodeAnalysis, reconcileAnalysis,
 } from './analysisState';
 import type { AxisView } from './domain';
-import { METRIC_IDS, type MetricId } from './metric';
 
 /** Which benchmark modes are shown. */
 export type ModeFilter = 'all' | 'data' | 'pipe';

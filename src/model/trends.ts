@@ -3,12 +3,12 @@
  * repeat across releases, as small multiples: one panel per flag set, one line per compiler.
  * Points without a figure keep their status, so the chart can show why, never a zero.
  */
-import type { CellStatus, ConfigRow } from '../sql/charts';
-import { type ConfigRef, configKey } from './analysisState';
+import type { ConfigRow } from '../sql/charts';
+import { type CellStatus, type ConfigRef, type Metric, RPS } from '../vocabulary';
+import { configKey } from './analysisState';
 import { busyText, capitalize, isBusy, statusText } from './bars';
 import { formatChange } from './changeText';
 import { formatFigure } from './format';
-import { type Metric, RPS } from './metric';
 
 /** One configuration in one release. */
 export interface TrendPoint {

@@ -15,8 +15,8 @@
  *     test measured for both configurations on both classes), so the two columns differ only
  *     by the hardware.
  */
-import type { ConfigRef } from '../model/analysisState';
-import { bandSql, geomeanBandSql, geomeanSql, spreadSql, verdictCountsSql, verdictSql, type Verdict, type VerdictCounts } from './noise';
+import type { ConfigRef, Verdict, VerdictCounts } from '../vocabulary';
+import { bandSql, geomeanBandSql, geomeanSql, spreadSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
 /**

@@ -4,12 +4,9 @@
  * best_rps and min_rps are the best and worst repeat in the metric's unit (for a cost the lowest
  * and the highest); the winner is the best by the exact score, whichever the direction.
  */
-import { type Metric, RPS } from '../model/metric';
-import { bandSql, cellSpreadSql, verdictSql, type Verdict } from './noise';
+import { type CellStatus, type Metric, RPS, type Verdict } from '../vocabulary';
+import { bandSql, cellSpreadSql, verdictSql } from './noise';
 import { query, type Query } from './query';
-
-/** Why a bar has, or has no, figure (see cell_status in load.ts). */
-export type CellStatus = 'ok' | 'unsupported' | 'failed' | 'build_failed' | 'server_failed' | 'not_collected';
 
 /** One bar of a version chart: the best configuration of one version for one test and mode. */
 export interface VersionRow {

@@ -3,10 +3,9 @@
  * version at its fastest configuration per test. Ratios are B / A (best repeat over best repeat), judged
  * by the noise rule (noise.ts), with their geometric mean per mode.
  */
-import type { SideRef } from '../model/analysisState';
-import { type Metric, RPS } from '../model/metric';
-import { STATUS_PRIORITY, type CellStatus } from './charts';
-import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, verdictCountsSql, verdictSql, type Verdict, type VerdictCounts } from './noise';
+import { type CellStatus, type Metric, RPS, type SideRef, type Verdict, type VerdictCounts } from '../vocabulary';
+import { STATUS_PRIORITY } from './charts';
+import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query, type SqlParam } from './query';
 
 /** One test in one mode (test null: the mode's geometric mean over the tests both sides measured). */

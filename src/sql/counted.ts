@@ -2,7 +2,7 @@
  * Queries about the counted metrics as a whole: whether any count is published, and how many
  * chart winners each metric decides beyond noise (the summary's comparison of the instruments).
  */
-import { METRIC_IDS, metricOf } from '../model/metric';
+import { METRIC_IDS, metricOf } from '../vocabulary';
 import { cellSpreadSql } from './noise';
 import { query, type Query } from './query';
 import { versionVerdictsQuery } from './verdicts';

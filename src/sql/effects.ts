@@ -12,8 +12,8 @@
  * An effect is the geometric mean of its pairs' ratios (each pair's band the larger spread), per
  * version and over all versions, with the noise verdict of noise.ts.
  */
-import { type Metric, RPS } from '../model/metric';
-import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, verdictCountsSql, verdictSql, type Verdict, type VerdictCounts } from './noise';
+import { type Metric, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
+import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
 /** Which factor an effect varies. */

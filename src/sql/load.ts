@@ -2,8 +2,8 @@
  * Statements that turn the published Parquet files into tables, and the derived table
  * cell_status every chart query reads. All aggregation lives here and in charts.ts, in SQL.
  */
-import { LAZY_COLUMNS, lazyTable, SCHEMA, storedName, type TableName, tableFile } from '../data/schema';
-import { COUNT_REPEATS, METRICS } from '../model/metric';
+import { LAZY_COLUMNS, lazyTable, SCHEMA, storedName, type TableName, tableFile } from './schema';
+import { COUNT_REPEATS, METRICS } from '../vocabulary';
 import { query, type Query } from './query';
 
 /**

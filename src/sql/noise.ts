@@ -19,9 +19,6 @@
  *             mean of the bands (unknown bands left out); its verdict: the same rule.
  */
 
-/** How a ratio B / A compares with its noise band ('faster' = better: for a cost, cheaper). */
-export type Verdict = 'faster' | 'slower' | 'tie' | 'unknown';
-
 /** The relative spread of repeats: |best − worst| / best, NULL with fewer than two repeats. */
 export function spreadSql(best: string, worst: string, repeats: string): string {
   return `CASE WHEN ${repeats} >= 2 THEN abs(${best} - ${worst}) / ${best} END`;
@@ -65,12 +62,4 @@ export function verdictCountsSql(verdict: string): string {
   return (['faster', 'slower', 'tie', 'unknown'] as const)
     .map((v) => `count(*) FILTER (WHERE ${verdict} = '${v}')::INTEGER AS ${v}`)
     .join(', ');
-}
-
-/** Verdict counts of a set of comparisons. */
-export interface VerdictCounts {
-  faster: number;
-  slower: number;
-  tie: number;
-  unknown: number;
 }

@@ -2,7 +2,7 @@
  * The status grid: one row per planned cell (version × configuration) saying how far its
  * collection got, and a cell's details (its build attempts and benchmark runs) on demand.
  */
-import { COUNT_REPEATS, type Metric, RPS } from '../model/metric';
+import { COUNT_REPEATS, type Metric, RPS } from '../vocabulary';
 import { othersPercentSql } from './load';
 import { query, type Query } from './query';
 

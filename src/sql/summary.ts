@@ -10,9 +10,8 @@
  * A score is the geometric mean of a scope's items (each test weighs the same), with the
  * geometric-mean band and the noise verdict of noise.ts; the counts are the items' verdicts.
  */
-import type { ConfigRef } from '../model/analysisState';
-import { type Metric, RPS } from '../model/metric';
-import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, verdictCountsSql, verdictSql, type Verdict, type VerdictCounts } from './noise';
+import { type ConfigRef, type Metric, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
+import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
 /** One configuration's score in one mode, for one version or (version null) over all versions. */

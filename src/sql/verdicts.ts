@@ -3,8 +3,8 @@
  * the others by more than the noise, and whether each version is faster or slower than the
  * release before it beyond the noise. The rule itself is in noise.ts.
  */
-import { type Metric, RPS } from '../model/metric';
-import { bandSql, cellSpreadSql, verdictSql, type Verdict } from './noise';
+import { type Metric, RPS, type Verdict } from '../vocabulary';
+import { bandSql, cellSpreadSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
 /**

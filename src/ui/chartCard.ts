@@ -2,10 +2,10 @@
  * One chart's figure: caption naming test and mode, the bars (all versions, or one version's
  * configurations), a way back, a copy-link button and the printed axis range.
  */
-import { barChart, type Bar, type BarChart } from '../chart/barChart';
+import { barChart, type BarChart } from '../chart/barChart';
 import type { AxisView } from '../model/domain';
 import { formatAxisRange } from '../model/format';
-import { type Metric, RPS } from '../model/metric';
+import { type Bar, type Metric, RPS } from '../vocabulary';
 import { copyLink } from './copyLink';
 import { h } from './dom';
 

@@ -4,9 +4,9 @@
  */
 import type { PlainValue } from '../data/arrowValues';
 import { formatFigure, formatMs, formatPercent } from '../model/format';
-import { type Metric, RPS as REQUESTS } from '../model/metric';
 import { hostBusy, othersBusy, statusText } from '../model/bars';
 import type { ConfigRow, VersionRow } from '../sql/charts';
+import { type Metric, RPS as REQUESTS } from '../vocabulary';
 import type { TableColumn } from './dataTable';
 
 /** Columns and rows for dataTable. */

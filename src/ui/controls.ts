@@ -1,7 +1,7 @@
 /** The filter bar: metric, view, mode, test search and version range. It reports changes; the app owns the state. */
-import { METRIC_IDS, type MetricId, METRICS } from '../model/metric';
 import type { AppState, ModeFilter } from '../model/state';
 import type { AxisView } from '../model/domain';
+import { METRIC_IDS, type MetricId, METRICS } from '../vocabulary';
 import { h } from './dom';
 
 /** A change the user asked for. */

@@ -1,7 +1,8 @@
 /** The legend shared by every chart: compiler colours, the winner mark and the missing-data patterns. */
 import { MISSING_STYLE, type MissingStatus, textureFor } from '../chart/palette';
 import { svgElement } from '../chart/svg';
-import { changeGlyph, type Metric, RPS } from '../model/metric';
+import { changeGlyph } from '../model/metric';
+import { type Metric, RPS } from '../vocabulary';
 import { h } from './dom';
 
 function swatch(fill: string, dashed = false): SVGSVGElement {

@@ -4,19 +4,19 @@
  * same builds, per configuration and version, and whether the ranking of configurations carries
  * over from one CPU to the other. Figures of the two classes are only ever set side by side here.
  */
-import { heatTable, type HeatTable, type HeatTableData, heatTables } from '../chart/heatTable';
-import { type ConfigRef, configKey, parseConfigKey } from '../model/analysisState';
+import { heatTable, type HeatTable, heatTables } from '../chart/heatTable';
+import { configKey, parseConfigKey } from '../model/analysisState';
 import { changeText, configName, countsNote, countsText, formatChange, VERDICT_GLYPH } from '../model/changeText';
 import type { HardwareClass } from '../model/hardware';
 import { ranks, spearman } from '../model/ranking';
 import type { AppState } from '../model/state';
 import { hardwareRankingQuery, type HardwareRankingRow, hardwareRatiosQuery, type HardwareRatioRow } from '../sql/acrossHardware';
-import type { Verdict } from '../sql/noise';
 import { fileSlug } from '../export/download';
 import { h } from '../ui/dom';
 import { changeCell } from './compare';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 import { labelledSelect, sectionFrame } from '../ui/section';
+import type { ConfigRef, HeatTableData, Verdict } from '../vocabulary';
 
 const ALL = '';
 

@@ -4,18 +4,18 @@
  * fastest configuration per test, or one configuration of a version.
  */
 import { tint } from '../chart/heatTable';
-import { type ConfigRef, configKey, parseConfigKey, parseSideKey, type SideRef, sideKey } from '../model/analysisState';
+import { configKey, parseConfigKey, parseSideKey, sideKey } from '../model/analysisState';
 import { changeText, configName, countsText, formatBand, formatChange, verdictGlyphs } from '../model/changeText';
 import { formatFigure } from '../model/format';
-import { type Metric, metricOf, metricSuffix, RPS } from '../model/metric';
+import { metricSuffix } from '../model/metric';
 import type { AppState } from '../model/state';
 import { statusText } from '../model/bars';
 import { compareQuery, type CompareRow } from '../sql/compare';
-import type { Verdict } from '../sql/noise';
 import { fileSlug } from '../export/download';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 import { labelledSelect, sectionFrame } from '../ui/section';
+import { type ConfigRef, type Metric, metricOf, RPS, type SideRef, type Verdict } from '../vocabulary';
 
 const BEST = '';
 

@@ -1,9 +1,10 @@
 /** What the analysis sections get from the app, and a query cache they share. */
-import type { AnalysisState, ConfigRef } from '../model/analysisState';
+import type { AnalysisState } from '../model/analysisState';
 import type { HardwareClass } from '../model/hardware';
 import type { AppState } from '../model/state';
 import type { Query, QueryRunner } from '../sql/query';
 import type { SectionFrame, SectionTools } from '../ui/section';
+import type { ConfigRef } from '../vocabulary';
 
 /** The app's side of the analysis sections. */
 export interface AnalysisContext {

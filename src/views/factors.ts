@@ -4,12 +4,13 @@
  */
 import { heatTables } from '../chart/heatTable';
 import { changeText, countsText, formatChange, verdictGlyphs } from '../model/changeText';
-import { metricOf, metricSuffix } from '../model/metric';
+import { metricSuffix } from '../model/metric';
 import type { AppState } from '../model/state';
 import { effectsQuery, type EffectRow } from '../sql/effects';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 import { sectionFrame } from '../ui/section';
+import { metricOf } from '../vocabulary';
 
 const ALL = '';
 

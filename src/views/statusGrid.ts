@@ -3,11 +3,10 @@
  * repeats still to come, server failed, build failed, not collected) and how many repeats are
  * measured; a click shows the cell's build (flags, compiler, log tail) and its runs.
  */
-import { type ConfigRef, configKey, parseCellId } from '../model/analysisState';
+import { configKey, parseCellId } from '../model/analysisState';
 import { hostBusy, othersBusy } from '../model/bars';
 import { configName, formatChange } from '../model/changeText';
 import { formatBytes } from '../model/format';
-import { type Metric, metricOf } from '../model/metric';
 import { countCoverageText } from '../model/metricSummary';
 import { countCoverageQuery } from '../sql/counted';
 import type { AppState } from '../model/state';
@@ -18,6 +17,7 @@ import {
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 import { sectionFrame } from '../ui/section';
+import { type ConfigRef, type Metric, metricOf } from '../vocabulary';
 
 /** How each status is shown: a glyph (so colour is not needed), a word, and a tint class. */
 export const GRID_STYLE: Readonly<Record<GridStatus, { glyph: string; label: string; tint: string }>> = {

@@ -3,11 +3,11 @@
  * a baseline, per mode, with the distribution of its per-test changes (one version, or all
  * versions) and a table of the scores per version.
  */
-import { changeStrip, type ChangeStrip, type StripRow } from '../chart/changeStrip';
-import { type HeatTableData, heatTables } from '../chart/heatTable';
-import { type ConfigRef, configKey, parseConfigKey } from '../model/analysisState';
+import { changeStrip, type ChangeStrip } from '../chart/changeStrip';
+import { heatTables } from '../chart/heatTable';
+import { configKey, parseConfigKey } from '../model/analysisState';
 import { changeText, configName, countsNote, countsText, formatChange, verdictGlyphs, verdictText } from '../model/changeText';
-import { CYCLES_FORMULA, type Metric, METRIC_IDS, metricOf, METRICS, metricSuffix, RPS } from '../model/metric';
+import { CYCLES_FORMULA, metricSuffix } from '../model/metric';
 import {
   bestConfig, bestConfigText, bestPerMetricText, correlationText, costThroughputCorrelation, spreadText, winnerTallyText,
 } from '../model/metricSummary';
@@ -18,6 +18,7 @@ import { fileSlug } from '../export/download';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 import { labelledSelect, sectionFrame } from '../ui/section';
+import { type ConfigRef, type HeatTableData, type Metric, METRIC_IDS, metricOf, METRICS, RPS, type StripRow } from '../vocabulary';
 
 const ALL = '';
 

@@ -8,13 +8,14 @@ import { type TrendChart, trendChart } from '../chart/trendChart';
 import { fileSlug } from '../export/download';
 import { axisDomain, VIEW_NAMES } from '../model/domain';
 import { formatAxisRange, formatFigure } from '../model/format';
-import { metricOf, metricSuffix } from '../model/metric';
+import { metricSuffix } from '../model/metric';
 import { type AppState, chartKey, parseChartKey } from '../model/state';
 import { type TrendPanel, trendPanels } from '../model/trends';
 import { type ConfigRow, configBarsQuery } from '../sql/charts';
 import { h } from '../ui/dom';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 import { labelledSelect, sectionFrame } from '../ui/section';
+import { metricOf } from '../vocabulary';
 
 /** The table's rows: one per configuration, a figure (or why there is none) per version. */
 function tableRows(panels: readonly TrendPanel[]): (string | number | null)[][] {

@@ -4,7 +4,7 @@
  * better, and the counted metrics stay "not collected yet" without counts, never zero.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { METRICS } from '../../src/model/metric';
+import { METRICS } from '../../src/vocabulary';
 import { bestConfig } from '../../src/model/metricSummary';
 import { configBarsQuery, versionBarsQuery } from '../../src/sql/charts';
 import { winnerTallyQuery } from '../../src/sql/counted';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TABLES, tableFile, type TableName } from '../../src/data/schema';
+import { TABLES, tableFile, type TableName } from '../../src/sql/schema';
 import { type Catalog, prepareTables } from '../../src/data/tables';
 import type { Query, QueryRunner } from '../../src/sql/query';
 import { openNodeDuckDB } from './node-duckdb.mjs';

@@ -4,7 +4,7 @@
  * independently from results.parquet.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TABLES } from '../../src/data/schema';
+import { TABLES } from '../../src/sql/schema';
 import { configBarsQuery } from '../../src/sql/charts';
 import { compareQuery } from '../../src/sql/compare';
 import { effectsQuery, type EffectRow } from '../../src/sql/effects';

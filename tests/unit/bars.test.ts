@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { busyText, configBar, versionBar } from '../../src/model/bars';
-import { METRICS } from '../../src/model/metric';
+import { METRICS } from '../../src/vocabulary';
 import type { ConfigRow, VersionRow } from '../../src/sql/charts';
 
 const colorOf = (compiler: string) => (compiler === 'gcc' ? 'blue' : 'orange');

@@ -12,7 +12,7 @@ import { createChartData, verdictKey } from '../../src/app/chartData';
 import { compilerColors } from '../../src/chart/palette';
 import { firstViewQueries } from '../../src/app/firstViewQueries';
 import { answeringRunner, type AnswerFile, type FirstView, sameFiles } from '../../src/data/firstView';
-import { TABLES, tableFile } from '../../src/data/schema';
+import { TABLES, tableFile } from '../../src/sql/schema';
 import type { Catalog } from '../../src/data/tables';
 import { versionBar } from '../../src/model/bars';
 import { chartKey, DEFAULTS } from '../../src/model/state';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LAZY_COLUMNS, lazyFile, leanFile, storedName, TABLES, tableFile, type TableName } from '../../src/data/schema';
+import { LAZY_COLUMNS, lazyFile, leanFile, storedName, TABLES, tableFile, type TableName } from '../../src/sql/schema';
 import { prepareTables } from '../../src/data/tables';
 import { fillLazySql } from '../../src/sql/load';
 import { query, type Query, type QueryRunner } from '../../src/sql/query';

@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeText, countsNote, verdictGlyphs } from '../../src/model/changeText';
-import { changeGlyph, METRICS, RPS } from '../../src/model/metric';
+import { METRICS, RPS } from '../../src/vocabulary';
+import { changeGlyph } from '../../src/model/metric';
 import { bestConfig, bestConfigText, bestPerMetricText, correlationText, costThroughputCorrelation, countCoverageText, winnerTallyText } from '../../src/model/metricSummary';
 import { configBarsQuery, versionBarsQuery } from '../../src/sql/charts';
 import { compareQuery } from '../../src/sql/compare';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TABLES, tableFile } from '../../src/data/schema';
+import { TABLES, tableFile } from '../../src/sql/schema';
 import { compareVersions } from '../../src/model/versions';
 import { query } from '../../src/sql/query';
 import { openDataDirDb, type FixtureDb } from '../support/fixture-db';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Bar } from '../../src/chart/barChart';
+import type { Bar } from '../../src/vocabulary';
 import { groupedByLine } from '../../src/model/bars';
 import { minorLine } from '../../src/model/versions';
 

@@ -9,7 +9,7 @@ import mvpWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url
 import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import mvpWasm from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
 import { fetchDataFile } from '../../../src/data/files';
-import { TABLES, tableFile } from '../../../src/data/schema';
+import { TABLES, tableFile } from '../../../src/sql/schema';
 import { prepareTables } from '../../../src/data/tables';
 import { versionBarsQuery } from '../../../src/sql/charts';
 import type { Query, QueryRunner } from '../../../src/sql/query';

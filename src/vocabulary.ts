@@ -1,0 +1,199 @@
+/**
+ * The site's shared vocabulary: the words every layer speaks (a cell's status, a noise verdict, a
+ * configuration, the page's metric, and the shapes the charts draw). It sits at the bottom of the
+ * layering (docs/site.md, "Architecture") and imports nothing, so every layer can use it and no
+ * import has to run upward for it.
+ */
+
+/** Why a bar has, or has no, figure (see cell_status in src/sql/load.ts). */
+export type CellStatus = 'ok' | 'unsupported' | 'failed' | 'build_failed' | 'server_failed' | 'not_collected';
+
+/**
+ * How a ratio B / A compares with its noise band ('faster' = better: for a cost, cheaper); the
+ * rule is in src/sql/noise.ts.
+ */
+export type Verdict = 'faster' | 'slower' | 'tie' | 'unknown';
+
+/** Verdict counts of a set of comparisons. */
+export interface VerdictCounts {
+  faster: number;
+  slower: number;
+  tie: number;
+  unknown: number;
+}
+
+/** A configuration: compiler and flag set. */
+export interface ConfigRef {
+  readonly compiler: string;
+  readonly flag_set: string;
+}
+
+/** A version with a configuration, or with null for its fastest configuration per test. */
+export interface SideRef {
+  readonly version: string;
+  readonly config: ConfigRef | null;
+}
+
+/**
+ * The page's metric: what every chart, verdict and geometric mean is computed on. Requests per
+ * second is measured (higher is better); instructions and estimated cycles per request are
+ * counted under Valgrind (collector count: lower is better, one dataset for every hardware
+ * class). Everything that depends on the direction reads it from here, so a view never inverts a
+ * number on its own.
+ */
+export type MetricId = 'rps' | 'ir' | 'cycles';
+
+/** The metrics in the control's order; the first is the default. */
+export const METRIC_IDS: readonly MetricId[] = ['rps', 'ir', 'cycles'];
+
+/** One metric: its direction, the table its figures come from, and its words. */
+export interface Metric {
+  readonly id: MetricId;
+  /** True for a cost (counted per request): a smaller figure is the better one. */
+  readonly lower: boolean;
+  /** 'measured' (throughput on the selected hardware) or 'counted' (Valgrind, every machine alike). */
+  readonly kind: 'measured' | 'counted';
+  /**
+   * The derived table with one row per planned cell × mode × test and cell_status's columns
+   * (src/sql/load.ts): best_rps and min_rps hold the best and the worst repeat in this metric's
+   * unit (for a cost the lowest and the highest), score ranks the best first.
+   */
+  readonly table: string;
+  /** The column of counts a counted metric reads (null for the measured one). */
+  readonly countColumn: string | null;
+  /** The control's label: "instructions per request (counted)". */
+  readonly label: string;
+  /** What a figure is, for captions: "instructions per request". */
+  readonly name: string;
+  /** The name as a sentence says it after a number: "requests per second". */
+  readonly spoken: string;
+  /** Unit after a number: "req/s", "instr/req". */
+  readonly unit: string;
+  /** The best configuration: "fastest" or "cheapest". */
+  readonly best: string;
+  /** Better and worse beyond noise: "faster"/"slower", "cheaper"/"costlier". */
+  readonly better: string;
+  readonly worse: string;
+  /** The direction in words, for axis captions: "higher is better". */
+  readonly direction: string;
+}
+
+const COUNTED = {
+  lower: true, kind: 'counted', best: 'cheapest', better: 'cheaper', worse: 'costlier', direction: 'lower is better',
+} as const;
+
+/** Every metric by id. */
+export const METRICS: Readonly<Record<MetricId, Metric>> = {
+  rps: {
+    id: 'rps', lower: false, kind: 'measured', table: 'cell_status', countColumn: null, label: 'requests/second (measured)',
+    name: 'requests/second', spoken: 'requests per second', unit: 'req/s', best: 'fastest', better: 'faster', worse: 'slower', direction: 'higher is better',
+  },
+  ir: {
+    id: 'ir', ...COUNTED, table: 'ir_status', countColumn: 'instructions_per_request', label: 'instructions per request (counted)',
+    name: 'instructions per request', spoken: 'instructions per request', unit: 'instr/req',
+  },
+  cycles: {
+    id: 'cycles', ...COUNTED, table: 'cycles_status', countColumn: 'est_cycles_per_request', label: 'estimated cycles per request (counted)',
+    name: 'estimated cycles per request', spoken: 'estimated cycles per request', unit: 'cycles/req',
+  },
+};
+
+/** The default metric: requests per second. */
+export const RPS: Metric = METRICS.rps;
+
+/** The metric of an id. */
+export function metricOf(id: MetricId): Metric {
+  return METRICS[id];
+}
+
+/** Counting runs per cell and mode that the counting protocol plans (collector/matrix.toml, [count] repeats). */
+export const COUNT_REPEATS = 2;
+
+/** One bar of a bar chart (src/chart/barChart.ts), ready to draw. */
+export interface Bar {
+  /** Unique within the chart (a version, or a cell id). */
+  readonly key: string;
+  /** Tick label under the bar. */
+  readonly label: string;
+  /** Bars of the same group stand together, under the group's name ('' for no group). */
+  readonly group: string;
+  /** Requests/second, or null when status says why there is no figure. */
+  readonly value: number | null;
+  readonly status: CellStatus;
+  /** Fill colour of a bar with a figure. */
+  readonly color: string;
+  /** The fastest: a heavier outline, and a star unless it is a tie. */
+  readonly winner: boolean;
+  /**
+   * Why the fastest is not called a winner: 'tie' marks it and those within its noise band ≈;
+   * 'unknown' (no spread to judge by) marks it ?. Either replaces the ★.
+   */
+  readonly noise?: 'tie' | 'unknown' | null;
+  /**
+   * The worst repeat, in the value's unit: a whisker from it to the value shows the repeats'
+   * spread (below the bar's top for a throughput, above it for a cost, whose worst is higher).
+   */
+  readonly low?: number | null;
+  /** A change beyond noise against the bar before it (the previous release): faster (blue) = better, slower (orange) = worse. */
+  readonly change?: 'faster' | 'slower' | null;
+  /** The change's arrow, by the sign of the number (default ▲ for faster, ▼ for slower; a cheaper cost is ▼). */
+  readonly changeMark?: string;
+  /** Measured while other processes kept the machine busy: labelled "⚠ busy" inside the bar. */
+  readonly busy?: boolean;
+  /** The bar's accessible name. */
+  readonly ariaLabel: string;
+  /** Lines shown on hover and focus. */
+  readonly tooltip: readonly string[];
+}
+
+/** One test's change in a change strip (src/chart/changeStrip.ts). */
+export interface StripPoint {
+  readonly key: string;
+  readonly ratio: number;
+  readonly verdict: Verdict;
+  readonly tooltip: readonly string[];
+}
+
+/** One configuration's row of a change strip. */
+export interface StripRow {
+  readonly key: string;
+  readonly label: string;
+  /** The geometric mean of the points and its band, or null when nothing was compared. */
+  readonly mean: number | null;
+  readonly band: number | null;
+  readonly verdict: Verdict | null;
+  /** Text at the right, after the mean (e.g. "▲10 ≈0 ▼0"). */
+  readonly note: string;
+  readonly points: readonly StripPoint[];
+  readonly ariaLabel: string;
+  readonly tooltip: readonly string[];
+  /** Drawn as the reference row (the baseline). */
+  readonly reference: boolean;
+  /** The mean's verdict mark in the page's metric (default: requests/second's; a cheaper cost is ▼). */
+  readonly glyph?: string;
+}
+
+/** One cell of a heat table (src/chart/heatTable.ts): a ratio with its verdict, or no figure. */
+export interface HeatCell {
+  /** B / A (1.04 = 4% faster), or null when there is nothing to compare. */
+  readonly ratio: number | null;
+  readonly verdict: Verdict | null;
+  /** The cell's full description: its tooltip and accessible name. */
+  readonly title: string;
+  /** The verdict's mark in the page's metric (default: requests/second's; a cheaper cost is ▼). */
+  readonly glyph?: string;
+}
+
+/** One row of a heat table's cells, one per column. */
+export interface HeatRow {
+  readonly key: string;
+  readonly label: string;
+  readonly cells: readonly HeatCell[];
+}
+
+/** A heat table's content. */
+export interface HeatTableData {
+  readonly caption: string;
+  readonly columns: readonly { readonly key: string; readonly label: string }[];
+  readonly rows: readonly HeatRow[];
+}
