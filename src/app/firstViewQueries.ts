@@ -6,6 +6,8 @@
  * the build) simply goes to the engine.
  */
 import type { Catalog } from '../data/tables';
+import { comparedClasses } from '../model/acrossHardware';
+import { comparedSides } from '../model/analysisState';
 import { DEFAULTS } from '../model/state';
 import { hardwareRankingQuery, hardwareRatiosQuery } from '../sql/acrossHardware';
 import { allConfigBarsQuery, configBarsQuery, versionBarsQuery } from '../sql/charts';
@@ -16,8 +18,6 @@ import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery
 import type { Query } from '../sql/query';
 import { summaryItemsQuery, summaryQuery } from '../sql/summary';
 import { versionVerdictsQuery } from '../sql/verdicts';
-import { comparedClasses } from '../views/acrossHardware';
-import { comparedSides } from '../views/compare';
 import { METRICS, RPS } from '../vocabulary';
 
 /** The first view's queries: what the first paint needs, and what the sections above the charts ask as they open. */

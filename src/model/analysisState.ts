@@ -82,6 +82,17 @@ export function parseCellId(id: string): { version: string; config: ConfigRef } 
   return side?.config ? { version: side.version, config: side.config } : null;
 }
 
+/** The sides a state compares: its a and b, or the two newest versions (`versions`: release order) at their fastest. */
+export function comparedSides(state: Pick<AnalysisState, 'a' | 'b'>, versions: readonly string[]): { a: SideRef; b: SideRef } | null {
+  const newest = versions.at(-1);
+  if (newest === undefined) return null;
+  const fallbackA = { version: versions.at(-2) ?? newest, config: null };
+  return {
+    a: (state.a !== null ? parseSideKey(state.a) : null) ?? fallbackA,
+    b: (state.b !== null ? parseSideKey(state.b) : null) ?? { version: newest, config: null },
+  };
+}
+
 /** Writes the non-default fields into `params`. */
 export function encodeAnalysis(state: AnalysisState, params: URLSearchParams): void {
   for (const name of ANALYSIS_PARAMS) {

@@ -4,7 +4,7 @@
  * colour and words say whether that is better in the page's metric (metric.ts).
  */
 import { format } from 'd3-format';
-import { type ConfigRef, type Metric, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
+import { type ConfigRef, type Metric, RPS, type SideRef, type Verdict, type VerdictCounts } from '../vocabulary';
 import { changeGlyph } from './metric';
 
 const signedPercent = format('+.1%');
@@ -55,6 +55,11 @@ export function changeText(ratio: number, band: number | null, verdict: Verdict,
 /** A configuration as people write it: "clang -O2 -flto". */
 export function configName(config: ConfigRef): string {
   return `${config.compiler} ${config.flag_set}`;
+}
+
+/** A compared side in words: "Redis 7.4.1 clang -O2 -flto", or "Redis 7.4.1 (fastest per test)" for a version at its best. */
+export function sideName(side: SideRef, metric: Metric = RPS): string {
+  return side.config ? `Redis ${side.version} ${configName(side.config)}` : `Redis ${side.version} (${metric.best} per test)`;
 }
 
 /** "▲10 ≈2 ▼0" (and "?1" when some test had no spread); the better count first, with its glyph in `metric`. */

@@ -4,36 +4,20 @@
  * fastest configuration per test, or one configuration of a version.
  */
 import { tint } from '../chart/heatTable';
-import { configKey, parseConfigKey, parseSideKey, sideKey } from '../model/analysisState';
-import { changeText, configName, countsText, formatBand, formatChange, verdictGlyphs } from '../model/changeText';
+import { fileSlug } from '../export/download';
+import { comparedSides, configKey, parseConfigKey, sideKey } from '../model/analysisState';
+import { statusText } from '../model/bars';
+import { changeText, configName, countsText, formatBand, formatChange, sideName, verdictGlyphs } from '../model/changeText';
 import { formatFigure } from '../model/format';
 import { metricSuffix } from '../model/metric';
 import type { AppState } from '../model/state';
-import { statusText } from '../model/bars';
 import { compareQuery, type CompareRow } from '../sql/compare';
-import { fileSlug } from '../export/download';
 import { h } from '../ui/dom';
-import { type AnalysisContext, type SectionView, showSectionError } from './context';
 import { labelledSelect, sectionFrame } from '../ui/section';
 import { type ConfigRef, type Metric, metricOf, RPS, type SideRef, type Verdict } from '../vocabulary';
+import { type AnalysisContext, type SectionView, showSectionError } from './context';
 
 const BEST = '';
-
-/** A side in words: "Redis 7.4.1, fastest configuration per test" or "Redis 7.4.1 clang -O2 -flto". */
-export function sideName(side: SideRef, metric: Metric = RPS): string {
-  return side.config ? `Redis ${side.version} ${configName(side.config)}` : `Redis ${side.version} (${metric.best} per test)`;
-}
-
-/** The sides a state compares: its a and b, or the two newest versions at their fastest. */
-export function comparedSides(state: Pick<AppState, 'a' | 'b'>, versions: readonly string[]): { a: SideRef; b: SideRef } | null {
-  const newest = versions.at(-1);
-  if (newest === undefined) return null;
-  const fallbackA = { version: versions.at(-2) ?? newest, config: null };
-  return {
-    a: (state.a !== null ? parseSideKey(state.a) : null) ?? fallbackA,
-    b: (state.b !== null ? parseSideKey(state.b) : null) ?? { version: newest, config: null },
-  };
-}
 
 function figure(status: CompareRow['a_status'], best: number | null, spread: number | null, config: string | null, reason: string | null, showConfig: boolean, metric: Metric): HTMLElement {
   if (best === null) {

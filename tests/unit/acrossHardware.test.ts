@@ -10,7 +10,10 @@ import { ranks, spearman } from '../../src/model/ranking';
 import { hardwareSlug, type HardwareClass } from '../../src/model/hardware';
 import { hardwareRankingQuery, hardwareRatiosQuery, type HardwareRankingRow, type HardwareRatioRow } from '../../src/sql/acrossHardware';
 import { query } from '../../src/sql/query';
-import { comparedClasses, headlineText, rankingText, rankMode, shortLabel } from '../../src/views/acrossHardware';
+import {
+  ALL, comparedClasses, hardwareHeadlines, hardwareStatusText, hardwareTable, hardwareTestsTable, headlineText, rankingText, rankMode, rankText,
+  ratioModes, shortLabel,
+} from '../../src/model/acrossHardware';
 import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
 
 const AMD = 'Fixture CPU @ 2.00GHz, 2 cores';
@@ -214,6 +217,70 @@ describe('the section\'s words', () => {
     );
     const judged = rankMode(ranked.rows.map((r) => ({ ...r, a_verdict: 'tie' as const, b_verdict: 'tie' as const })));
     expect(rankingText(judged, 'AMD EPYC', 'Intel Xeon')).not.toContain('one repeat');
+  });
+});
+
+describe('the section\'s tables, from hand-made rows', () => {
+  const GCC_OS = { compiler: 'gcc', flag_set: '-Os' };
+  const CLANG_O2 = { compiler: 'clang', flag_set: '-O2' };
+  const ratio = (fields: Partial<HardwareRatioRow>): HardwareRatioRow => ({
+    mode: 'data', compiler: null, flag_set: null, version: null, test: null, test_index: null, ratio: 1.3, band: 0.02, verdict: 'faster',
+    items: 20, cells: 2, p10: 1.2, p90: 1.4, min_used: 1, max_used: 3, faster: 18, slower: 0, tie: 2, unknown: 0, ...fields,
+  });
+  const ratios = [
+    ratio({ mode: 'pipe', compiler: 'gcc', flag_set: '-O2', version: '7.4.1', ratio: 1.1 }),
+    ratio({ compiler: 'gcc', flag_set: '-O2', version: '7.4.1', ratio: 1.25 }),
+    ratio({ compiler: 'gcc', flag_set: '-O2', version: null, ratio: 1.26 }),
+    ratio({ compiler: null, flag_set: null, version: '7.4.1', ratio: 1.27 }),
+    ratio({ ratio: 1.28 }),
+    ratio({ test: 'SET', test_index: 2, ratio: 1.31, cells: 1 }),
+    ratio({ test: 'GET', test_index: 1, ratio: 1.32 }),
+    ratio({ mode: 'pipe', test: 'SET', test_index: 2, ratio: 1.33, verdict: 'tie' }),
+  ];
+
+  it('list the modes in the order of the rows, and head only those with an overall row', () => {
+    expect(ratioModes(ratios)).toEqual(['pipe', 'data']);
+    const headlines = hardwareHeadlines(ratios, 'AMD', 'Intel');
+    expect(headlines.map((x) => x.mode)).toEqual(['data']);
+    expect(headlines[0]?.text).toBe(headlineText('data', ratios[4]!, 'AMD', 'Intel'));
+  });
+
+  it('give a mode a row per configuration measured on both and one for all, a column per version measured on both and one for all', () => {
+    const table = hardwareTable('data', ratios, ['7.2.6', '7.4.1'], [GCC_O2, GCC_OS, CLANG_O2], 'AMD', 'Intel');
+    expect(table.caption).toBe('data mode: Intel / AMD, per configuration and version');
+    expect(table.columns).toEqual([{ key: '7.4.1', label: '7.4.1' }, { key: ALL, label: 'all' }]);
+    expect(table.rows.map((r) => [r.key, r.label, ...r.cells.map((c) => c.ratio)])).toEqual([
+      ['gcc|-O2', 'gcc -O2', 1.25, 1.26],
+      [ALL, 'all configurations', 1.27, 1.28],
+    ]);
+    expect(table.rows[1]?.cells[1]?.title).toBe(
+      'all configurations, all versions, data mode: Intel +28.0%, faster beyond the ±2.0% noise band against AMD; 20 tests: 18 faster and 0 slower beyond noise, 2 within noise (▲18 ≈2 ▼0)');
+  });
+
+  it('leave a cell not measured on both empty, saying so', () => {
+    const table = hardwareTable('pipe', ratios, ['7.4.1'], [GCC_O2], 'AMD', 'Intel');
+    expect(table.rows.map((r) => r.cells.map((c) => c.ratio))).toEqual([[1.1, null], [null, null]]);
+    expect(table.rows[0]?.cells[1]?.title).toBe('gcc -O2, all versions, pipe mode: not measured on both classes');
+  });
+
+  it('give a row per test in the client\'s order and a column per mode', () => {
+    const table = hardwareTestsTable(ratios, ['pipe', 'data'], 'AMD', 'Intel');
+    expect(table.columns).toEqual([{ key: 'pipe', label: 'pipe mode' }, { key: 'data', label: 'data mode' }]);
+    expect(table.rows.map((r) => [r.key, ...r.cells.map((c) => c.ratio)])).toEqual([['GET', null, 1.32], ['SET', 1.33, 1.31]]);
+    expect(table.rows[1]?.cells[1]?.title).toBe(
+      'SET, data mode: Intel +31.0%, faster beyond the ±2.0% noise band against AMD, over 1 cell (middle 80% +20.0% to +40.0%); per cell: 18 faster and 0 slower beyond noise, 2 within noise');
+    expect(table.rows[0]?.cells[0]?.title).toBe('GET, pipe mode: not measured on both classes');
+  });
+
+  it('say what each class measured, or that no cell was measured on both', () => {
+    const make = (label: string, measuredCells: number): HardwareClass => ({ label, slug: hardwareSlug(label), runs: 1, measuredCells, plannedCells: 84, doneRuns: 1, plannedRuns: 504, firstRunMs: 1, firstMeasuredMs: 1 });
+    const [amd, intel] = [make('AMD', 84), make('Intel', 3)];
+    expect(hardwareStatusText(amd, intel, ['data'])).toBe('B: Intel (3 of 84 cells measured) against A: AMD (84 of 84)');
+    expect(hardwareStatusText(amd, intel, [])).toBe('No cell measured on both AMD and Intel yet.');
+  });
+
+  it('write a shared rank with "="', () => {
+    expect([1, 2, 1.5, 3.5].map(rankText)).toEqual(['1', '2', '1=', '3=']);
   });
 });
 
