@@ -13,6 +13,7 @@ import {
   ANALYSIS_DEFAULTS, ANALYSIS_PARAMS, type AnalysisState, decodeAnalysis, encodeAnalysis, reconcileAnalysis,
 } from './analysisState';
 import type { AxisView } from './domain';
+import { minorLine } from './versions';
 
 /** Which benchmark modes are shown. */
 export type ModeFilter = 'all' | 'data' | 'pipe';
@@ -274,6 +275,17 @@ export function orderRange(state: AppState, versions: readonly string[]): AppSta
   const { from, to } = state;
   if (from === null || to === null || versions.indexOf(from) <= versions.indexOf(to)) return state;
   return { ...state, from: to, to: from };
+}
+
+/**
+ * The state showing only the releases of the minor line `line` (`versions` in release order);
+ * every release again when it shows just those already.
+ */
+export function zoomedToLine(state: AppState, versions: readonly string[], line: string): AppState {
+  const releases = versions.filter((v) => minorLine(v) === line);
+  const from = releases[0] ?? null;
+  const to = releases.at(-1) ?? null;
+  return from === state.from && to === state.to ? { ...state, from: null, to: null } : { ...state, from, to };
 }
 
 /** True when two states encode to the same URL. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type AppState, chartKey, chartMatches, decodeState, orderRange, DEFAULTS, encodeState, parseChartKey, reconcileState,
+  type AppState, chartKey, chartMatches, decodeState, orderRange, DEFAULTS, encodeState, parseChartKey, reconcileState, zoomedToLine,
 } from '../../src/model/state';
 
 const full: AppState = {
@@ -157,6 +157,20 @@ describe('orderRange', () => {
     const ordered = { ...DEFAULTS, from: '2.8.24', to: '3.0.7' };
     expect(orderRange(ordered, versions)).toBe(ordered);
     expect(orderRange({ ...DEFAULTS, from: '7.4.1' }, versions)).toMatchObject({ from: '7.4.1', to: null });
+  });
+});
+
+describe('zoomedToLine', () => {
+  const versions = ['2.6.16', '2.6.17', '2.8.24', '7.4.0', '7.4.1'];
+
+  it('shows only the releases of a minor line, keeping the rest of the state', () => {
+    const state = { ...DEFAULTS, mode: 'pipe' as const, from: '2.8.24' };
+    expect(zoomedToLine(state, versions, '2.6')).toEqual({ ...state, from: '2.6.16', to: '2.6.17' });
+    expect(zoomedToLine(DEFAULTS, versions, '2.8')).toMatchObject({ from: '2.8.24', to: '2.8.24' });
+  });
+
+  it('shows every release again when it shows just that line already', () => {
+    expect(zoomedToLine({ ...DEFAULTS, from: '7.4.0', to: '7.4.1' }, versions, '7.4')).toMatchObject({ from: null, to: null });
   });
 });
 

@@ -1,0 +1,274 @@
+/**
+ * The page once the dataset is known: the legend, the header, a card per chart, the controls, the
+ * chart tools and the analysis sections, drawn for the state in the URL and again for every new
+ * state (a user action, pushed to history; back and forward).
+ */
+import type { ScaleOrdinal } from 'd3-scale';
+import { compilerColors } from '../chart/palette';
+import type { Database } from '../data/duckdb';
+import { type Answer, answeringRunner, type FirstView } from '../data/firstView';
+import { prioritized } from '../data/priority';
+import type { Catalog } from '../data/tables';
+import { configKey } from '../model/analysisState';
+import { defaultHardware } from '../model/hardware';
+import {
+  type AppState, type Catalog as StateCatalog, chartKey, DEFAULTS, orderRange, reconcileState, sameState, zoomedToLine,
+} from '../model/state';
+import { countedFiguresQuery } from '../sql/counted';
+import { compilersQuery, coverageQuery, type CoverageRow, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
+import type { QueryRunner } from '../sql/query';
+import { chartElementId, createChartCard } from '../ui/chartCard';
+import { createControls, type StatePatch } from '../ui/controls';
+import { byId } from '../ui/dom';
+import { hardwareChoice } from '../ui/hardware';
+import { renderCoverage, renderMeasurement } from '../ui/header';
+import { renderLegend } from '../ui/legend';
+import { showLinkNotice, showNoData } from '../ui/notices';
+import { createAnalysis } from '../views/analysis';
+import { type ChartData, createChartData } from './chartData';
+import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor } from './history';
+import { createOpenResults } from './openResults';
+import { type ChartEntry, type FocusRequest, type PageView, render } from './render';
+import { trackScrolledChart } from './scroll';
+
+/** Where the page's queries go. */
+export interface Source {
+  /** The database (or, with a first view, a runner that waits for it). */
+  readonly db: QueryRunner;
+  /** The database once the data is loaded: the console's and the downloads'. */
+  readonly database: () => Promise<Database>;
+  /** Answers to the first screenful's queries, when precomputed. */
+  readonly view: FirstView | null;
+  /** Further precomputed answers (the sections', the drilldowns), as they arrive. */
+  readonly more: readonly Promise<readonly Answer[]>[];
+  /** Starts the engine and the further answers' fetch (once the first charts are painted, or a query needs them). */
+  readonly wanted: () => void;
+}
+
+/** The two ways to the data: what a reader waits on (charts, drilldowns) before what the page does on its own. */
+interface Runners {
+  readonly urgent: QueryRunner;
+  readonly background: QueryRunner;
+}
+
+/** The page: its parts, the state it shows, and what it checks a new state against. */
+interface Page extends PageView {
+  readonly source: Source;
+  readonly runners: Runners;
+  readonly versions: readonly string[];
+  /** What the data holds, for checking a state from the URL. */
+  readonly catalog: StateCatalog;
+  /** The hardware class the tables hold (another is a new page load). */
+  readonly loadedHardware: string | null;
+}
+
+/** Runs `task` when the browser is idle (Safari has no requestIdleCallback: soon, then). */
+const whenIdle = (task: () => void) =>
+  'requestIdleCallback' in window ? requestIdleCallback(task, { timeout: 2000 }) : setTimeout(task, 300);
+
+/**
+ * Shows the dataset of `dataCatalog` in `main`: with charts, the page for the state in the URL;
+ * without, the header and how far the collection got. `dataUrl` is the data folder's URL.
+ */
+export async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLElement, dataUrl: string): Promise<void> {
+  const colors = compilerColors(dataCatalog.compilers);
+  renderLegend(byId('legend'), colors.domain(), (compiler) => colors(compiler));
+  const runners = queryRunners(source);
+  const header = () => renderHeader(runners.background, dataCatalog);
+  if (!dataCatalog.charts.length) {
+    const coverage = await header();
+    showNoData(main, `${coverage.collected_cells} of ${coverage.planned_cells} cells collected, but no benchmark result yet. Charts appear as soon as the first run finishes.`);
+    byId('controls').hidden = true;
+    return;
+  }
+  const page = createPage(source, runners, dataCatalog, main, colors, dataUrl);
+  await openPage(page, header);
+}
+
+/** The page's two query doors; the first view's answers skip the queue: they need no engine. */
+function queryRunners(source: Source): Runners {
+  const doors = prioritized(source.db);
+  const { view } = source;
+  return {
+    urgent: view ? answeringRunner(view, doors.urgent, source.more, source.wanted) : doors.urgent,
+    background: view ? answeringRunner(view, doors.background, source.more, source.wanted) : doors.background,
+  };
+}
+
+/** Fills the header: how much of the matrix is collected (of the class shown), and how it was measured. */
+async function renderHeader(background: QueryRunner, dataCatalog: Catalog): Promise<CoverageRow> {
+  const { hardware, selectedHardware } = dataCatalog;
+  const [[coverage], machines, compilers, protocol, [dates]] = await Promise.all([
+    background.run(coverageQuery()), background.run(machinesQuery()), background.run(compilersQuery()),
+    background.run(protocolQuery()), background.run(datesQuery()),
+  ]);
+  if (!coverage) throw new Error('The coverage query returned no row.');
+  renderCoverage(byId('coverage'), coverage, hardware.length > 1 ? selectedHardware?.label : undefined);
+  renderMeasurement(byId('measurement'), { coverage, machines, compilers, protocol, dates });
+  return coverage;
+}
+
+/**
+ * Builds the page's parts for the state in the URL (checked against the data, with a notice for
+ * what it does not hold): the chart cards, the hardware select, the controls, the chart tools and
+ * the analysis sections, each turning a reader's action into a new state.
+ */
+function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main: HTMLElement, colors: ScaleOrdinal<string, string>, dataUrl: string): Page {
+  const { versions, configs, hardware, selectedHardware } = dataCatalog;
+  const colorOf = (compiler: string) => colors(compiler);
+  const data = createChartData(runners.urgent, versions, runners.background);
+  // The parts' actions run after the page exists: they read its state then.
+  const current = () => page.state;
+  const show = (next: AppState, focus?: FocusRequest) => setState(page, next, focus);
+  const charts = chartEntries(dataCatalog, data, current, show);
+  const grid = document.createElement('div');
+  grid.className = 'grid grid-cols-1 gap-4 xl:grid-cols-2';
+  grid.append(...charts.map((c) => c.card.element));
+  main.replaceChildren(grid);
+
+  const catalog: StateCatalog = {
+    versions, charts: new Set(charts.map((c) => c.key)), configs: new Set(configs.map(configKey)),
+    hardware, defaultHardware: defaultHardware(hardware)?.slug ?? null,
+  };
+  const state = initialState(catalog);
+  const choice = hardwareChoice(hardware, selectedHardware, (hw) => location.assign(absoluteUrlFor({ ...current(), hw })));
+  if (choice) byId('measurement').closest('details')?.before(choice);
+  const controls = createControls(byId('controls'), versions, (patch) => show(patched(current(), patch, versions)));
+  const results = createOpenResults({
+    data, compilers: colors.domain(), colorOf, dataUrl, database: source.database,
+    state: current, setState: (next) => show(next), link: absoluteUrlFor,
+  });
+  for (const chart of charts) results.attach({ mode: chart.mode, test: chart.test, element: chart.card.element });
+  const analysis = createAnalysis(byId('analysis'), {
+    db: runners.background, versions, configs, compilers: colors.domain(), colorOf, charts: dataCatalog.charts, hardware, selectedHardware,
+    update: (patch) => show({ ...current(), ...patch }),
+    link: (patch) => absoluteUrlFor({ ...current(), chart: null, ...patch }),
+    tools: results.sectionTools,
+  });
+  const page: Page = {
+    state, pendingFocus: undefined, verdictsWanted: false,
+    painting: { count: 0, drawn: new Map(), firstPainted: false, allPainted: false, legendMetric: DEFAULTS.metric },
+    source, runners, main, versions, colors, data, charts, catalog, loadedHardware: state.hw, controls, results, analysis,
+  };
+  return page;
+}
+
+/** A card per chart, whose actions open and close its drilldown, zoom to a release line and link to it. */
+function chartEntries(dataCatalog: Catalog, data: ChartData, current: () => AppState, show: (next: AppState, focus?: FocusRequest) => void): ChartEntry[] {
+  const zoomedTo = (line: string) => zoomedToLine(current(), dataCatalog.versions, line);
+  return dataCatalog.charts.map(({ mode, test }) => {
+    const key = chartKey(mode, test);
+    const card = createChartCard(key, mode, test, {
+      open: (version) => {
+        const state = current();
+        show({ ...state, open: { ...state.open, [key]: version }, chart: key }, { key, version, kind: 'open' });
+      },
+      close: () => {
+        const state = current();
+        const version = state.open[key];
+        if (version === undefined) return;
+        const { [key]: _closed, ...open } = state.open;
+        show({ ...state, open, chart: key }, { key, version, kind: 'close' });
+      },
+      prefetch: () => void data.configRows(mode, test, current().metric),
+      zoom: (line) => show({ ...zoomedTo(line), chart: key }),
+      zoomText: (line) => (zoomedTo(line).from === null ? 'Show every release again' : `Show only the ${line} releases`),
+      link: () => absoluteUrlFor({ ...current(), chart: key }),
+    });
+    return { key, mode, test, card };
+  });
+}
+
+/**
+ * The state in the URL, less what the data does not hold (with a notice saying so); the URL is
+ * replaced by the state's own, so it shows what is displayed rather than what the link asked for.
+ */
+function initialState(catalog: StateCatalog): AppState {
+  const decoded = stateFromLocation();
+  const reconciled = reconcileState(decoded.state, catalog);
+  showLinkNotice(byId('notices'), [...decoded.problems, ...reconciled.problems]);
+  const state = reconciled.state;
+  if (decoded.problems.length || !sameState(state, decoded.state)) history.replaceState(null, '', urlFor(state));
+  return state;
+}
+
+/** The state after a change of the controls; Reset is for the filters: an open console and the hardware stay as they are. */
+function patched(state: AppState, patch: StatePatch, versions: readonly string[]): AppState {
+  const { reset, ...fields } = patch;
+  return reset ? { ...DEFAULTS, hw: state.hw, sql: state.sql, limit: state.limit } : orderRange({ ...state, ...fields }, versions);
+}
+
+/** Shows a new state: a reader's action, pushed to history; `focus` says where keyboard focus goes once drawn. */
+function setState(page: Page, next: AppState, focus?: FocusRequest): void {
+  if (focus) performance.mark('drilldown:start');
+  recordState(next, 'push', page.state);
+  page.state = next;
+  page.pendingFocus = focus;
+  void render(page, focus);
+}
+
+/** Scrolls to the state's chart or section, or to the top. */
+function scrollToState(page: Page, { chart, section }: AppState): void {
+  if (chart) document.getElementById(chartElementId(chart))?.scrollIntoView({ block: 'start' });
+  else if (section) page.analysis.scrollTo(section);
+  else window.scrollTo({ top: 0 });
+}
+
+/** Back and forward: shows the state they move to (another hardware class is a new page load). */
+function followHistory(page: Page): void {
+  onHistoryMove((moved) => {
+    const previous = page.state;
+    const next = reconcileState(moved.state, page.catalog);
+    if (next.state.hw !== page.loadedHardware) {
+      location.reload();
+      return;
+    }
+    showLinkNotice(byId('notices'), [...moved.problems, ...next.problems]);
+    page.state = next.state;
+    void render(page).then(() => {
+      if (previous.chart !== page.state.chart || previous.section !== page.state.section) scrollToState(page, page.state);
+    });
+  });
+}
+
+/**
+ * Draws the page for the first time and starts what follows it: the header (after the charts:
+ * on two cores DuckDB's worker and the drawing would otherwise compete for the same CPU), the
+ * sections, the noise verdicts, and at idle every chart's drilldowns.
+ */
+async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise<void> {
+  followHistory(page);
+  const { data, analysis } = page;
+  // Precomputed verdicts cost nothing to wait for: the first paint then has its noise marks.
+  if (page.source.view && page.state.metric === DEFAULTS.metric) await data.verdicts();
+  await render(page);
+  if (page.state.chart || page.state.section) scrollToState(page, page.state);
+  trackScrolledChart(
+    () => [...analysis.places(), ...page.charts.filter((c) => !c.card.element.hidden).map((c) => ({ key: c.key, element: c.card.element }))],
+    () => page.state.chart ?? (page.state.section ? `#${page.state.section}` : null),
+    (place) => {
+      const section = place === null ? null : analysis.sectionOf(place);
+      const chart = section === null ? place : null;
+      if (chart === page.state.chart && section === page.state.section) return;
+      const next = { ...page.state, chart, section };
+      recordState(next, 'replace', page.state);
+      page.state = next;
+    },
+  );
+  // The header grows above the charts; the browser's scroll anchoring keeps the chart in view.
+  await header();
+  // Whether anything has been counted yet: the counted metrics say so in the control.
+  void page.runners.background.run(countedFiguresQuery()).then(([row]) => page.controls.setCounted(row?.figures ?? 0), (error: unknown) => console.warn('counted figures unknown', error));
+  analysis.start();
+  page.verdictsWanted = true;
+  void data.verdicts(page.state.metric).then(() => render(page, page.pendingFocus));
+  // Once the page is idle, fetch every chart's drilldowns in one query (a few thousand rows), so
+  // that no click, tap or key waits for one; should it fail, each chart queries on its own.
+  whenIdle(() =>
+    void data
+      .prefetchAllConfigRows(page.state.metric)
+      .catch((error: unknown) => console.warn('drilldown prefetch failed; charts will query on demand', error))
+      .finally(() => performance.mark('page:ready')),
+  );
+}
+
