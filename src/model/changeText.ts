@@ -1,7 +1,7 @@
 /**
  * Words and marks for ratios and their noise verdicts (the rule is in src/sql/noise.ts): the
  * same glyphs and sentences on every view. An arrow follows the number (▲ up, ▼ down) and its
- * colour and words say whether that is better in the page's metric (metric.ts).
+ * colour and words say whether that is better in the page's metric (src/vocabulary.ts).
  */
 import { format } from 'd3-format';
 import { type ConfigRef, type Metric, RPS, type SideRef, type Verdict, type VerdictCounts } from '../vocabulary';

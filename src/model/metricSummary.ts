@@ -1,5 +1,5 @@
 /**
- * What the summary says about the metrics (src/model/metric.ts): per mode the best configuration
+ * What the summary says about the metrics (src/vocabulary.ts): per mode the best configuration
  * over all versions and by how much, how many chart winners each metric decides beyond noise,
  * and how the counted cost and the measured throughput order the configurations.
  */

@@ -25,7 +25,7 @@ export interface AppState extends AnalysisState {
    * whenever the data has more than one class, so a link names its hardware; null with one.
    */
   readonly hw: string | null;
-  /** The metric every view shows (metric.ts): measured requests/second, or a counted cost per request. */
+  /** The metric every view shows (src/vocabulary.ts): measured requests/second, or a counted cost per request. */
   readonly metric: MetricId;
   /** Axis view for every chart on the page. */
   readonly view: AxisView;

@@ -1,6 +1,6 @@
 /**
  * Queries behind the charts. They read the metric's table (cell_status, or a counted metric's
- * view: src/model/metric.ts, load.ts) and versions; the chart code only draws what they return.
+ * view: src/vocabulary.ts, load.ts) and versions; the chart code only draws what they return.
  * best_rps and min_rps are the best and worst repeat in the metric's unit (for a cost the lowest
  * and the highest); the winner is the best by the exact score, whichever the direction.
  */

@@ -177,7 +177,7 @@ LEFT JOIN run_counts rc ON rc.cell_id = cm.cell_id AND rc.mode = cm.mode
 LEFT JOIN test_stats ts ON ts.cell_id = cm.cell_id AND ts.mode = cm.mode AND ts.test = t.test`;
 
 /**
- * The counted metrics' tables (src/model/metric.ts: ir_status, cycles_status): views with
+ * The counted metrics' tables (src/vocabulary.ts: ir_status, cycles_status): views with
  * cell_status's rows (every planned cell × mode × test) and columns, so every chart and section
  * query reads either. best_rps and min_rps hold the lowest and the highest repeat of `column` in
  * counts (a cost: the lowest is the best), ok_repeats the repeats with a figure, planned_repeats

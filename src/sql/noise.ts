@@ -13,7 +13,7 @@
  *   verdict   of a ratio r = B / A against its band: 'faster' when r − 1 > band, 'slower' when
  *             1 / r − 1 > band (the faster side beats the slower by more than the band, either
  *             way round), 'tie' otherwise, 'unknown' when the band is unknown. For a cost
- *             (src/model/metric.ts, lower is better) 'faster' reads "better", i.e. cheaper:
+ *             (src/vocabulary.ts, lower is better) 'faster' reads "better", i.e. cheaper:
  *             'faster' when 1 / r − 1 > band, 'slower' when r − 1 > band.
  *   geomean   of ratios: exp(mean(ln r)); its band: exp(mean(ln(1 + band))) − 1, the geometric
  *             mean of the bands (unknown bands left out); its verdict: the same rule.
