@@ -77,6 +77,11 @@ func Count(ctx context.Context, o Options) error {
 		return err
 	}
 	fmt.Fprintf(o.Log, "counting with %s, %d at a time, the server's clock frozen by %s\n", vg, cc.Parallel, c.freezeClock)
+	probe := count.Spec{Valgrind: lookPath(cc.Valgrind), ToolArgs: cc.ToolArgs, Env: countEnv(c.freezeClock, cc.Env), Dir: filepath.Join(o.WorkDir, "guestcpu")}
+	if c.guestCPU, err = count.ProbeGuestCPU(ctx, o.Config.Compilers[0].CC, probe); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Log, "guest CPU under valgrind %s: %s\n", count.ShortHash(c.guestCPU), count.GuestCPUSummary(c.guestCPU))
 	if o.Progress != nil {
 		o.Progress.Start(len(tasks))
 		defer o.Progress.Finish()
@@ -112,6 +117,12 @@ func Count(ctx context.Context, o Options) error {
 	}
 	fmt.Fprintf(o.Log, "done\n")
 	return nil
+}
+
+// countEnv is what a counted server (and the guest CPU probe) gets added to
+// its environment: the clock-freezing preload, then the config's variables.
+func countEnv(freezeClock string, env []string) []string {
+	return append([]string{"LD_PRELOAD=" + freezeClock}, env...)
 }
 
 func lookPath(bin string) string {
@@ -176,7 +187,7 @@ func (c *collector) countRun(ctx context.Context, t Task, buildID, bin, vg strin
 	spec := count.Spec{
 		Valgrind: lookPath(cc.Valgrind), ToolArgs: cc.ToolArgs, Server: bin, Client: c.client,
 		ClientArgs: t.Mode.Args, Settings: cc.Settings, Warmup: cc.Warmup,
-		Env:       append([]string{"LD_PRELOAD=" + c.freezeClock}, cc.Env...),
+		Env:       countEnv(c.freezeClock, cc.Env),
 		Dir:       filepath.Join(dir, fmt.Sprintf("count-%s-%d", t.Mode.Name, t.Repeat)),
 		ServerCPU: -1, ClientCPU: -1, StartTimeout: cc.StartTimeout.Duration, TestTimeout: cc.TestTimeout.Duration,
 	}
@@ -206,7 +217,7 @@ func (c *collector) countRun(ctx context.Context, t Task, buildID, bin, vg strin
 		Env: strings.Join(spec.Env, " "), Settings: strings.Join(cc.Settings, "; "),
 		ClientVersion: c.clientVer, ClientArgs: strings.Join(t.Mode.Args, " "), RawOutput: out.Raw,
 		DurationSeconds: end.Sub(start).Seconds(), StartedAt: start.UTC(), FinishedAt: end.UTC(),
-		MachineID: c.machine.ID,
+		MachineID: c.machine.ID, GuestCPU: nonEmpty(c.guestCPU),
 	}
 	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("count-%s-%d.txt", t.Mode.Name, t.Repeat)), []byte(out.Raw), 0o644); err != nil {
 		return run, nil, err

@@ -74,6 +74,8 @@ type Progress interface {
 type collector struct {
 	// freezeClock is the preload library that freezes a counted server's clock.
 	freezeClock string
+	// guestCPU is the signature of the CPU a counted server sees under Valgrind.
+	guestCPU string
 	Options
 	data      *store.Data
 	machine   machine.Info

@@ -71,6 +71,10 @@ type CountRun struct {
 	StartedAt       time.Time `parquet:"started_at,timestamp(millisecond:local)"`
 	FinishedAt      time.Time `parquet:"finished_at,timestamp(millisecond:local)"`
 	MachineID       string    `parquet:"machine_id"`
+	// GuestCPU is the signature of the CPU the server sees under Valgrind and
+	// of glibc's choices by it (count.GuestCPUSignature), probed once per
+	// collector count. Null for runs counted before it was recorded.
+	GuestCPU *string `parquet:"guest_cpu,optional"`
 }
 
 // File names of the counted instrument's tables.
