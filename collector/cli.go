@@ -462,6 +462,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	}
 	report.Times(stdout, d)
 	report.Counts(stdout, d)
+	report.GuestCPUs(stdout, d)
 	report.Totals(stdout, d)
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)

@@ -1,0 +1,208 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/count"
+	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+// maxApartListed is how many (cell, test) beyond 0.1% GuestCPUs lists per
+// group of counters.
+const maxApartListed = 10
+
+// counter is who counted a run: a machine and the guest CPU it showed under
+// Valgrind ("" when not recorded: "unrecorded").
+type counter struct{ machine, guest string }
+
+func (c counter) String() string { return c.machine + " (guest CPU " + guestName(c.guest) + ")" }
+
+func guestName(sig string) string {
+	if sig == "" {
+		return "unrecorded"
+	}
+	return count.ShortHash(sig)
+}
+
+func counterOf(r store.CountRun) counter {
+	c := counter{machine: r.MachineID}
+	if r.GuestCPU != nil {
+		c.guest = *r.GuestCPU
+	}
+	return c
+}
+
+// GuestCPUs prints the CPUs the counted servers saw under Valgrind
+// (count_runs.guest_cpu): per signature, its runs and the machines that
+// counted them with their host CPU and hardware class, and the signature
+// itself. Then, per mode and group of counters (machine, guest CPU) that
+// counted the same (cell, test), how far apart their counts of instructions
+// per request are: (max - min) / min of each counter's median.
+func GuestCPUs(w io.Writer, d *store.Data) {
+	if len(d.CountRuns) == 0 {
+		return
+	}
+	runs := map[string]int{}
+	machines := map[string]map[string]bool{}
+	for _, r := range d.CountRuns {
+		c := counterOf(r)
+		runs[c.guest]++
+		if machines[c.guest] == nil {
+			machines[c.guest] = map[string]bool{}
+		}
+		machines[c.guest][c.machine] = true
+	}
+	described := map[string]store.Machine{}
+	for _, m := range d.Machines {
+		described[m.MachineID] = m
+	}
+	sigs := slices.SortedFunc(maps.Keys(runs), func(a, b string) int {
+		// Recorded ones first, most runs first.
+		return cmp.Or(cmp.Compare(b2i(a == ""), b2i(b == "")), cmp.Compare(runs[b], runs[a]), strings.Compare(a, b))
+	})
+	for _, sig := range sigs {
+		name := guestName(sig)
+		if sig != "" {
+			name += " (" + count.GuestCPUSummary(sig) + ")"
+		}
+		var on []string
+		for _, id := range slices.Sorted(maps.Keys(machines[sig])) {
+			on = append(on, describeMachine(id, described))
+		}
+		fmt.Fprintf(w, "counts, guest CPU %s: %s on %s: %s\n", name, plural(runs[sig], "run"), plural(len(on), "machine"), strings.Join(on, "; "))
+		if sig != "" {
+			fmt.Fprintf(w, "counts, guest CPU %s = %s\n", count.ShortHash(sig), sig)
+		}
+	}
+	acrossCounters(w, d)
+}
+
+// describeMachine is "id (CPU model, family F model M stepping S; class C)".
+func describeMachine(id string, described map[string]store.Machine) string {
+	m, ok := described[id]
+	if !ok {
+		return id + " (not described)"
+	}
+	cpu := m.CPUModel
+	if m.CPUID != nil && *m.CPUID != "" {
+		cpu += ", " + *m.CPUID
+	}
+	return fmt.Sprintf("%s (%s; class %q)", id, cpu, hwclass.Of(m))
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// acrossCounters prints, per mode and group of counters, the spread between
+// the counters of each (cell, test) that two or more of them counted.
+func acrossCounters(w io.Writer, d *store.Data) {
+	type key struct{ mode, cell, test string }
+	counterOfRun := map[string]counter{}
+	for _, r := range d.CountRuns {
+		counterOfRun[r.RunID] = counterOf(r)
+	}
+	values := map[key]map[counter][]float64{}
+	for _, c := range d.Counts {
+		who, ok := counterOfRun[c.RunID]
+		if !ok || c.Status != "ok" || c.InstructionsPerRequest == nil || *c.InstructionsPerRequest <= 0 {
+			continue
+		}
+		k := key{c.Mode, c.CellID, c.Test}
+		if values[k] == nil {
+			values[k] = map[counter][]float64{}
+		}
+		values[k][who] = append(values[k][who], *c.InstructionsPerRequest)
+	}
+	type group struct {
+		mode     string
+		counters string
+	}
+	spreads := map[group]map[key]float64{}
+	medians := map[key]string{}
+	for k, by := range values {
+		if len(by) < 2 {
+			continue
+		}
+		who := slices.SortedFunc(maps.Keys(by), func(a, b counter) int {
+			return cmp.Or(strings.Compare(a.machine, b.machine), strings.Compare(a.guest, b.guest))
+		})
+		lo, hi := math.Inf(1), math.Inf(-1)
+		var names, figures []string
+		for _, c := range who {
+			m := Median(by[c])
+			lo, hi = math.Min(lo, m), math.Max(hi, m)
+			names = append(names, c.String())
+			figures = append(figures, fmt.Sprintf("%s/%s %.1f", c.machine, guestName(c.guest), m))
+		}
+		g := group{k.mode, strings.Join(names, " vs ") + sameOrNot(who)}
+		if spreads[g] == nil {
+			spreads[g] = map[key]float64{}
+		}
+		spreads[g][k] = 100 * (hi - lo) / lo
+		medians[k] = strings.Join(figures, ", ")
+	}
+	if len(spreads) == 0 {
+		fmt.Fprintln(w, "counts across machines: no (cell, test) counted on two machines or under two guest CPUs")
+		return
+	}
+	groups := slices.SortedFunc(maps.Keys(spreads), func(a, b group) int {
+		return cmp.Or(strings.Compare(a.mode, b.mode), strings.Compare(a.counters, b.counters))
+	})
+	for _, g := range groups {
+		s := slices.Collect(maps.Values(spreads[g]))
+		within := 0
+		for _, v := range s {
+			if v <= 0.1 {
+				within++
+			}
+		}
+		fmt.Fprintf(w, "counts across machines, mode %s, %s: %d (cell, test) counted by each; instructions per request apart median %.4f%%, p99 %.4f%%, max %.4f%%; %d of %d within 0.1%%\n",
+			g.mode, g.counters, len(s), Median(s), Quantile(s, 0.99), max(s), within, len(s))
+		apart := slices.SortedFunc(maps.Keys(spreads[g]), func(a, b key) int {
+			return cmp.Or(cmp.Compare(spreads[g][b], spreads[g][a]), strings.Compare(a.cell, b.cell), strings.Compare(a.test, b.test))
+		})
+		listed := 0
+		for _, k := range apart {
+			if spreads[g][k] <= 0.1 {
+				break
+			}
+			if listed == maxApartListed {
+				fmt.Fprintf(w, "counts across machines, mode %s: ... and %d more beyond 0.1%%\n", g.mode, len(s)-within-listed)
+				break
+			}
+			fmt.Fprintf(w, "counts across machines, mode %s: %s %s: %s: %.4f%% apart (> 0.1%%)\n", g.mode, k.cell, k.test, medians[k], spreads[g][k])
+			listed++
+		}
+	}
+}
+
+// sameOrNot says whether counters showed the same guest CPU.
+func sameOrNot(who []counter) string {
+	for _, c := range who {
+		if c.guest == "" {
+			return ""
+		}
+		if c.guest != who[0].guest {
+			return ", different guest CPUs"
+		}
+	}
+	return ", same guest CPU"
+}
