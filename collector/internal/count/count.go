@@ -11,7 +11,8 @@
 // each window opened and closed with no client connection left to close;
 // ASLR off; symbols bound at start; a warm-up before the first counted test;
 // and a fixed simulated cache geometry, so the count does not depend on the
-// machine's CPU.
+// machine's CPU. What it does depend on, the CPU Valgrind presents to the
+// server, by which glibc picks its routines, is recorded (ProbeGuestCPU).
 package count
 
 import (
