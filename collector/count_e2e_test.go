@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis-compiler-benchmarks/collector/internal/count"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
@@ -51,7 +52,18 @@ func TestCountEndToEnd(t *testing.T) {
 	if len(d.CountRuns) != 8 {
 		t.Fatalf("%d count runs, want 8", len(d.CountRuns))
 	}
+	if !strings.Contains(log.String(), "guest CPU under valgrind ") {
+		t.Errorf("log does not name the guest CPU:\n%s", log.String())
+	}
+	// One probe per invocation: every run records the same guest CPU.
+	guest := d.CountRuns[0].GuestCPU
+	if guest == nil || !strings.Contains(*guest, " | glibc=") {
+		t.Errorf("count run %s records guest CPU %v", d.CountRuns[0].RunID, guest)
+	}
 	for _, r := range d.CountRuns {
+		if guest != nil && (r.GuestCPU == nil || *r.GuestCPU != *guest) {
+			t.Errorf("count run %s records guest CPU %v, another run %q", r.RunID, r.GuestCPU, *guest)
+		}
 		if r.Status != "ok" || !strings.Contains(r.Command, "valgrind") || !strings.HasPrefix(r.ValgrindVersion, "valgrind-") ||
 			!strings.Contains(r.RawOutput, "CONFIG SET jemalloc-bg-thread no -> OK") || r.BuildID == "" {
 			t.Errorf("count run %s: status %s, command %q, valgrind %q, build %q", r.RunID, r.Status, r.Command, r.ValgrindVersion, r.BuildID)
@@ -97,5 +109,13 @@ func TestCountEndToEnd(t *testing.T) {
 	o2, os := byKey["7.0.15|gcc|-O2|data|SET"], byKey["7.0.15|gcc|-Os|data|SET"]
 	if len(o2) > 0 && len(os) > 0 && math.Abs(os[0]/o2[0]-1) < 0.01 {
 		t.Errorf("-Os SET %.0f instructions/request, -O2 %.0f: no difference", os[0], o2[0])
+	}
+	// stats names the guest CPU and its machine.
+	var stats bytes.Buffer
+	if err := run(ctx, []string{"stats", "-data", data}, &stats, &log); err != nil {
+		t.Fatal(err)
+	}
+	if guest != nil && !strings.Contains(stats.String(), "counts, guest CPU "+count.ShortHash(*guest)+" (") {
+		t.Errorf("stats does not name guest CPU %s:\n%s", count.ShortHash(*guest), stats.String())
 	}
 }
