@@ -111,32 +111,55 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
+// countKey is a (mode, cell, test).
+type countKey struct{ mode, cell, test string }
+
+// counterGroup is a mode and the counters, named, that counted its (cell, test)s.
+type counterGroup struct{ mode, counters string }
+
 // acrossCounters prints, per mode and group of counters, the spread between
 // the counters of each (cell, test) that two or more of them counted.
 func acrossCounters(w io.Writer, d *store.Data) {
-	type key struct{ mode, cell, test string }
+	spreads, medians := spreadsByGroup(countsByCounter(d))
+	if len(spreads) == 0 {
+		fmt.Fprintln(w, "counts across machines: no (cell, test) counted on two machines or under two guest CPUs")
+		return
+	}
+	groups := slices.SortedFunc(maps.Keys(spreads), func(a, b counterGroup) int {
+		return cmp.Or(strings.Compare(a.mode, b.mode), strings.Compare(a.counters, b.counters))
+	})
+	for _, g := range groups {
+		printGroup(w, g, spreads[g], medians)
+	}
+}
+
+// countsByCounter is each (mode, cell, test)'s instructions per request, by counter.
+func countsByCounter(d *store.Data) map[countKey]map[counter][]float64 {
 	counterOfRun := map[string]counter{}
 	for _, r := range d.CountRuns {
 		counterOfRun[r.RunID] = counterOf(r)
 	}
-	values := map[key]map[counter][]float64{}
+	values := map[countKey]map[counter][]float64{}
 	for _, c := range d.Counts {
 		who, ok := counterOfRun[c.RunID]
 		if !ok || c.Status != "ok" || c.InstructionsPerRequest == nil || *c.InstructionsPerRequest <= 0 {
 			continue
 		}
-		k := key{c.Mode, c.CellID, c.Test}
+		k := countKey{c.Mode, c.CellID, c.Test}
 		if values[k] == nil {
 			values[k] = map[counter][]float64{}
 		}
 		values[k][who] = append(values[k][who], *c.InstructionsPerRequest)
 	}
-	type group struct {
-		mode     string
-		counters string
-	}
-	spreads := map[group]map[key]float64{}
-	medians := map[key]string{}
+	return values
+}
+
+// spreadsByGroup is, for each (mode, cell, test) of two or more counters, in
+// its group, the spread of the counters' medians in percent, (max - min) /
+// min; and each one's medians, "machine/guest median, ...".
+func spreadsByGroup(values map[countKey]map[counter][]float64) (map[counterGroup]map[countKey]float64, map[countKey]string) {
+	spreads := map[counterGroup]map[countKey]float64{}
+	medians := map[countKey]string{}
 	for k, by := range values {
 		if len(by) < 2 {
 			continue
@@ -152,45 +175,37 @@ func acrossCounters(w io.Writer, d *store.Data) {
 			names = append(names, c.String())
 			figures = append(figures, fmt.Sprintf("%s/%s %.1f", c.machine, guestName(c.guest), m))
 		}
-		g := group{k.mode, strings.Join(names, " vs ") + sameOrNot(who)}
+		g := counterGroup{k.mode, strings.Join(names, " vs ") + sameOrNot(who)}
 		if spreads[g] == nil {
-			spreads[g] = map[key]float64{}
+			spreads[g] = map[countKey]float64{}
 		}
 		spreads[g][k] = 100 * (hi - lo) / lo
 		medians[k] = strings.Join(figures, ", ")
 	}
-	if len(spreads) == 0 {
-		fmt.Fprintln(w, "counts across machines: no (cell, test) counted on two machines or under two guest CPUs")
-		return
+	return spreads, medians
+}
+
+// printGroup prints a group's spreads and its (cell, test)s beyond 0.1%,
+// widest first, at most maxApartListed.
+func printGroup(w io.Writer, g counterGroup, spreads map[countKey]float64, medians map[countKey]string) {
+	s := slices.Collect(maps.Values(spreads))
+	within := 0
+	for _, v := range s {
+		if v <= 0.1 {
+			within++
+		}
 	}
-	groups := slices.SortedFunc(maps.Keys(spreads), func(a, b group) int {
-		return cmp.Or(strings.Compare(a.mode, b.mode), strings.Compare(a.counters, b.counters))
+	fmt.Fprintf(w, "counts across machines, mode %s, %s: %d (cell, test) counted by each; instructions per request apart median %.4f%%, p99 %.4f%%, max %.4f%%; %d of %d within 0.1%%\n",
+		g.mode, g.counters, len(s), Median(s), Quantile(s, 0.99), max(s), within, len(s))
+	apart := slices.SortedFunc(maps.Keys(spreads), func(a, b countKey) int {
+		return cmp.Or(cmp.Compare(spreads[b], spreads[a]), strings.Compare(a.cell, b.cell), strings.Compare(a.test, b.test))
 	})
-	for _, g := range groups {
-		s := slices.Collect(maps.Values(spreads[g]))
-		within := 0
-		for _, v := range s {
-			if v <= 0.1 {
-				within++
-			}
+	for i, k := range apart[:len(s)-within] {
+		if i == maxApartListed {
+			fmt.Fprintf(w, "counts across machines, mode %s: ... and %d more beyond 0.1%%\n", g.mode, len(s)-within-i)
+			break
 		}
-		fmt.Fprintf(w, "counts across machines, mode %s, %s: %d (cell, test) counted by each; instructions per request apart median %.4f%%, p99 %.4f%%, max %.4f%%; %d of %d within 0.1%%\n",
-			g.mode, g.counters, len(s), Median(s), Quantile(s, 0.99), max(s), within, len(s))
-		apart := slices.SortedFunc(maps.Keys(spreads[g]), func(a, b key) int {
-			return cmp.Or(cmp.Compare(spreads[g][b], spreads[g][a]), strings.Compare(a.cell, b.cell), strings.Compare(a.test, b.test))
-		})
-		listed := 0
-		for _, k := range apart {
-			if spreads[g][k] <= 0.1 {
-				break
-			}
-			if listed == maxApartListed {
-				fmt.Fprintf(w, "counts across machines, mode %s: ... and %d more beyond 0.1%%\n", g.mode, len(s)-within-listed)
-				break
-			}
-			fmt.Fprintf(w, "counts across machines, mode %s: %s %s: %s: %.4f%% apart (> 0.1%%)\n", g.mode, k.cell, k.test, medians[k], spreads[g][k])
-			listed++
-		}
+		fmt.Fprintf(w, "counts across machines, mode %s: %s %s: %s: %.4f%% apart (> 0.1%%)\n", g.mode, k.cell, k.test, medians[k], spreads[k])
 	}
 }
 

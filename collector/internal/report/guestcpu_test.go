@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -79,5 +80,29 @@ func TestGuestCPUsWithOneMachineHasNothingToCompare(t *testing.T) {
 	GuestCPUs(&b, d)
 	if !strings.Contains(b.String(), "counts across machines: no (cell, test) counted on two machines or under two guest CPUs") {
 		t.Errorf("got\n%s", b.String())
+	}
+}
+
+// At most maxApartListed (cell, test) beyond 0.1% are listed per group, widest first.
+func TestGuestCPUsListsTheWidestApart(t *testing.T) {
+	d := &store.Data{CountRuns: []store.CountRun{{RunID: "a", MachineID: "m0"}, {RunID: "b", MachineID: "m1"}}}
+	for i := range 12 {
+		v, w := 1000.0, 1010.0+float64(i)
+		test := fmt.Sprintf("T%02d", i)
+		d.Counts = append(d.Counts,
+			store.Count{RunID: "a", CellID: "X", Mode: "data", Test: test, Status: "ok", InstructionsPerRequest: &v},
+			store.Count{RunID: "b", CellID: "X", Mode: "data", Test: test, Status: "ok", InstructionsPerRequest: &w})
+	}
+	var b bytes.Buffer
+	GuestCPUs(&b, d)
+	out := b.String()
+	for _, want := range []string{
+		"mode data, m0 (guest CPU unrecorded) vs m1 (guest CPU unrecorded): 12 (cell, test) counted by each",
+		"counts across machines, mode data: X T11: m0/unrecorded 1000.0, m1/unrecorded 1021.0: 2.1000% apart (> 0.1%)\ncounts across machines, mode data: X T10:",
+		"counts across machines, mode data: X T02: m0/unrecorded 1000.0, m1/unrecorded 1012.0: 1.2000% apart (> 0.1%)\ncounts across machines, mode data: ... and 2 more beyond 0.1%\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
 	}
 }
