@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
-/** Port of the preview server the browser tests use. */
-const PORT = 4321;
+/** Port of the preview server the browser tests use (E2E_PORT, when another checkout holds the default). */
+const PORT = Number(process.env.E2E_PORT ?? 4321);
 const BASE_PATH = '/redis-compiler-benchmarks/';
 
 /** Debian's Chromium with the flags that work on this machine kind (never `playwright install`). */

@@ -12,13 +12,15 @@
  *   vs=intel-r-xeon-r-processor-2-cores
  *                             across hardware: the class (slug) the shown one is set against
  *                             (absent: the first other class; checked in state.ts, which knows the classes)
+ *   changes=size              changes between releases: listed by size (absent: by release)
  *   cell=7.4.1|clang|-Ofast   status grid: the cell whose build and runs are shown
  *   section=compare           the section the page is scrolled to (charts use `chart`)
  */
 import type { ConfigRef, SideRef } from '../vocabulary';
+import { CHANGE_ORDERS, type ChangeOrder } from './releaseChanges';
 
 /** The sections above the charts, in page order. */
-export const SECTIONS = ['summary', 'factors', 'trends', 'compare', 'hardware', 'status'] as const;
+export const SECTIONS = ['summary', 'factors', 'trends', 'compare', 'changes', 'hardware', 'status'] as const;
 
 /** One of the sections above the charts. */
 export type SectionId = (typeof SECTIONS)[number];
@@ -37,6 +39,8 @@ export interface AnalysisState {
   readonly b: string | null;
   /** Across hardware: slug of the class set against the shown one, or null for the first other class. */
   readonly vs: string | null;
+  /** How the changes between releases are listed: by size, or null for release order. */
+  readonly changes: Exclude<ChangeOrder, 'release'> | null;
   /** The status grid cell (cell id) whose details are open, or null. */
   readonly cell: string | null;
   /** The section scrolled to, or null (the top, or a chart). */
@@ -45,11 +49,11 @@ export interface AnalysisState {
 
 /** No parameter: every field at its default. */
 export const ANALYSIS_DEFAULTS: AnalysisState = Object.freeze({
-  base: null, scope: null, trend: null, a: null, b: null, vs: null, cell: null, section: null,
+  base: null, scope: null, trend: null, a: null, b: null, vs: null, changes: null, cell: null, section: null,
 });
 
 /** The URL parameters of this state, in the order they are written. */
-export const ANALYSIS_PARAMS = ['base', 'scope', 'trend', 'a', 'b', 'vs', 'cell', 'section'] as const;
+export const ANALYSIS_PARAMS = ['base', 'scope', 'trend', 'a', 'b', 'vs', 'changes', 'cell', 'section'] as const;
 
 /** "compiler|flag set", the key of a configuration. */
 export function configKey(config: ConfigRef): string {
@@ -120,6 +124,7 @@ export function decodeAnalysis(text: (name: string) => string | null, problems: 
     a: side('a'),
     b: side('b'),
     vs: text('vs'),
+    changes: checked('changes', 'order of the changes', (v) => v !== 'release' && (CHANGE_ORDERS as readonly string[]).includes(v)) as AnalysisState['changes'],
     cell: checked('cell', 'status grid cell', (v) => parseCellId(v) !== null),
     section: checked('section', 'section', (v) => (SECTIONS as readonly string[]).includes(v)) as SectionId | null,
   };

@@ -302,3 +302,10 @@ export function chartMatches(state: AppState, mode: string, test: string): boole
   const name = test.toLowerCase();
   return state.q.toLowerCase().split(/\s+/).every((word) => name.includes(word));
 }
+
+/** The versions inside the state's range (`versions` in release order; a bound not in the list is open). */
+export function versionsInRange(state: Pick<AppState, 'from' | 'to'>, versions: readonly string[]): string[] {
+  const from = state.from ? versions.indexOf(state.from) : 0;
+  const to = state.to ? versions.indexOf(state.to) : -1;
+  return versions.slice(Math.max(0, from), to < 0 ? versions.length : to + 1);
+}

@@ -30,7 +30,7 @@ export interface SectionTools {
 }
 
 /** Each section in words, for the tools' accessible names. */
-const SECTION_NAMES: Readonly<Record<SectionId, string>> = { summary: 'summary', factors: 'build factors', trends: 'trends', compare: 'comparison', hardware: 'comparison across hardware', status: 'status grid' };
+const SECTION_NAMES: Readonly<Record<SectionId, string>> = { summary: 'summary', factors: 'build factors', trends: 'trends', compare: 'comparison', changes: 'changes between releases', hardware: 'comparison across hardware', status: 'status grid' };
 
 
 /** A section's parts, filled by its view. */

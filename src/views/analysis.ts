@@ -1,6 +1,6 @@
 /**
- * The sections above the charts (summary, build factors, trends, compare, across hardware, status
- * grid) and the page's table of contents. Each section queries and draws when it first comes near the screen, then
+ * The sections above the charts (summary, build factors, trends, compare, changes between
+ * releases, across hardware, status grid) and the page's table of contents. Each section queries and draws when it first comes near the screen, then
  * follows the state; the app only calls render() and start().
  */
 import type { SectionId } from '../model/analysisState';
@@ -11,6 +11,7 @@ import { createAcrossHardware } from './acrossHardware';
 import { createCompare } from './compare';
 import { type AnalysisContext, cachedRunner, type SectionView } from './context';
 import { createFactors } from './factors';
+import { createReleaseChanges } from './releaseChanges';
 import { createStatusGrid } from './statusGrid';
 import { createSummary } from './summary';
 import { createTrends } from './trends';
@@ -45,6 +46,7 @@ export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Ana
     factors: createFactors(ctx),
     trends: createTrends(ctx),
     compare: createCompare(ctx),
+    changes: createReleaseChanges(ctx),
     hardware: createAcrossHardware(ctx),
     status: createStatusGrid(ctx),
   };
@@ -65,7 +67,7 @@ export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Ana
         },
       },
     }, label);
-  const titles: Record<SectionId, string> = { summary: 'Summary', factors: 'Build factors', trends: 'Trends', compare: 'Compare', hardware: 'Across hardware', status: 'Status grid' };
+  const titles: Record<SectionId, string> = { summary: 'Summary', factors: 'Build factors', trends: 'Trends', compare: 'Compare', changes: 'Changes between releases', hardware: 'Across hardware', status: 'Status grid' };
   root.replaceChildren(
     h('nav', { class: 'mt-3 text-sm text-slate-700', attrs: { 'aria-label': 'On this page' } },
       h('span', { class: 'font-semibold' }, 'On this page: '),

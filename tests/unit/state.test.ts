@@ -22,6 +22,7 @@ const full: AppState = {
   a: '2.8.24',
   b: '7.4.1|gcc|-O2',
   vs: 'arm-neoverse-n1-2-cores',
+  changes: 'size',
   cell: '7.4.1|clang|-O2 -flto',
   section: 'compare',
 };

@@ -1,0 +1,138 @@
+/**
+ * The changes between consecutive releases in a counted metric, shaped for reading: one entry per
+ * release pair, mode, test and direction ("SET (data mode) +3.1% instructions per request, in all
+ * 12 configurations"), a line per pair saying what held within noise and which counts are missing,
+ * and the GitHub comparison of the two tags. The rows come from src/sql/releaseChanges.ts.
+ */
+import type { ReleaseChangeRow } from '../sql/releaseChanges';
+import type { Metric } from '../vocabulary';
+import { formatChange } from './changeText';
+
+/** How the entries are listed: pair by pair in release order, or every entry by the size of its change. */
+export type ChangeOrder = 'release' | 'size';
+
+/** The orders, the default first. */
+export const CHANGE_ORDERS: readonly ChangeOrder[] = ['release', 'size'];
+
+/** One change beyond noise: a test in a mode got cheaper or costlier from one release to the next. */
+export interface ChangeEntry {
+  readonly pairIndex: number;
+  readonly from: string;
+  readonly to: string;
+  readonly mode: string;
+  readonly test: string;
+  readonly testIndex: number;
+  readonly direction: 'cheaper' | 'costlier';
+  /** Geometric mean of the changed configurations' ratios (newer / older), and their range. */
+  readonly ratio: number;
+  readonly min: number;
+  readonly max: number;
+  /** Configurations changed this way, of those counted on both releases, of those planned. */
+  readonly count: number;
+  readonly compared: number;
+  readonly configs: number;
+  /** The changed configurations, in plan order. */
+  readonly configNames: readonly string[];
+  /** "SET (data mode) +3.1% instructions per request, in all 12 configurations". */
+  readonly text: string;
+}
+
+/** One pair of consecutive releases: its entries and what the rest of its comparisons were. */
+export interface PairChanges {
+  readonly pairIndex: number;
+  readonly from: string;
+  readonly to: string;
+  /** Changes beyond noise, by mode then test. */
+  readonly entries: readonly ChangeEntry[];
+  /** The sentence for everything else: within noise, no noise estimate, missing counts. */
+  readonly note: string;
+}
+
+/** Consecutive pairs of `versions` (release order): [[v0, v1], [v1, v2], ...]. */
+export function releasePairs(versions: readonly string[]): [string, string][] {
+  return versions.slice(1).map((v, i) => [versions[i] as string, v]);
+}
+
+/** The GitHub comparison of two Redis release tags. */
+export function compareUrl(from: string, to: string): string {
+  return `https://github.com/redis/redis/compare/${encodeURIComponent(from)}...${encodeURIComponent(to)}`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Where a change reached: "in all 12 configurations", "in 5 of 10 configurations counted on both: gcc -O2, ...". */
+function reachText(count: number, compared: number, configs: number, names: readonly string[]): string {
+  const without = compared < configs ? ` (${configs - compared} of ${configs} without counts on both)` : '';
+  if (count === compared) return `in all ${plural(compared, 'configuration')}${compared < configs ? ' counted on both' : ''}${without}`;
+  return `in ${count} of ${compared} configurations${compared < configs ? ' counted on both' : ''}: ${names.join(', ')}${without}`;
+}
+
+/** The change's size: "+3.1%", or with its range when the configurations differ by 0.1 points or more: "+3.8% (+2.6% to +5.7%)". */
+function sizeText(ratio: number, min: number, max: number): string {
+  const range = formatChange(min) === formatChange(max) ? '' : ` (${formatChange(min)} to ${formatChange(max)})`;
+  return `${formatChange(ratio)}${range}`;
+}
+
+function entry(r: ReleaseChangeRow, direction: 'cheaper' | 'costlier', metric: Metric): ChangeEntry | null {
+  const count = r[direction];
+  const ratio = r[`${direction}_ratio`];
+  const min = r[`${direction}_min`];
+  const max = r[`${direction}_max`];
+  if (count === 0 || ratio === null || min === null || max === null) return null;
+  const configNames = (r[`${direction}_configs`] ?? '').split(', ').filter(Boolean);
+  return {
+    pairIndex: r.pair_index, from: r.from_version, to: r.to_version, mode: r.mode, test: r.test, testIndex: r.test_index,
+    direction, ratio, min, max, count, compared: r.compared, configs: r.configs, configNames,
+    text: `${r.test} (${r.mode} mode) ${sizeText(ratio, min, max)} ${metric.spoken}, ${direction} ${reachText(count, r.compared, r.configs, configNames)}`,
+  };
+}
+
+/** Every change beyond noise of `rows`, in the rows' order (pair, mode, test), costlier before cheaper. */
+export function changeEntries(rows: readonly ReleaseChangeRow[], metric: Metric): ChangeEntry[] {
+  return rows.flatMap((r) => [entry(r, 'costlier', metric), entry(r, 'cheaper', metric)].filter((e): e is ChangeEntry => e !== null));
+}
+
+/** Entries by the size of their change (|ln ratio|, largest first), ties in release order. */
+export function bySize(entries: readonly ChangeEntry[]): ChangeEntry[] {
+  return [...entries].sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)) || a.pairIndex - b.pairIndex);
+}
+
+/**
+ * The sentence for a pair's comparisons without a change beyond noise: "no change within noise
+ * in 200 comparisons", "18 within noise", "4 without a noise estimate (a single repeat)", "counts
+ * missing for 24 of 240 (not collected 20, build failed 4)". A missing count is never a change.
+ */
+export function pairNote(rows: readonly ReleaseChangeRow[]): string {
+  const sum = (f: (r: ReleaseChangeRow) => number) => rows.reduce((n, r) => n + f(r), 0);
+  const planned = sum((r) => r.configs);
+  const compared = sum((r) => r.compared);
+  const changed = sum((r) => r.cheaper + r.costlier);
+  const within = sum((r) => r.within);
+  const unknown = sum((r) => r.unknown);
+  const parts: string[] = [];
+  if (compared === 0) parts.push('nothing to compare');
+  else if (changed === 0 && unknown === 0) parts.push(`no change within noise in ${plural(compared, 'comparison')}`);
+  else {
+    parts.push(`${plural(changed, 'comparison')} changed beyond noise`);
+    if (within) parts.push(`${within} within noise`);
+  }
+  if (unknown) parts.push(`${unknown} without a noise estimate (a single repeat on a side)`);
+  const missing = ([['not_collected', 'not collected'], ['build_failed', 'build failed'], ['unsupported', 'unsupported'], ['failed', 'failed']] as const)
+    .map(([key, words]) => [sum((r) => r[key]), words] as const)
+    .filter(([n]) => n > 0);
+  if (missing.length) parts.push(`counts missing for ${planned - compared} of ${plural(planned, 'comparison')} (${missing.map(([n, w]) => `${w} ${n}`).join(', ')})`);
+  return parts.join('; ');
+}
+
+/** The rows as pairs in release order, each with its entries and note. */
+export function pairChanges(rows: readonly ReleaseChangeRow[], metric: Metric): PairChanges[] {
+  const byPair = new Map<number, ReleaseChangeRow[]>();
+  for (const r of rows) byPair.set(r.pair_index, [...(byPair.get(r.pair_index) ?? []), r]);
+  return [...byPair.entries()].sort(([a], [b]) => a - b).map(([pairIndex, pairRows]) => ({
+    pairIndex,
+    from: pairRows[0]?.from_version ?? '',
+    to: pairRows[0]?.to_version ?? '',
+    entries: changeEntries(pairRows, metric),
+    note: pairNote(pairRows),
+  }));
+}

@@ -1,0 +1,68 @@
+/**
+ * The changes-between-releases section against the fixture (planted changes:
+ * tests/fixtures/make-fixtures.mjs): entries beyond noise, "no change within noise", missing
+ * counts as missing, links to the chart and to GitHub, and its order in the URL.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { chart, screenshot, waitForCharts } from './helpers';
+
+const changes = (page: Page) => page.locator('#section-changes');
+const pair = (page: Page, from: string, to: string) => changes(page).locator(`.release-pair[data-pair="${from}>${to}"]`);
+
+test('lists the changes beyond noise per release pair, with links to the chart and to GitHub', async ({ page }, testInfo) => {
+  await page.goto('./?metric=ir&section=changes');
+  await waitForCharts(page);
+  await expect(pair(page, '2.8.24', '3.0.7')).toBeVisible();
+  // SET got costlier on gcc only: the entry names the six configurations.
+  const set = pair(page, '2.8.24', '3.0.7').locator('li[data-test="SET"][data-mode="data"]');
+  await expect(set).toHaveAttribute('data-change', 'costlier');
+  await expect(set).toContainText(/SET \(data mode\) \+2\.\d% instructions per request, costlier in 6 of 12 configurations: gcc -O2, gcc -Os, gcc -Ofast, gcc -O2 -flto, gcc -Os -flto, gcc -Ofast -flto/);
+  // Every test got costlier in every configuration from 7.2.6 to 7.4.1; two builds failed on 7.4.1.
+  await expect(pair(page, '7.2.6', '7.4.1').locator('li[data-test="INCR"][data-mode="pipe"]')).toContainText('costlier in all 10 configurations counted on both (2 of 12 without counts on both)');
+  await expect(pair(page, '7.2.6', '7.4.1').locator('.pair-note')).toContainText('build failed');
+  await expect(pair(page, '2.6.17', '2.8.24').locator('li')).toHaveCount(0);
+  await expect(pair(page, '2.6.17', '2.8.24').locator('.pair-note')).toHaveText(/^No change within noise in \d+ comparisons/);
+  // A version not collected is missing, never a change.
+  await expect(pair(page, '3.0.7', '5.0.14').locator('li')).toHaveCount(0);
+  await expect(pair(page, '3.0.7', '5.0.14').locator('.pair-note')).toContainText('not collected');
+  await expect(pair(page, '7.2.6', '7.4.1').locator('a[data-link="diff"]').first()).toHaveAttribute('href', 'https://github.com/redis/redis/compare/7.2.6...7.4.1');
+  await screenshot(page, testInfo, 'release-changes');
+
+  // The chart link opens that chart with the newer release's configurations, in the counted metric.
+  const href = await set.locator('a[data-link="chart"]').getAttribute('href');
+  const url = new URL(href ?? '');
+  expect(url.searchParams.get('metric')).toBe('ir');
+  expect(url.searchParams.get('chart')).toBe('data:SET');
+  expect(url.searchParams.getAll('open')).toEqual(['data:SET@3.0.7']);
+  await page.goto(href ?? '');
+  await waitForCharts(page);
+  await expect(chart(page, 'data:SET').locator('g.bar[data-key="3.0.7|gcc|-O2"]')).toBeVisible();
+});
+
+test('the order by size is kept in the URL and survives back, forward and a reload; estimated cycles follow the metric', async ({ page }) => {
+  await page.goto('./?metric=ir&section=changes');
+  await waitForCharts(page);
+  await expect(pair(page, '7.2.6', '7.4.1')).toBeVisible();
+  await page.locator('#changes-order').selectOption('size');
+  await expect(page).toHaveURL(/changes=size/);
+  const list = changes(page).locator('ul[data-order="size"]');
+  await expect(list).toBeVisible();
+  // Largest first: the first entry's change is at least the last one's.
+  const sizes = (await list.locator('li').allTextContents()).map((t) => Math.abs(Number(/([+−-][\d.]+)%/.exec(t)?.[1]?.replace('−', '-'))));
+  expect(sizes[0]).toBeGreaterThanOrEqual(sizes.at(-1) ?? Infinity);
+  await expect(list.locator('li').first().locator('a[data-link="diff"]')).toHaveAttribute('href', /^https:\/\/github\.com\/redis\/redis\/compare\/[\d.]+\.\.\.[\d.]+$/);
+  await page.goBack();
+  await expect(page).not.toHaveURL(/changes=size/);
+  await expect(page.locator('#changes-order')).toHaveValue('release');
+  await page.goForward();
+  await expect(page.locator('#changes-order')).toHaveValue('size');
+  await page.reload();
+  await waitForCharts(page);
+  await expect(page.locator('#changes-order')).toHaveValue('size');
+  await expect(changes(page).locator('ul[data-order="size"] li').first()).toBeVisible();
+
+  await page.goto('./?metric=cycles&section=changes&from=6.2.16');
+  await waitForCharts(page);
+  await expect(changes(page).locator('[role="status"][data-status]')).toContainText('estimated cycles per request');
+  await expect(changes(page).locator('.release-pair')).toHaveCount(2);
+});

@@ -1,0 +1,112 @@
+/**
+ * The changes between consecutive releases in the counted metrics: the query on the fixture (its
+ * planted changes are listed in tests/fixtures/make-fixtures.mjs), and their shaping into entries
+ * on hand-made rows.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bySize, changeEntries, compareUrl, pairChanges, pairNote, releasePairs } from '../../src/model/releaseChanges';
+import { releaseChangesQuery, type ReleaseChangeRow } from '../../src/sql/releaseChanges';
+import { METRICS } from '../../src/vocabulary';
+import { openFixtureDb } from '../support/fixture-db';
+
+describe('releaseChangesQuery on the fixture', () => {
+  let rows: ReleaseChangeRow[];
+  const row = (from: string, mode: string, test: string) => rows.find((r) => r.from_version === from && r.mode === mode && r.test === test);
+
+  beforeAll(async () => {
+    const fx = await openFixtureDb();
+    rows = await fx.runner.run(releaseChangesQuery(releasePairs(fx.versions), METRICS.ir));
+  });
+
+  it('finds every release 3% costlier than the one before in every configuration', () => {
+    const r = row('7.2.6', 'data', 'INCR');
+    expect(r).toMatchObject({ to_version: '7.4.1', configs: 12, compared: 10, costlier: 10, cheaper: 0, within: 0, build_failed: 2 });
+    expect(r?.costlier_ratio).toBeCloseTo(1.18 / 1.15, 3);
+  });
+
+  it('calls 2.6.17 to 2.8.24 no change within noise', () => {
+    const pair = rows.filter((r) => r.from_version === '2.6.17');
+    expect(pair.every((r) => r.cheaper === 0 && r.costlier === 0)).toBe(true);
+    expect(pair.reduce((n, r) => n + r.within, 0)).toBeGreaterThan(0);
+  });
+
+  it('names the gcc configurations alone when SET got costlier on gcc only', () => {
+    const r = row('2.8.24', 'data', 'SET');
+    expect(r).toMatchObject({ to_version: '3.0.7', configs: 12, compared: 12, costlier: 6, cheaper: 0, within: 6 });
+    expect(r?.costlier_configs).toBe('gcc -O2, gcc -Os, gcc -Ofast, gcc -O2 -flto, gcc -Os -flto, gcc -Ofast -flto');
+  });
+
+  it('counts a version not collected as missing, never as a change', () => {
+    const pair = rows.filter((r) => r.to_version === '5.0.14');
+    expect(pair.length).toBeGreaterThan(0);
+    expect(pair.every((r) => r.compared === 0 && r.cheaper + r.costlier === 0 && r.not_collected === r.configs)).toBe(true);
+  });
+
+  it('counts an unsupported test as missing', () => {
+    expect(row('3.0.7', 'data', 'XADD')).toMatchObject({ compared: 0, not_collected: 12 });
+    expect(row('6.2.16', 'data', 'XADD')?.compared).toBe(10);
+  });
+
+  it('reads estimated cycles from their own table', async () => {
+    const fx = await openFixtureDb();
+    const cycles = await fx.runner.run(releaseChangesQuery([['7.2.6', '7.4.1']], METRICS.cycles));
+    expect(cycles.find((r) => r.mode === 'data' && r.test === 'INCR')?.costlier).toBe(10);
+  });
+
+  it('returns no rows for no pairs', async () => {
+    const fx = await openFixtureDb();
+    expect(await fx.runner.run(releaseChangesQuery([], METRICS.ir))).toEqual([]);
+  });
+});
+
+const base: ReleaseChangeRow = {
+  pair_index: 0, from_version: '7.0.11', to_version: '7.0.12', mode: 'data', test: 'SET', test_index: 2,
+  configs: 12, compared: 12, cheaper: 0, costlier: 0, within: 12, unknown: 0,
+  cheaper_configs: null, costlier_configs: null, cheaper_ratio: null, costlier_ratio: null,
+  cheaper_min: null, cheaper_max: null, costlier_min: null, costlier_max: null, band: null,
+  not_collected: 0, build_failed: 0, unsupported: 0, failed: 0,
+};
+const all12 = { ...base, costlier: 12, within: 0, costlier_configs: 'gcc -O2, ...', costlier_ratio: 1.031, costlier_min: 1.0308, costlier_max: 1.0314, band: 0.001 };
+
+describe('shaping the changes', () => {
+  it('releasePairs pairs each release with the next', () => {
+    expect(releasePairs(['a', 'b', 'c'])).toEqual([['a', 'b'], ['b', 'c']]);
+    expect(releasePairs(['a'])).toEqual([]);
+  });
+
+  it('compareUrl links the GitHub comparison of the two tags', () => {
+    expect(compareUrl('7.0.11', '7.0.12')).toBe('https://github.com/redis/redis/compare/7.0.11...7.0.12');
+  });
+
+  it('an entry in every configuration says "in all 12 configurations"', () => {
+    const [e] = changeEntries([all12], METRICS.ir);
+    expect(e?.text).toBe('SET (data mode) +3.1% instructions per request, costlier in all 12 configurations');
+  });
+
+  it('an entry in some configurations names them, with the range of their changes', () => {
+    const some = { ...base, cheaper: 2, within: 8, compared: 10, not_collected: 2, cheaper_configs: 'gcc -O2, clang -Os', cheaper_ratio: 0.95, cheaper_min: 0.94, cheaper_max: 0.96 };
+    expect(changeEntries([some], METRICS.cycles)[0]?.text).toBe(
+      'SET (data mode) −5.0% (−6.0% to −4.0%) estimated cycles per request, cheaper in 2 of 10 configurations counted on both: gcc -O2, clang -Os (2 of 12 without counts on both)');
+  });
+
+  it('a row within noise gives no entry, and its pair says "no change within noise"', () => {
+    expect(changeEntries([base], METRICS.ir)).toEqual([]);
+    expect(pairNote([base, { ...base, mode: 'pipe' }])).toBe('no change within noise in 24 comparisons');
+  });
+
+  it('missing counts and single repeats are told apart from changes', () => {
+    const note = pairNote([{ ...base, compared: 0, within: 0, not_collected: 10, build_failed: 2 }, { ...base, mode: 'pipe', within: 9, unknown: 3 }]);
+    expect(note).toBe('0 comparisons changed beyond noise; 9 within noise; 3 without a noise estimate (a single repeat on a side); counts missing for 12 of 24 comparisons (not collected 10, build failed 2)');
+  });
+
+  it('bySize puts the largest change first, either direction', () => {
+    const small = changeEntries([{ ...all12, test: 'GET' }], METRICS.ir);
+    const large = changeEntries([{ ...base, pair_index: 1, cheaper: 1, within: 11, cheaper_configs: 'gcc -Os', cheaper_ratio: 0.9, cheaper_min: 0.9, cheaper_max: 0.9 }], METRICS.ir);
+    expect(bySize([...small, ...large]).map((e) => e.test)).toEqual(['SET', 'GET']);
+  });
+
+  it('pairChanges groups rows by pair in release order', () => {
+    const pairs = pairChanges([{ ...all12, pair_index: 1, from_version: '7.0.12', to_version: '7.0.13' }, base], METRICS.ir);
+    expect(pairs.map((p) => [p.from, p.to, p.entries.length])).toEqual([['7.0.11', '7.0.12', 0], ['7.0.12', '7.0.13', 1]]);
+  });
+});
