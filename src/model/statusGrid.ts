@@ -3,6 +3,7 @@
  * each cell's mark and description, and, for the cell a reader opens, its build's facts, its runs
  * and its runs measured again, as text. The view only puts them on the page.
  */
+import type { CountRunRow } from '../sql/countRuns';
 import type { BuildDetailRow, GridRow, GridStatus, RedoneRunRow, RedoneSummaryRow, RunDetailRow } from '../sql/status';
 import type { ConfigRef, Metric } from '../vocabulary';
 import { configKey } from './analysisState';
@@ -143,6 +144,15 @@ export function runsTable(runs: readonly RunDetailRow[]): TextTable {
     rows: runs.map((r) => [r.mode, String(r.repeat), r.status, `${r.ok_tests} / ${r.failed_tests} / ${r.unsupported_tests}`,
       `${r.duration_seconds.toFixed(0)} s`, `${r.load1_before.toFixed(2)} → ${r.load1_after.toFixed(2)}`, othersText(r.busy_pct),
       memWriteText(r.mem_write_before, r.mem_write_after), stealText(r.steal_pct), r.machine_id, r.started_at ?? '']),
+  };
+}
+
+/** A cell's counting runs under Valgrind (the counted instrument), a row each. */
+export function countRunsTable(runs: readonly CountRunRow[]): TextTable {
+  return {
+    headers: ['Mode', 'Repeat', 'Run', 'Tests counted / failed / unsupported', 'Valgrind', 'Duration', 'Machine', 'Started (UTC)'],
+    rows: runs.map((r) => [r.mode, String(r.repeat), r.status, `${r.ok_tests} / ${r.failed_tests} / ${r.unsupported_tests}`,
+      r.valgrind_version, `${r.duration_seconds.toFixed(0)} s`, r.machine_id, r.started_at ?? '']),
   };
 }
 

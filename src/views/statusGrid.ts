@@ -8,10 +8,11 @@ import { configName } from '../model/changeText';
 import { countCoverageText } from '../model/metricSummary';
 import type { AppState } from '../model/state';
 import {
-  buildFacts, GRID_STATUS, gridCaption, gridCellMark, gridCellText, gridLayout, redoneSummaryText, redoneTable, REPEATS_LEGEND, runsTable,
+  buildFacts, countRunsTable, GRID_STATUS, gridCaption, gridCellMark, gridCellText, gridLayout, redoneSummaryText, redoneTable, REPEATS_LEGEND, runsTable,
   type TextTable,
 } from '../model/statusGrid';
 import { countCoverageQuery } from '../sql/counted';
+import { cellCountRunsQuery, countRunOutputQuery, type CountRunRow } from '../sql/countRuns';
 import {
   type BuildDetailRow, cellBuildsQuery, cellRedoneQuery, cellRunsQuery, type GridRow, type GridStatus, type RedoneRunRow,
   redoneSummaryQuery, type RunDetailRow, statusGridQuery,
@@ -95,6 +96,26 @@ function runsElement(runs: readonly RunDetailRow[]): HTMLElement {
   return detailTable('runs-table', 'Benchmark runs', runsTable(runs));
 }
 
+/** The cell's counting runs, and under the table each run's raw output, fetched when opened. */
+function countRunsElement(runs: readonly CountRunRow[], run: AnalysisContext['run']): HTMLElement {
+  if (!runs.length) return h('p', { class: 'count-runs-none mt-2 text-sm text-slate-700' }, 'No counting run recorded.');
+  const output = (r: CountRunRow) => {
+    const pre = h('pre', { class: 'count-output mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs text-slate-900' }, 'Loading…');
+    const details = h('details', { class: 'text-xs', attrs: { 'data-run': r.run_id } },
+      h('summary', { class: 'cursor-pointer text-slate-700' }, `Raw output: ${r.mode} mode, repeat ${r.repeat}`), pre);
+    details.addEventListener('toggle', () => {
+      if (!details.open || pre.dataset.loaded) return;
+      pre.dataset.loaded = 'true';
+      run(countRunOutputQuery(r.run_id)).then(
+        ([row]) => { pre.textContent = row?.raw_output || '(empty)'; },
+        (err: unknown) => { delete pre.dataset.loaded; pre.textContent = `Could not load the output: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`; },
+      );
+    });
+    return details;
+  };
+  return h('div', {}, detailTable('count-runs-table', 'Counting runs (Valgrind; every machine\'s)', countRunsTable(runs)), h('div', { class: 'mt-1 space-y-1' }, ...runs.map(output)));
+}
+
 function redoneElement(redone: readonly RedoneRunRow[]): HTMLElement {
   if (!redone.length) return h('p', { class: 'redone-none mt-2 text-xs text-slate-700' }, 'No run of this cell was measured again.');
   return detailTable('redone-table', 'Runs measured again (kept here, not used by the charts)', redoneTable(redone));
@@ -104,7 +125,7 @@ function redoneElement(redone: readonly RedoneRunRow[]): HTMLElement {
 export function createStatusGrid(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('status', 'Status grid: what has been collected', [
     'Every planned build, and how far its collection got. Failures are data: a build that failed or a server that would not run ',
-    'is shown with its reason, never left out. Click a cell for its compiler, flags, build log and runs. ',
+    'is shown with its reason, never left out. Click a cell for its compiler, flags, build log, runs and counting runs. ',
     'Under a counted metric the grid shows the counting runs (every machine\'s) against the counting protocol\'s repeats; the line under it says how far the counted instrument got.',
   ], () => ctx.link({ section: 'status' }), ctx.tools);
   const gridBox = h('div', { class: 'overflow-x-auto' });
@@ -121,7 +142,7 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
     shownCell = id;
     const cell = id === null ? null : parseCellId(id);
     if (!id || !cell) return void detail.replaceChildren();
-    const [builds, runs, redone] = await Promise.all([ctx.run(cellBuildsQuery(id)), ctx.run(cellRunsQuery(id)), ctx.run(cellRedoneQuery(id))]);
+    const [builds, runs, redone, countRuns] = await Promise.all([ctx.run(cellBuildsQuery(id)), ctx.run(cellRunsQuery(id)), ctx.run(cellRedoneQuery(id)), ctx.run(cellCountRunsQuery(id))]);
     if (shownCell !== id) return;
     const row = rows?.find((r) => r.cell_id === id);
     const close = h('button', {
@@ -136,6 +157,7 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
       buildDetails(builds),
       h('div', { class: 'overflow-x-auto' }, runsElement(runs)),
       h('div', { class: 'overflow-x-auto' }, redoneElement(redone)),
+      h('div', { class: 'overflow-x-auto' }, countRunsElement(countRuns, ctx.run)),
     ));
   }
 
