@@ -12,6 +12,8 @@ import { type MetricId, metricOf } from '../vocabulary';
 export interface VersionRange {
   readonly from: number;
   readonly to: number;
+  /** Only the current versions within it (the data has others, and the state shows the current ones). */
+  readonly currentOnly: boolean;
   /** Equal for equal ranges: a cache key. */
   readonly key: string;
 }
@@ -56,9 +58,10 @@ function groupBy<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Map<st
 
 /**
  * Chart data from `db`, whose versions table orders `versions` (release order); the all-charts
- * prefetch goes through `background` (the same database at a lower priority, priority.ts).
+ * prefetch goes through `background` (the same database at a lower priority, priority.ts);
+ * `current` are the current versions (every version unless the plan marks others).
  */
-export function createChartData(db: QueryRunner, versions: readonly string[], background: QueryRunner = db): ChartData {
+export function createChartData(db: QueryRunner, versions: readonly string[], background: QueryRunner = db, current: readonly string[] = versions): ChartData {
   // Caches are keyed by metric (and range or chart): switching metrics back costs no query.
   const versionCache = new Map<string, Promise<Map<string, VersionRow[]>>>();
   const configCache = new Map<string, Promise<Map<string, ConfigRow[]>>>();
@@ -68,11 +71,12 @@ export function createChartData(db: QueryRunner, versions: readonly string[], ba
   const range = (state: AppState): VersionRange => {
     const from = state.from ? versions.indexOf(state.from) : 0;
     const to = state.to ? versions.indexOf(state.to) : versions.length - 1;
-    return { from, to, key: `${from}-${to}` };
+    const currentOnly = state.releases !== 'all' && current.length < versions.length;
+    return { from, to, currentOnly, key: `${from}-${to}${currentOnly ? '-current' : ''}` };
   };
   const versionQuery = (state: AppState) => {
-    const { from, to } = range(state);
-    return versionBarsQuery(from === 0 && to === versions.length - 1 ? null : { from, to }, metricOf(state.metric));
+    const { from, to, currentOnly } = range(state);
+    return versionBarsQuery(from === 0 && to === versions.length - 1 ? null : { from, to }, metricOf(state.metric), currentOnly);
   };
   return {
     range,

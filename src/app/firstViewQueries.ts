@@ -37,7 +37,7 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
   const sides = comparedSides(DEFAULTS, catalog.versions);
   const classes = comparedClasses(catalog.hardware, catalog.selectedHardware, DEFAULTS.vs);
   return {
-    paint: [versionBarsQuery(null), versionVerdictsQuery(), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), datesQuery()],
+    paint: [versionBarsQuery(null, RPS, catalog.currentVersions.length < catalog.versions.length), versionVerdictsQuery(), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), datesQuery()],
     sections: [
       countedFiguresQuery(), effectsQuery(RPS), winnerTallyQuery(), spreadQuery(),
       ...(base ? [summaryQuery(base, RPS), summaryItemsQuery(base, null, RPS), summaryQuery(base, METRICS.ir)] : []),

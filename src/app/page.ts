@@ -116,7 +116,7 @@ async function renderHeader(background: QueryRunner, dataCatalog: Catalog): Prom
 function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main: HTMLElement, colors: ScaleOrdinal<string, string>, dataUrl: string): Page {
   const { versions, configs, hardware, selectedHardware } = dataCatalog;
   const colorOf = (compiler: string) => colors(compiler);
-  const data = createChartData(runners.urgent, versions, runners.background);
+  const data = createChartData(runners.urgent, versions, runners.background, dataCatalog.currentVersions);
   // The parts' actions run after the page exists: they read its state then.
   const current = () => page.state;
   const show = (next: AppState, focus?: FocusRequest) => setState(page, next, focus);
@@ -133,14 +133,14 @@ function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main
   const state = initialState(catalog);
   const choice = hardwareChoice(hardware, selectedHardware, (hw) => location.assign(absoluteUrlFor({ ...current(), hw })));
   if (choice) byId('measurement').closest('details')?.before(choice);
-  const controls = createControls(byId('controls'), versions, (patch) => show(patched(current(), patch, versions)));
+  const controls = createControls(byId('controls'), versions, (patch) => show(patched(current(), patch, versions)), versions.length - dataCatalog.currentVersions.length);
   const results = createOpenResults({
     data, compilers: colors.domain(), colorOf, dataUrl, database: source.database,
     state: current, setState: (next) => show(next), link: absoluteUrlFor,
   });
   for (const chart of charts) results.attach({ mode: chart.mode, test: chart.test, element: chart.card.element });
   const analysis = createAnalysis(byId('analysis'), {
-    db: runners.background, versions, configs, compilers: colors.domain(), colorOf, charts: dataCatalog.charts, hardware, selectedHardware,
+    db: runners.background, versions, currentVersions: dataCatalog.currentVersions, configs, compilers: colors.domain(), colorOf, charts: dataCatalog.charts, hardware, selectedHardware,
     update: (patch) => show({ ...current(), ...patch }),
     link: (patch) => absoluteUrlFor({ ...current(), chart: null, ...patch }),
     tools: results.sectionTools,

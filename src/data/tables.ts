@@ -19,6 +19,11 @@ export class DataFileError extends Error {
 export interface Catalog {
   /** Planned versions in release order. */
   readonly versions: readonly string[];
+  /**
+   * The current versions (plan.current: the newest patch of each minor line), in release order:
+   * every version when the plan marks none as other.
+   */
+  readonly currentVersions: readonly string[];
   /** Compilers in plan order. */
   readonly compilers: readonly string[];
   /** Configurations (compiler and flag set) in plan order: by compiler, then flag set. */
@@ -73,10 +78,12 @@ export async function prepareTables(
 
   const planned = rows.filter((r) => r.kind === 'version');
   const versions = sortVersions(planned.map((r) => r.name));
+  const others = new Set(rows.filter((r) => r.kind === 'other').map((r) => r.name));
   // SQL's ord must be each version's index in release order.
   if (planned.some((r, i) => r.name !== versions[i] || r.ord !== i)) await runner.run(versionsTableSql(versions));
   return {
     versions,
+    currentVersions: versions.filter((v) => !others.has(v)),
     compilers: rows.filter((r) => r.kind === 'compiler').map((r) => r.name),
     configs: rows.filter((r) => r.kind === 'config').map((r) => ({ compiler: r.mode ?? '', flag_set: r.name })),
     charts: rows.filter((r) => r.kind === 'chart').map((r) => ({ mode: r.mode ?? '', test: r.name })),

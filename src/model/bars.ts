@@ -72,6 +72,7 @@ export function busyText(load: MachineLoad): string {
 /** "best of 3 of 3 repeats, spread 119,000 – 123,456 req/s (3.6%)" for a figure (a cost: lowest first). */
 function repeatsText(best: number, worst: number | null, okRepeats: number | null, planned: number | null, metric: Metric): string {
   const counted = `best of ${okRepeats ?? '?'} of ${planned ?? '?'} repeats`;
+  if (okRepeats === 1) return `${counted}: a single repeat, no noise estimate`;
   if (worst === null || !okRepeats || okRepeats < 2) return counted;
   const [low, high] = best < worst ? [best, worst] : [worst, best];
   return `${counted}, spread ${formatFigure(low, metric.unit)} – ${formatFigure(high, metric.unit)} ${metric.unit} (${formatSpread(Math.abs(best - worst) / best)})`;

@@ -3,7 +3,7 @@
  * string. Everything a user can change lives here, so a URL restores exactly what was on screen.
  *
  * URL form (only values that differ from DEFAULTS are written, in a fixed order):
- *   ?hw=amd-epyc-2-cores&metric=ir&view=max&mode=data&q=lrange&from=2.8.24&to=7.4.1&open=data:SET@7.4.1&open=pipe:GET@2.6.17&chart=data:SET
+ *   ?hw=amd-epyc-2-cores&metric=ir&view=max&mode=data&q=lrange&from=2.8.24&to=7.4.1&releases=all&open=data:SET@7.4.1&open=pipe:GET@2.6.17&chart=data:SET
  *   &table=data:SET&sql=SELECT+*+FROM+results&limit=100
  *   &base=clang|-O2&scope=7.4.1&a=7.2.6&b=7.4.1&vs=intel-r-xeon-r-processor-2-cores&cell=7.4.1|clang|-Ofast&section=compare
  *   (analysisState.ts)
@@ -14,6 +14,9 @@ import {
 } from './analysisState';
 import type { AxisView } from './domain';
 import { minorLine } from './versions';
+
+/** Which releases the charts show: the current versions, or every release planned. */
+export type ReleaseSet = 'current' | 'all';
 
 /** Which benchmark modes are shown. */
 export type ModeFilter = 'all' | 'data' | 'pipe';
@@ -37,6 +40,11 @@ export interface AppState extends AnalysisState {
   readonly from: string | null;
   /** Newest version shown (inclusive), or null for the newest in the data. */
   readonly to: string | null;
+  /**
+   * Which releases the charts show: 'all', or 'current' (the default) for the current versions
+   * only (plan.current: the newest patch of each minor line); the same when the data has no other.
+   */
+  readonly releases: ReleaseSet;
   /** Open drilldowns: chart key -> the version whose configurations that chart shows. */
   readonly open: Readonly<Record<string, string>>;
   /** The chart key the page is scrolled to, or null for the top. */
@@ -58,6 +66,7 @@ export const DEFAULTS: AppState = Object.freeze({
   q: '',
   from: null,
   to: null,
+  releases: 'current',
   open: Object.freeze({}),
   chart: null,
   tables: Object.freeze([]),
@@ -68,6 +77,7 @@ export const DEFAULTS: AppState = Object.freeze({
 
 const VIEWS: readonly AxisView[] = ['real', 'max'];
 const MODE_FILTERS: readonly ModeFilter[] = ['all', 'data', 'pipe'];
+const RELEASE_SETS: readonly ReleaseSet[] = ['current', 'all'];
 const MAX_QUERY_LENGTH = 200;
 /** Longest console SQL a link may carry (a chart's query is ~2,000 characters). */
 export const MAX_SQL_LENGTH = 20_000;
@@ -96,6 +106,7 @@ export function encodeState(state: AppState): string {
   if (state.q) params.set('q', state.q);
   if (state.from) params.set('from', state.from);
   if (state.to) params.set('to', state.to);
+  if (state.releases !== DEFAULTS.releases) params.set('releases', state.releases);
   for (const key of Object.keys(state.open).sort()) params.append('open', `${key}@${state.open[key]}`);
   if (state.chart) params.set('chart', state.chart);
   for (const key of [...state.tables].sort()) params.append('table', key);
@@ -167,7 +178,7 @@ export function decodeState(search: string): Decoded {
     else problems.push(`The row limit "${rawLimit}" is not a whole number from 1 to ${MAX_ROW_LIMIT}; using ${DEFAULTS.limit}.`);
   }
 
-  const known = new Set(['hw', 'metric', 'view', 'mode', 'q', 'from', 'to', 'open', 'chart', 'table', 'sql', 'limit', ...ANALYSIS_PARAMS]);
+  const known = new Set(['hw', 'metric', 'view', 'mode', 'q', 'from', 'to', 'releases', 'open', 'chart', 'table', 'sql', 'limit', ...ANALYSIS_PARAMS]);
   for (const name of new Set(params.keys())) {
     if (!known.has(name)) problems.push(`Unknown parameter "${name}"; ignored.`);
   }
@@ -181,6 +192,7 @@ export function decodeState(search: string): Decoded {
       q: text('q') ?? '',
       from: text('from'),
       to: text('to'),
+      releases: pick('releases', RELEASE_SETS, DEFAULTS.releases),
       open,
       chart: chart !== null && parseChartKey(chart) ? chart : null,
       tables: [...new Set(tables)],
@@ -308,4 +320,13 @@ export function versionsInRange(state: Pick<AppState, 'from' | 'to'>, versions: 
   const from = state.from ? versions.indexOf(state.from) : 0;
   const to = state.to ? versions.indexOf(state.to) : -1;
   return versions.slice(Math.max(0, from), to < 0 ? versions.length : to + 1);
+}
+
+/**
+ * The versions the state shows (release order): those in its range, and of those only the
+ * current ones (`current`) unless it shows every release.
+ */
+export function shownVersions(state: Pick<AppState, 'from' | 'to' | 'releases'>, versions: readonly string[], current: readonly string[]): string[] {
+  const inRange = versionsInRange(state, versions);
+  return state.releases === 'all' ? inRange : inRange.filter((v) => current.includes(v));
 }

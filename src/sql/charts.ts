@@ -53,12 +53,14 @@ const countOf = (status: CellStatus): string =>
 
 /**
  * Every version bar of every chart (all tests, both modes), in test order, then mode, then
- * release order; with a range, only versions whose ord is within [from, to].
+ * release order; with a range, only versions whose ord is within [from, to]; with `currentOnly`,
+ * only the current versions (versions.current).
  */
-export function versionBarsQuery(range: { readonly from: number; readonly to: number } | null, metric: Metric = RPS): Query<VersionRow> {
+export function versionBarsQuery(range: { readonly from: number; readonly to: number } | null, metric: Metric = RPS, currentOnly = false): Query<VersionRow> {
   const winner = (column: string) => `arg_max(s.${column}, s.score)`;
   // All versions (the usual page load) need no parameters: one trip to the worker, not two.
-  const where = range ? 'WHERE v.ord BETWEEN ? AND ?' : '';
+  const conditions = [...(range ? ['v.ord BETWEEN ? AND ?'] : []), ...(currentOnly ? ['v.current'] : [])];
+  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   return query(
     `SELECT s.mode, s.test, s.test_index, s.version, v.ord,
             arg_min(s.status, ${STATUS_PRIORITY}) AS status,

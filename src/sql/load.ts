@@ -2,7 +2,7 @@
  * Statements that turn the published Parquet files into tables, and the derived table
  * cell_status every chart query reads. All aggregation lives here and in charts.ts, in SQL.
  */
-import { LAZY_COLUMNS, lazyTable, SCHEMA, storedName, type TableName, tableFile } from './schema';
+import { LAZY_COLUMNS, lazyTable, OPTIONAL_COLUMNS, SCHEMA, storedName, type TableName, tableFile } from './schema';
 import { COUNT_REPEATS, METRICS } from '../vocabulary';
 import { query, type Query } from './query';
 
@@ -20,6 +20,15 @@ export function createTableSql(table: TableName, hasFile: boolean, split = false
   const name = storedName(table);
   if (!hasFile) return `CREATE OR REPLACE TABLE ${name} (${columns.map(([column, type]) => `"${column}" ${type}`).join(', ')})`;
   const lazy = split ? LAZY_COLUMNS[table] : undefined;
+  const optional = OPTIONAL_COLUMNS[table] ?? [];
+  if (!lazy && optional.length) {
+    // An optional column the file lacks binds to the outer NULL of the same name (a lateral
+    // reference), so one statement reads old and new files alike.
+    const inner = columns.map(([column, type]) => `"${column}"::${type} AS "${column}$"`).join(', ');
+    const outer = columns.map(([column]) => `x."${column}$" AS "${column}"`).join(', ');
+    const defaults = optional.map((column) => `NULL::${SCHEMA[table][column] ?? 'VARCHAR'} AS "${column}"`).join(', ');
+    return `CREATE OR REPLACE VIEW ${name} AS SELECT ${outer} FROM (SELECT ${defaults}) d, LATERAL (SELECT ${inner} FROM read_parquet('${tableFile(table)}')) x`;
+  }
   if (!lazy) {
     const select = columns.map(([column, type]) => `"${column}"::${type} AS "${column}"`).join(', ');
     return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM read_parquet('${tableFile(table)}')`;
@@ -50,7 +59,8 @@ export const othersPercentSql = (column: string): string =>
 
 /** One row of the catalog: a planned version, a compiler, a configuration (in plan order) or a chart (mode and test). */
 export interface CatalogRow {
-  kind: 'version' | 'compiler' | 'config' | 'chart';
+  /** 'other': a version that is not current (also listed as a 'version'). */
+  kind: 'version' | 'other' | 'compiler' | 'config' | 'chart';
   /** The version, compiler, configuration's flag set or test. */
   name: string;
   /** The chart's mode, the configuration's compiler; null for the other kinds. */
@@ -60,18 +70,25 @@ export interface CatalogRow {
 }
 
 /**
- * The versions table: version -> ord (0 = oldest), first taken from the collector's
+ * Aggregate over a version's plan rows: whether it is a current version (plan.current; NULL, from
+ * plans written before the column, which held only current versions, counts as current).
+ */
+const CURRENT_SQL = 'coalesce(bool_and("current"), true)';
+
+/**
+ * The versions table: version -> ord (0 = oldest) and current (the matrix's default set), first taken from the collector's
  * plan.version_index, so that page load needs no extra trip. The caller checks it against
  * compareVersions (and ords 0, 1, 2, ...) and replaces the table with versionsTableSql when they
  * disagree (e.g. shards merged from configs that list versions differently).
  */
 export const PLAN_VERSIONS_SQL = `CREATE OR REPLACE TABLE versions AS
-SELECT version, min(version_index)::INTEGER AS ord FROM plan GROUP BY version`;
+SELECT version, min(version_index)::INTEGER AS ord, ${CURRENT_SQL} AS current FROM plan GROUP BY version`;
 
 /** What the data holds: versions in the versions table's order, compilers and configurations in plan order, charts in test order. */
 export function catalogQuery(): Query<CatalogRow> {
   return query(
     `SELECT 'version' AS kind, version AS name, NULL::VARCHAR AS mode, ord FROM versions
+     UNION ALL SELECT 'other', version, NULL, ord FROM versions WHERE NOT current
      UNION ALL SELECT 'compiler', compiler, NULL, min(compiler_index)::INTEGER FROM plan GROUP BY compiler
      UNION ALL SELECT 'config', flag_set, compiler, min(compiler_index * 1000 + flag_index)::INTEGER FROM plan GROUP BY compiler, flag_set
      UNION ALL SELECT 'chart', test, mode, min(test_index)::INTEGER FROM cell_status GROUP BY test, mode
@@ -81,10 +98,11 @@ export function catalogQuery(): Query<CatalogRow> {
 
 /** Replaces the versions table with this release order (0 = oldest). */
 export function versionsTableSql(ordered: readonly string[]): Query<never> {
-  if (!ordered.length) return query(`CREATE OR REPLACE TABLE versions (version VARCHAR, ord INTEGER)`);
+  if (!ordered.length) return query(`CREATE OR REPLACE TABLE versions (version VARCHAR, ord INTEGER, current BOOLEAN)`);
   const rows = ordered.map(() => '(?, ?::INTEGER)').join(', ');
   return query(
-    `CREATE OR REPLACE TABLE versions AS SELECT * FROM (VALUES ${rows}) AS t(version, ord)`,
+    `CREATE OR REPLACE TABLE versions AS SELECT t.version, t.ord, c.current FROM (VALUES ${rows}) AS t(version, ord)
+     JOIN (SELECT version, ${CURRENT_SQL} AS current FROM plan GROUP BY version) c ON c.version = t.version`,
     ordered.flatMap((version, ord) => [version, ord]),
   );
 }

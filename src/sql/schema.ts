@@ -50,7 +50,7 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
   plan: {
     cell_id: 'VARCHAR', version: 'VARCHAR', version_index: 'INTEGER', compiler: 'VARCHAR',
     compiler_index: 'INTEGER', flag_set: 'VARCHAR', flag_index: 'INTEGER', cc: 'VARCHAR',
-    cflags: 'VARCHAR', modes: 'VARCHAR', repeats: 'INTEGER',
+    cflags: 'VARCHAR', modes: 'VARCHAR', repeats: 'INTEGER', current: 'BOOLEAN',
   },
   builds: {
     build_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR', flag_set: 'VARCHAR',
@@ -100,6 +100,14 @@ const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_la
  * the page fetches them only when something asks for them (the status grid's build logs, the SQL
  * console). `key` identifies a row (the build checks it is unique); every key column is VARCHAR.
  */
+/**
+ * Columns a table's file may lack, read as NULL then: written by newer collectors only
+ * (plan.current, collector 0.2.0: null in older plans, which held only current versions).
+ */
+export const OPTIONAL_COLUMNS: Readonly<Partial<Record<TableName, readonly string[]>>> = {
+  plan: ['current'],
+};
+
 export const LAZY_COLUMNS: Readonly<Partial<Record<TableName, { readonly key: readonly string[]; readonly columns: readonly string[] }>>> = {
   builds: { key: ['build_id'], columns: ['log_tail'] },
   runs: { key: ['run_id'], columns: ['raw_output'] },

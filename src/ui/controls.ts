@@ -5,7 +5,7 @@ import { METRIC_IDS, type MetricId, METRICS } from '../vocabulary';
 import { h } from './dom';
 
 /** A change the user asked for. */
-export type StatePatch = Partial<Pick<AppState, 'metric' | 'view' | 'mode' | 'q' | 'from' | 'to'>> & { reset?: true };
+export type StatePatch = Partial<Pick<AppState, 'metric' | 'view' | 'mode' | 'q' | 'from' | 'to' | 'releases'>> & { reset?: true };
 
 /** The filter bar, kept in step with the state. */
 export interface Controls {
@@ -47,8 +47,11 @@ function radioGroup<T extends string>(name: string, legend: string, options: rea
   return { fieldset, set, labels };
 }
 
-/** Builds the controls into `root`; `versions` in release order fill the range selects. */
-export function createControls(root: HTMLElement, versions: readonly string[], onChange: (patch: StatePatch) => void): Controls {
+/**
+ * Builds the controls into `root`; `versions` in release order fill the range selects. With
+ * `others` (versions that are not current) an "every release" switch shows them too.
+ */
+export function createControls(root: HTMLElement, versions: readonly string[], onChange: (patch: StatePatch) => void, others = 0): Controls {
   const metric = radioGroup<MetricId>('metric', 'Metric', METRIC_IDS.map((id) => [id, METRIC_LABELS[id]] as const), (v) => onChange({ metric: v }),
     Object.fromEntries(METRIC_IDS.map((id) => [id, `${METRICS[id].label}: ${METRICS[id].direction}`])));
   const view = radioGroup<AxisView>('view', 'Axis', [['real', 'Real View'], ['max', 'Max Change View']], (v) => onChange({ view: v }));
@@ -75,6 +78,11 @@ export function createControls(root: HTMLElement, versions: readonly string[], o
   const from = versionSelect('version-from', 'Versions', 'from');
   const to = versionSelect('version-to', 'to', 'to');
   const count = h('span', { class: 'text-sm text-slate-600', attrs: { id: 'chart-count', 'aria-live': 'polite' } });
+  const every = h('input', { attrs: { type: 'checkbox', id: 'every-release' }, on: { change: () => onChange({ releases: every.checked ? 'all' : 'current' }) } });
+  const everyLabel = h('label', {
+    class: 'flex items-center gap-1 text-sm text-slate-700',
+    attrs: { for: 'every-release', title: `Charts show the current versions (the newest patch of each minor line); this adds the ${others} other releases, measured with one repeat (no noise estimate)` },
+  }, every, `Every release (+${others})`);
   const reset = h('button', { class: 'rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100', attrs: { type: 'button' }, on: { click: () => onChange({ reset: true }) } }, 'Reset');
 
   root.replaceChildren(
@@ -83,6 +91,7 @@ export function createControls(root: HTMLElement, versions: readonly string[], o
     mode.fieldset,
     h('div', { class: 'flex items-center gap-2' }, h('label', { class: 'text-sm font-semibold text-slate-700', attrs: { for: 'test-search' } }, 'Test'), search),
     h('div', { class: 'flex items-center gap-2' }, from.label, from.select, to.label, to.select),
+    ...(others > 0 ? [everyLabel] : []),
     reset,
     count,
   );
@@ -95,6 +104,7 @@ export function createControls(root: HTMLElement, versions: readonly string[], o
       if (document.activeElement !== search && search.value.trim() !== state.q) search.value = state.q;
       from.select.value = state.from ?? '';
       to.select.value = state.to ?? '';
+      every.checked = state.releases === 'all';
       count.textContent = `${shown} of ${total} charts`;
     },
     setCounted(figures) {

@@ -13,6 +13,8 @@ export interface AnalysisContext {
   /** Planned versions in release order, and configurations in plan order. */
   readonly versions: readonly string[];
   readonly configs: readonly ConfigRef[];
+  /** The current versions (the newest patch of each minor line), in release order. */
+  readonly currentVersions: readonly string[];
   /** Compilers in plan order, and the colour of each (as in the charts). */
   readonly compilers: readonly string[];
   colorOf(compiler: string): string;

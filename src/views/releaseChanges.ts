@@ -5,7 +5,7 @@
  * page's when it is one, else instructions per request.
  */
 import { bySize, type ChangeEntry, compareUrl, pairChanges, type PairChanges, releasePairs } from '../model/releaseChanges';
-import { chartKey, type AppState, versionsInRange } from '../model/state';
+import { chartKey, type AppState, shownVersions } from '../model/state';
 import { releaseChangesQuery, type ReleaseChangeRow } from '../sql/releaseChanges';
 import { h } from '../ui/dom';
 import { labelledSelect, sectionFrame } from '../ui/section';
@@ -22,7 +22,7 @@ function countedMetric(state: AppState): Metric {
 /** The section. */
 export function createReleaseChanges(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('changes', 'Changes between releases', [
-    'For each release against the one before it (in the version range shown), per test and mode, the configurations whose counted cost ',
+    'For each release against the one before it among the releases shown (the version range; the current versions, or every release), per test and mode, the configurations whose counted cost ',
     'per request changed beyond noise: the noise band of a configuration is the larger spread of its counting repeats on the two releases. ',
     'A missing count (not collected, build failed, unsupported) is listed as missing, never as a change. ',
     'Instructions per request, or estimated cycles per request when that metric is selected.',
@@ -68,7 +68,7 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
   async function render(state: AppState): Promise<void> {
     order.setOptions([['release', 'by release'], ['size', 'by size of change']], state.changes ?? 'release');
     const metric = countedMetric(state);
-    const pairs = releasePairs(versionsInRange(state, ctx.versions));
+    const pairs = releasePairs(shownVersions(state, ctx.versions, ctx.currentVersions));
     if (!pairs.length) {
       frame.status.textContent = 'The version range holds one release: nothing to compare.';
       list.replaceChildren();
@@ -91,5 +91,5 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     draw(rows, state, metric);
   }
 
-  return { frame, render, key: (s) => `${countedMetric(s).id}|${s.from}|${s.to}|${s.changes}` };
+  return { frame, render, key: (s) => `${countedMetric(s).id}|${s.from}|${s.to}|${s.releases}|${s.changes}` };
 }

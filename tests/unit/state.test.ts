@@ -11,6 +11,7 @@ const full: AppState = {
   q: 'lrange 100',
   from: '2.8.24',
   to: '7.4.1',
+  releases: 'all',
   open: { 'pipe:LRANGE_100 (first 100 elements)': '7.4.1', 'data:SET': '2.6.17' },
   chart: 'pipe:LRANGE_100 (first 100 elements)',
   tables: ['data:SET', 'pipe:LRANGE_100 (first 100 elements)'],
