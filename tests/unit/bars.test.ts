@@ -77,7 +77,7 @@ describe('configBar', () => {
     expect(bar).toMatchObject({ key: '7.4.1|gcc|-Os', label: '-Os', group: 'gcc', color: 'blue', winner: false });
     expect(bar.tooltip).toContain('Redis 7.4.1, 5.0% slower than the fastest');
     expect(bar.tooltip).toContain('p50 latency: not printed by this client');
-    expect(bar.tooltip).toContain('Best of 1 of 3 repeats');
+    expect(bar.tooltip).toContain('Best of 1 of 3 repeats: a single repeat, no noise estimate');
   });
 
   it('marks the winner in its accessible name', () => {
