@@ -36,7 +36,8 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     const key = chartKey(e.mode, e.test);
     return h('a', {
       class: LINK,
-      attrs: { href: ctx.link({ metric: metric.id, chart: key, open: { [key]: e.to }, section: null }), 'data-link': 'chart' },
+      // A release outside the current versions is drawn only when every release is shown.
+      attrs: { href: ctx.link({ metric: metric.id, chart: key, open: { [key]: e.to }, section: null, ...(ctx.currentVersions.includes(e.to) ? {} : { releases: 'all' as const }) }), 'data-link': 'chart' },
     }, 'chart');
   };
   const diffLink = (from: string, to: string) =>
