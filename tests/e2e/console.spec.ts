@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { openNodeDuckDB } from '../support/node-duckdb.mjs';
-import { bar, bars, chart, screenshot, waitForCharts } from './helpers';
+import { bar, bars, chart, ORIGIN, screenshot, waitForCharts } from './helpers';
 
 /** Opens the page with this console query (and optional other parameters) and waits for its outcome. */
 async function openConsole(page: Page, sql: string, extra = ''): Promise<void> {
@@ -160,7 +160,7 @@ test("a chart's SQL opens in the console as a standalone query that returns the 
 test('a query naming another origin is refused inside the page, without a request', async ({ page, context }) => {
   const foreign: string[] = [];
   context.on('request', (request) => {
-    if (!/^(http:\/\/127\.0\.0\.1:4321\/|blob:|data:)/.test(request.url())) foreign.push(request.url());
+    if (![`${ORIGIN}/`, 'blob:', 'data:'].some((start) => request.url().startsWith(start))) foreign.push(request.url());
   });
   await openConsole(page, "SELECT * FROM read_parquet('https://example.com/results.parquet')");
   await expect(page.locator('#sql-error')).toContainText('this site does not request other origins (https://example.com/results.parquet)');

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { bar, bars, chart, screenshot, waitForCharts } from './helpers';
+import { bar, bars, chart, ORIGIN, screenshot, waitForCharts } from './helpers';
 
 /** The file the page downloads when `button` is pressed. */
 async function download(page: Page, button: Locator): Promise<{ name: string; bytes: Buffer }> {
@@ -24,10 +24,10 @@ test("a chart's SVG export holds the drawing, its title, axis range, legend and 
   expect(text).toContain(`>${axis} · Real View</text>`);
   expect(axis).toMatch(/^axis [\d,]+ – [\d,]+ req\/s/);
   // The link (it names the hardware: the fixture has two classes) wraps after its '?'.
-  expect(text).toContain('>Redis Compiler Benchmarks: http://127.0.0.1:4321/redis-compiler-benchmarks/?</text>');
+  expect(text).toContain(`>Redis Compiler Benchmarks: ${ORIGIN}/redis-compiler-benchmarks/?</text>`);
   expect(text).toContain('>hw=fixture-cpu-2-00ghz-2-cores&amp;chart=data%3ASET</text>');
   expect(text).toMatch(/>Data: plan\.parquet, builds\.parquet, runs\.parquet, results\.parquet, machines\.parquet in <\/text>|>Data: plan\.parquet/);
-  expect(text).toContain('http://127.0.0.1:4321/redis-compiler-benchmarks/data/');
+  expect(text).toContain(`${ORIGIN}/redis-compiler-benchmarks/data/`);
   for (const label of ['>gcc</text>', '>clang</text>', '>not collected</text>']) expect(text).toContain(label);
 
   // Opened on its own, the file is well-formed SVG with every bar, styled without the page's CSS.

@@ -1,6 +1,9 @@
 /** Shared steps of the browser tests. */
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
+/** The preview server's origin (playwright.config.ts: port 4321, or E2E_PORT). */
+export const ORIGIN = `http://127.0.0.1:${process.env.E2E_PORT ?? 4321}`;
+
 /** Waits until every visible chart has drawn its bars. */
 export async function waitForCharts(page: Page): Promise<void> {
   await expect(page.locator('main#charts')).toHaveAttribute('aria-busy', 'false');
