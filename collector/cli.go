@@ -42,7 +42,7 @@ commands:
 run 'collector <command> -h' for a command's flags`
 
 // Version is the collector's version, recorded with every build and machine.
-const Version = "0.1.9"
+const Version = "0.2.0"
 
 func collectorVersion() string {
 	v := Version
@@ -98,8 +98,8 @@ func (m *matrixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.config, "config", defaultConfig(), "matrix file (TOML)")
 	fs.StringVar(&m.data, "data", "public/data", "directory of the Parquet tables")
 	fs.StringVar(&m.shard, "shard", "", "run only shard i of n, as i/n (e.g. 0/4)")
-	fs.StringVar(&m.versions, "versions", "", "comma-separated subset of the config's versions")
-	fs.IntVar(&m.repeats, "repeats", 0, "repeats per mode (default: the config's)")
+	fs.StringVar(&m.versions, "versions", "", `comma-separated subset of the matrix's versions; "current" stands for the current versions`)
+	fs.IntVar(&m.repeats, "repeats", 0, "repeats per mode of every version (default: the config's, benchmark.repeats for current versions and benchmark.other_repeats for the others)")
 }
 
 func defaultConfig() string {
@@ -119,7 +119,7 @@ func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
 		return nil, nil, fmt.Errorf("-repeats must be >= 1")
 	}
 	if m.repeats > 0 {
-		cfg.Bench.Repeats = m.repeats
+		cfg.Bench.Repeats, cfg.Bench.OtherRepeats = m.repeats, m.repeats
 	}
 	sh, err := config.ParseShard(m.shard)
 	if err != nil {
@@ -130,11 +130,13 @@ func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
 		want := map[string]bool{}
 		for _, v := range strings.Split(m.versions, ",") {
 			v = strings.TrimSpace(v)
-			found := false
-			for _, have := range cfg.Versions {
-				found = found || have == v
+			if v == "current" {
+				for _, c := range cfg.Versions {
+					want[c] = true
+				}
+				continue
 			}
-			if !found {
+			if !slices.Contains(cfg.ReleaseList(), v) {
 				return nil, nil, fmt.Errorf("unknown version %q (not in %s)", v, m.config)
 			}
 			want[v] = true
@@ -329,13 +331,14 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	pending := func(d *store.Data, hw string) []runner.Task {
-		return runner.Pending(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw, runner.Redo{})
+		return runner.PendingRuns(cfg, cells, d, hw, runner.Redo{})
 	}
 	if *precision {
 		cfg.Bench.Modes, cfg.Bench.Repeats = cfg.Bench.Precision, cfg.Bench.Rounds
 		if m.repeats > 0 {
 			cfg.Bench.Repeats = m.repeats
 		}
+		cfg.Bench.OtherRepeats = cfg.Bench.Repeats
 		pending = func(d *store.Data, hw string) []runner.Task {
 			return runner.PendingRounds(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw, runner.Redo{}, func() int64 { return 0 })
 		}
@@ -351,10 +354,10 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	counts := map[string]int{}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "VERSION\tCOMPILER\tFLAGS\tSTATE\tRUNS\tNOTE")
-	for _, s := range runner.Status(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw) {
+	for _, s := range runner.MatrixStatus(cfg, cells, d, hw) {
 		var runs []string
 		for _, md := range cfg.Bench.Modes {
-			runs = append(runs, fmt.Sprintf("%s %d/%d", md.Name, s.Done[md.Name], cfg.Bench.Repeats))
+			runs = append(runs, fmt.Sprintf("%s %d/%d", md.Name, s.Done[md.Name], s.Repeats))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Cell.Version, s.Cell.Compiler.Name, s.Cell.FlagSet.Name,
 			s.State, strings.Join(runs, ", "), s.Error)
