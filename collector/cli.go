@@ -31,7 +31,8 @@ commands:
           -precision, the precision modes in interleaved rounds
   count   build every cell and count, under Valgrind, the instructions its server executes per
           request of each test (deterministic; does not need a quiet machine)
-  plan    print the matrix and which cells are done, partial, failed or pending
+  plan    print the matrix and which cells are done, partial, failed or pending; with -count, the
+          counted instrument's progress per version in the order count takes them
   stats   time per cell (source, build, benchmark, collector overhead); with -compare, run-to-run noise;
           with -precision, each configuration's effect against gcc -O2 with its confidence interval
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
@@ -323,12 +324,21 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	m.register(fs)
 	hwFlag := fs.String("hardware", "", `hardware class whose repeats to count, as "collector plan" lists them, e.g. "AMD EPYC, 2 cores" (default: this machine's; "all": every machine)`)
 	precision := fs.Bool("precision", false, "plan the precision modes' rounds instead of the reference modes")
+	counted := fs.Bool("count", false, "the counted instrument's progress per version, in the order collector count takes them")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	cfg, cells, err := m.load()
 	if err != nil {
 		return err
+	}
+	if *counted {
+		d, err := store.Load(m.data)
+		if err != nil {
+			return err
+		}
+		printCountPlan(stdout, runner.CountStatus(cfg, cells, d), cfg.Count.Repeats*len(cfg.Count.Modes))
+		return nil
 	}
 	pending := func(d *store.Data, hw string) []runner.Task {
 		return runner.PendingRuns(cfg, cells, d, hw, runner.Redo{})
@@ -373,6 +383,34 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%d cells: %d done, %d partial, %d failed, %d pending; %d runs to do %s\n",
 		len(cells), counts["done"], counts["partial"], counts["failed"], counts["pending"], len(todo), on)
 	return nil
+}
+
+// printCountPlan prints the counted instrument's progress per version in
+// collection order, marks the version count takes next, and sums it up;
+// planned is the counting runs planned per cell.
+func printCountPlan(w io.Writer, versions []runner.VersionCounts, planned int) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ORDER\tVERSION\tPHASE\tCOUNTED\tPARTIAL\tFAILED\tPENDING\tSTATE")
+	var sum runner.VersionCounts
+	next := ""
+	for i, v := range versions {
+		state := "done"
+		switch {
+		case v.Partial+v.Pending() == 0:
+		case next == "":
+			next, state = v.Version, "next"
+		default:
+			state = "pending"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d/%d\t%d\t%d\t%d\t%s\n", i+1, v.Version, v.Phase, v.Counted, v.Cells, v.Partial, v.Failed, v.Pending(), state)
+		sum.Cells, sum.Counted, sum.Partial, sum.Failed = sum.Cells+v.Cells, sum.Counted+v.Counted, sum.Partial+v.Partial, sum.Failed+v.Failed
+	}
+	tw.Flush()
+	if next == "" {
+		next = "nothing, every cell is counted or failed to build"
+	}
+	fmt.Fprintf(w, "%d versions, %d cells (%d counting runs each): %d counted, %d partial, %d failed to build, %d pending; next: %s\n",
+		len(versions), sum.Cells, planned, sum.Counted, sum.Partial, sum.Failed, sum.Pending(), next)
 }
 
 // planClass is the hardware class whose repeats plan counts ("" for every

@@ -66,6 +66,41 @@ func TestPlanReferenceMatrixEmptyData(t *testing.T) {
 	}
 }
 
+func TestPlanCountPrintsTheCountOrderWithItsProgress(t *testing.T) {
+	data := t.TempDir()
+	at := time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC)
+	reason := "make: exit status 2: error: x"
+	d := &store.Data{Builds: []store.Build{{BuildID: "b1", CellID: "2.6.0|clang|-O2", Status: "failed", Error: &reason, StartedAt: at}}}
+	for _, cell := range []string{"2.6.17|gcc|-O2", "2.6.17|gcc|-Os"} {
+		for _, m := range []string{"data", "pipe"} {
+			for r := 1; r <= 2; r++ {
+				d.CountRuns = append(d.CountRuns, store.CountRun{RunID: cell + m + fmt.Sprint(r), CellID: cell, Mode: m, Repeat: int32(r), Status: "ok", StartedAt: at})
+			}
+		}
+	}
+	d.CountRuns = append(d.CountRuns, store.CountRun{RunID: "p", CellID: "2.6.17|gcc|-Ofast", Mode: "data", Repeat: 1, Status: "ok", StartedAt: at})
+	if err := d.Save(data); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "plan", "-count", "-config", "matrix.toml", "-data", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "golden-plan-count.txt", out)
+	// -versions selects, in count order still.
+	out, _, err = runCLI(t, "plan", "-count", "-config", "matrix.toml", "-data", data, "-versions", "2.6.0,2.6.17")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "ORDER  VERSION  PHASE    COUNTED  PARTIAL  FAILED  PENDING  STATE\n" +
+		"1      2.6.17   current  2/12     1        0       9        next\n" +
+		"2      2.6.0    first    0/12     0        1       11       pending\n" +
+		"2 versions, 24 cells (4 counting runs each): 2 counted, 1 partial, 1 failed to build, 20 pending; next: 2.6.17\n"
+	if out != want {
+		t.Errorf("plan -count -versions 2.6.0,2.6.17:\n%s\nwant\n%s", out, want)
+	}
+}
+
 func TestPlanWithCollectedData(t *testing.T) {
 	data := t.TempDir()
 	at := time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC)
