@@ -29,6 +29,8 @@ const usage = `usage: collector <command> [flags]
 commands:
   run     build and benchmark every missing cell of the matrix, saving after each run; with
           -precision, the precision modes in interleaved rounds
+  build   build every cell of the matrix, in collection order, recording each build (ok, or
+          failed with its log tail and reason); count and run reuse the binaries
   count   build every cell and count, under Valgrind, the instructions its server executes per
           request of each test (deterministic; does not need a quiet machine)
   plan    print the matrix and which cells are done, partial, failed or pending; with -count, the
@@ -68,6 +70,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		err = cmdRun(ctx, args[1:], stdout, stderr)
 	case "count":
 		err = cmdCount(ctx, args[1:], stdout, stderr)
+	case "build":
+		err = cmdBuild(ctx, args[1:], stdout, stderr)
 	case "plan":
 		err = cmdPlan(args[1:], stdout, stderr)
 	case "merge":
@@ -256,6 +260,20 @@ func cmdCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	opts.RetryFailed = *retry
 	return runner.Count(ctx, opts)
+}
+
+func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f sourceFlags
+	f.register(fs)
+	retry := fs.Bool("retry-failed", false, "rebuild cells whose latest build failed")
+	opts, err := f.options(ctx, fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	opts.RetryFailed = *retry
+	return runner.Build(ctx, opts)
 }
 
 // usedVersions are the versions whose sources this run needs, client included.
