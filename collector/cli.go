@@ -35,7 +35,8 @@ commands:
           request of each test (deterministic; does not need a quiet machine)
   plan    print the matrix and which cells are done, partial, failed or pending; with -count, the
           counted instrument's progress per version in the order count takes them
-  stats   time per cell (source, build, benchmark, collector overhead); with -compare, run-to-run noise;
+  stats   time per cell (source, build, benchmark, count, collector overhead), machine time in all and
+          per stretch of collection; with -compare, run-to-run noise;
           with -precision, each configuration's effect against gcc -O2 with its confidence interval
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
   recover add runs that earlier versions of a dataset had and that were measured again to its
@@ -498,6 +499,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	baseline := fs.String("baseline", "gcc|-O2", "baseline configuration, compiler|flag set (with -precision)")
 	seed := fs.Uint("seed", uint(stats.DefaultOptions.Seed), "bootstrap seed (with -precision)")
 	versions := fs.String("versions", "", "with -precision: comma-separated versions to print, reference runs included, even without precision runs")
+	gap := fs.Duration("stretch-gap", report.StretchGap, "a pause of this long or more between a machine's builds and runs starts a new stretch of collection")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -523,6 +525,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	report.Counts(stdout, d)
 	report.GuestCPUs(stdout, d)
 	report.Totals(stdout, d)
+	report.PrintStretches(stdout, d, *gap)
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)
 	report.Steal(stdout, d)
