@@ -58,7 +58,7 @@ type Stretch struct {
 }
 
 // Stretches splits each machine's activities into stretches separated by
-// pauses of gap or more, in order of machine and start.
+// pauses of gap or more, in order of start (then machine).
 func Stretches(d *store.Data, gap time.Duration) []Stretch {
 	byMachine := map[string][]activity{}
 	for _, a := range activities(d) {
@@ -80,6 +80,7 @@ func Stretches(d *store.Data, gap time.Duration) []Stretch {
 			i = j
 		}
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })
 	return out
 }
 

@@ -44,8 +44,8 @@ func TestStretchesSplitAMachinesWorkAtPausesOfTheGap(t *testing.T) {
 	// Busy: m1's first stretch 10:00-10:40 (the parallel runs once) and 10:41-10:43, 42 minutes;
 	// its second 2 + 2 + 30 = 34 minutes; m2's 10 + 2 = 12 minutes.
 	want := "stretch 1, machine m1: 2026-11-24 10:00 to 2026-11-24 10:43 UTC, 0.72 h (0.70 h busy): 1 cells built (2 builds, 1 failed), 0 runs, 1 cells counted (2 counting runs)\n" +
-		"stretch 2, machine m1: 2026-11-24 11:13 to 2026-11-24 11:50 UTC, 0.62 h (0.57 h busy): 1 cells built (1 builds, 0 failed), 1 runs, 1 cells counted (1 counting runs)\n" +
-		"stretch 3, machine m2: 2026-11-24 10:00 to 2026-11-24 10:27 UTC, 0.45 h (0.20 h busy): 0 cells built (0 builds, 0 failed), 2 runs, 0 cells counted (0 counting runs)\n" +
+		"stretch 2, machine m2: 2026-11-24 10:00 to 2026-11-24 10:27 UTC, 0.45 h (0.20 h busy): 0 cells built (0 builds, 0 failed), 2 runs, 0 cells counted (0 counting runs)\n" +
+		"stretch 3, machine m1: 2026-11-24 11:13 to 2026-11-24 11:50 UTC, 0.62 h (0.57 h busy): 1 cells built (1 builds, 0 failed), 1 runs, 1 cells counted (1 counting runs)\n" +
 		"3 stretches of collection (pauses of 20m0s or more between them): 1.78 h of machine time, 1.47 h busy\n"
 	if out.String() != want {
 		t.Errorf("stretches:\n%s\nwant\n%s", out.String(), want)
@@ -55,7 +55,7 @@ func TestStretchesSplitAMachinesWorkAtPausesOfTheGap(t *testing.T) {
 		t.Errorf("%d stretches with a 30-minute gap, want 3", n)
 	}
 	ss := Stretches(stretchData(), 31*time.Minute)
-	if len(ss) != 2 || ss[0].Builds != 3 || ss[0].CellsBuilt != 2 || ss[0].CellsCounted != 2 || ss[0].CountRuns != 3 || ss[0].Busy != 76*time.Minute {
+	if len(ss) != 2 || ss[0].Machine != "m1" || ss[0].Builds != 3 || ss[0].CellsBuilt != 2 || ss[0].CellsCounted != 2 || ss[0].CountRuns != 3 || ss[0].Busy != 76*time.Minute {
 		t.Errorf("with a 31-minute gap: %+v", ss)
 	}
 }
