@@ -525,6 +525,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	report.Counts(stdout, d)
 	report.GuestCPUs(stdout, d)
 	report.Totals(stdout, d)
+	report.Builds(stdout, d)
 	report.PrintStretches(stdout, d, *gap)
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)

@@ -1,7 +1,9 @@
 package config
 
 import (
+	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -95,6 +97,48 @@ func MinorLine(version string) string {
 		return main
 	}
 	return parts[0] + "." + parts[1]
+}
+
+// CompareVersions compares two release numbers in release order (negative:
+// a is older): numerically part by part, a missing part counting as 0, and a
+// release candidate ("7.0-rc1") before its release. Other strings compare as
+// strings, after every release number.
+func CompareVersions(a, b string) int {
+	if validVersion(a) != validVersion(b) {
+		if validVersion(a) {
+			return -1
+		}
+		return 1
+	}
+	if !validVersion(a) {
+		return strings.Compare(a, b)
+	}
+	am, arc, aPre := strings.Cut(a, "-")
+	bm, brc, bPre := strings.Cut(b, "-")
+	ap, bp := strings.Split(am, "."), strings.Split(bm, ".")
+	for i := 0; i < max(len(ap), len(bp)); i++ {
+		if c := cmp.Compare(part(ap, i), part(bp, i)); c != 0 {
+			return c
+		}
+	}
+	switch {
+	case aPre && bPre:
+		return cmp.Compare(part([]string{arc[2:]}, 0), part([]string{brc[2:]}, 0))
+	case aPre:
+		return -1
+	case bPre:
+		return 1
+	}
+	return 0
+}
+
+// part is the i-th number of parts, 0 when missing.
+func part(parts []string, i int) int {
+	if i >= len(parts) {
+		return 0
+	}
+	n, _ := strconv.Atoi(parts[i])
+	return n
 }
 
 // CollectionOrder is the matrix's versions in collection order (the function

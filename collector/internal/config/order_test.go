@@ -100,3 +100,18 @@ func TestInCollectionOrder(t *testing.T) {
 		t.Errorf("cells in collection order = %q, want %q", got, want)
 	}
 }
+
+func TestCompareVersions(t *testing.T) {
+	ordered := []string{"2.6.0", "2.6.2", "2.6.10", "2.8.0", "7.0-rc1", "7.0.0-rc2", "7.0", "7.0.1", "10.0.0", "nightly", "unstable"}
+	for i, a := range ordered {
+		for j, b := range ordered {
+			got := CompareVersions(a, b)
+			if (i < j) != (got < 0) || (i == j) != (got == 0) {
+				t.Errorf("CompareVersions(%q, %q) = %d", a, b, got)
+			}
+		}
+	}
+	if CompareVersions("7.0", "7.0.0") != 0 {
+		t.Error("7.0 and 7.0.0 differ; a missing part counts as 0")
+	}
+}
