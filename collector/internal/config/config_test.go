@@ -104,7 +104,7 @@ func TestLoadReferenceMatrix(t *testing.T) {
 	if !reflect.DeepEqual(b.Modes, wantModes) {
 		t.Errorf("modes = %v, want the reference protocol %v", b.Modes, wantModes)
 	}
-	if len(c.Compat) != 3 || c.Compat[0].CFlags != "-fcommon" {
+	if len(c.Compat) != 4 || c.Compat[0].CFlags != "-fcommon" {
 		t.Errorf("compat = %+v", c.Compat)
 	}
 }
