@@ -29,10 +29,14 @@ const usage = `usage: collector <command> [flags]
 commands:
   run     build and benchmark every missing cell of the matrix, saving after each run; with
           -precision, the precision modes in interleaved rounds
+  build   build every cell of the matrix, in collection order, recording each build (ok, or
+          failed with its log tail and reason); count and run reuse the binaries
   count   build every cell and count, under Valgrind, the instructions its server executes per
           request of each test (deterministic; does not need a quiet machine)
-  plan    print the matrix and which cells are done, partial, failed or pending
-  stats   time per cell (source, build, benchmark, collector overhead); with -compare, run-to-run noise;
+  plan    print the matrix and which cells are done, partial, failed or pending; with -count, the
+          counted instrument's progress per version in the order count takes them
+  stats   time per cell (source, build, benchmark, count, collector overhead), machine time in all and
+          per stretch of collection; with -compare, run-to-run noise;
           with -precision, each configuration's effect against gcc -O2 with its confidence interval
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
   recover add runs that earlier versions of a dataset had and that were measured again to its
@@ -42,7 +46,7 @@ commands:
 run 'collector <command> -h' for a command's flags`
 
 // Version is the collector's version, recorded with every build and machine.
-const Version = "0.1.9"
+const Version = "0.2.0"
 
 func collectorVersion() string {
 	v := Version
@@ -67,6 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		err = cmdRun(ctx, args[1:], stdout, stderr)
 	case "count":
 		err = cmdCount(ctx, args[1:], stdout, stderr)
+	case "build":
+		err = cmdBuild(ctx, args[1:], stdout, stderr)
 	case "plan":
 		err = cmdPlan(args[1:], stdout, stderr)
 	case "merge":
@@ -98,8 +104,8 @@ func (m *matrixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.config, "config", defaultConfig(), "matrix file (TOML)")
 	fs.StringVar(&m.data, "data", "public/data", "directory of the Parquet tables")
 	fs.StringVar(&m.shard, "shard", "", "run only shard i of n, as i/n (e.g. 0/4)")
-	fs.StringVar(&m.versions, "versions", "", "comma-separated subset of the config's versions")
-	fs.IntVar(&m.repeats, "repeats", 0, "repeats per mode (default: the config's)")
+	fs.StringVar(&m.versions, "versions", "", `comma-separated subset of the matrix's versions; "current" stands for the current versions`)
+	fs.IntVar(&m.repeats, "repeats", 0, "repeats per mode of every version (default: the config's, benchmark.repeats for current versions and benchmark.other_repeats for the others)")
 }
 
 func defaultConfig() string {
@@ -119,7 +125,7 @@ func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
 		return nil, nil, fmt.Errorf("-repeats must be >= 1")
 	}
 	if m.repeats > 0 {
-		cfg.Bench.Repeats = m.repeats
+		cfg.Bench.Repeats, cfg.Bench.OtherRepeats = m.repeats, m.repeats
 	}
 	sh, err := config.ParseShard(m.shard)
 	if err != nil {
@@ -130,11 +136,13 @@ func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
 		want := map[string]bool{}
 		for _, v := range strings.Split(m.versions, ",") {
 			v = strings.TrimSpace(v)
-			found := false
-			for _, have := range cfg.Versions {
-				found = found || have == v
+			if v == "current" {
+				for _, c := range cfg.Versions {
+					want[c] = true
+				}
+				continue
 			}
-			if !found {
+			if !slices.Contains(cfg.ReleaseList(), v) {
 				return nil, nil, fmt.Errorf("unknown version %q (not in %s)", v, m.config)
 			}
 			want[v] = true
@@ -255,6 +263,20 @@ func cmdCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return runner.Count(ctx, opts)
 }
 
+func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f sourceFlags
+	f.register(fs)
+	retry := fs.Bool("retry-failed", false, "rebuild cells whose latest build failed")
+	opts, err := f.options(ctx, fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	opts.RetryFailed = *retry
+	return runner.Build(ctx, opts)
+}
+
 // usedVersions are the versions whose sources this run needs, client included.
 func usedVersions(cfg *config.Config, cells []config.Cell) []string {
 	seen := map[string]bool{cfg.Bench.ClientVersion: true}
@@ -321,6 +343,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	m.register(fs)
 	hwFlag := fs.String("hardware", "", `hardware class whose repeats to count, as "collector plan" lists them, e.g. "AMD EPYC, 2 cores" (default: this machine's; "all": every machine)`)
 	precision := fs.Bool("precision", false, "plan the precision modes' rounds instead of the reference modes")
+	counted := fs.Bool("count", false, "the counted instrument's progress per version, in the order collector count takes them")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -328,14 +351,23 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *counted {
+		d, err := store.Load(m.data)
+		if err != nil {
+			return err
+		}
+		printCountPlan(stdout, runner.CountStatus(cfg, cells, d), cfg.Count.Repeats*len(cfg.Count.Modes))
+		return nil
+	}
 	pending := func(d *store.Data, hw string) []runner.Task {
-		return runner.Pending(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw, runner.Redo{})
+		return runner.PendingRuns(cfg, cells, d, hw, runner.Redo{})
 	}
 	if *precision {
 		cfg.Bench.Modes, cfg.Bench.Repeats = cfg.Bench.Precision, cfg.Bench.Rounds
 		if m.repeats > 0 {
 			cfg.Bench.Repeats = m.repeats
 		}
+		cfg.Bench.OtherRepeats = cfg.Bench.Repeats
 		pending = func(d *store.Data, hw string) []runner.Task {
 			return runner.PendingRounds(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw, runner.Redo{}, func() int64 { return 0 })
 		}
@@ -351,10 +383,10 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	counts := map[string]int{}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "VERSION\tCOMPILER\tFLAGS\tSTATE\tRUNS\tNOTE")
-	for _, s := range runner.Status(cells, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw) {
+	for _, s := range runner.MatrixStatus(cfg, cells, d, hw) {
 		var runs []string
 		for _, md := range cfg.Bench.Modes {
-			runs = append(runs, fmt.Sprintf("%s %d/%d", md.Name, s.Done[md.Name], cfg.Bench.Repeats))
+			runs = append(runs, fmt.Sprintf("%s %d/%d", md.Name, s.Done[md.Name], s.Repeats))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Cell.Version, s.Cell.Compiler.Name, s.Cell.FlagSet.Name,
 			s.State, strings.Join(runs, ", "), s.Error)
@@ -370,6 +402,34 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%d cells: %d done, %d partial, %d failed, %d pending; %d runs to do %s\n",
 		len(cells), counts["done"], counts["partial"], counts["failed"], counts["pending"], len(todo), on)
 	return nil
+}
+
+// printCountPlan prints the counted instrument's progress per version in
+// collection order, marks the version count takes next, and sums it up;
+// planned is the counting runs planned per cell.
+func printCountPlan(w io.Writer, versions []runner.VersionCounts, planned int) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ORDER\tVERSION\tPHASE\tCOUNTED\tPARTIAL\tFAILED\tPENDING\tSTATE")
+	var sum runner.VersionCounts
+	next := ""
+	for i, v := range versions {
+		state := "done"
+		switch {
+		case v.Partial+v.Pending() == 0:
+		case next == "":
+			next, state = v.Version, "next"
+		default:
+			state = "pending"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d/%d\t%d\t%d\t%d\t%s\n", i+1, v.Version, v.Phase, v.Counted, v.Cells, v.Partial, v.Failed, v.Pending(), state)
+		sum.Cells, sum.Counted, sum.Partial, sum.Failed = sum.Cells+v.Cells, sum.Counted+v.Counted, sum.Partial+v.Partial, sum.Failed+v.Failed
+	}
+	tw.Flush()
+	if next == "" {
+		next = "nothing, every cell is counted or failed to build"
+	}
+	fmt.Fprintf(w, "%d versions, %d cells (%d counting runs each): %d counted, %d partial, %d failed to build, %d pending; next: %s\n",
+		len(versions), sum.Cells, planned, sum.Counted, sum.Partial, sum.Failed, sum.Pending(), next)
 }
 
 // planClass is the hardware class whose repeats plan counts ("" for every
@@ -439,6 +499,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	baseline := fs.String("baseline", "gcc|-O2", "baseline configuration, compiler|flag set (with -precision)")
 	seed := fs.Uint("seed", uint(stats.DefaultOptions.Seed), "bootstrap seed (with -precision)")
 	versions := fs.String("versions", "", "with -precision: comma-separated versions to print, reference runs included, even without precision runs")
+	gap := fs.Duration("stretch-gap", report.StretchGap, "a pause of this long or more between a machine's builds and runs starts a new stretch of collection")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -464,6 +525,8 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	report.Counts(stdout, d)
 	report.GuestCPUs(stdout, d)
 	report.Totals(stdout, d)
+	report.Builds(stdout, d)
+	report.PrintStretches(stdout, d, *gap)
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)
 	report.Steal(stdout, d)

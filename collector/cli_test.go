@@ -45,13 +45,59 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestPlanReferenceMatrixEmptyData(t *testing.T) {
-	out, _, err := runCLI(t, "plan", "-config", "matrix.toml", "-data", t.TempDir(), "-hardware", "all")
+	out, _, err := runCLI(t, "plan", "-config", "matrix.toml", "-data", t.TempDir(), "-hardware", "all", "-versions", "current")
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "golden-plan-reference-empty.txt", out)
+	golden(t, "golden-plan-current-empty.txt", out)
 	if !strings.HasSuffix(out, "132 cells: 0 done, 0 partial, 0 failed, 132 pending; 792 runs to do counting every machine's runs together\n") {
 		t.Errorf("summary line wrong:\n%s", out[strings.LastIndex(strings.TrimSuffix(out, "\n"), "\n")+1:])
+	}
+	// Every release: the current versions with 3 repeats, the 146 others with 1.
+	out, _, err = runCLI(t, "plan", "-config", "matrix.toml", "-data", t.TempDir(), "-hardware", "all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\n2.6.0    gcc       -O2           pending  data 0/1, pipe 0/1  \n", "\n2.6.17   gcc       -O2           pending  data 0/3, pipe 0/3  \n",
+		"1896 cells: 0 done, 0 partial, 0 failed, 1896 pending; 4320 runs to do counting every machine's runs together\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan of every release lacks %q", want)
+		}
+	}
+}
+
+func TestPlanCountPrintsTheCountOrderWithItsProgress(t *testing.T) {
+	data := t.TempDir()
+	at := time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC)
+	reason := "make: exit status 2: error: x"
+	d := &store.Data{Builds: []store.Build{{BuildID: "b1", CellID: "2.6.0|clang|-O2", Status: "failed", Error: &reason, StartedAt: at}}}
+	for _, cell := range []string{"2.6.17|gcc|-O2", "2.6.17|gcc|-Os"} {
+		for _, m := range []string{"data", "pipe"} {
+			for r := 1; r <= 2; r++ {
+				d.CountRuns = append(d.CountRuns, store.CountRun{RunID: cell + m + fmt.Sprint(r), CellID: cell, Mode: m, Repeat: int32(r), Status: "ok", StartedAt: at})
+			}
+		}
+	}
+	d.CountRuns = append(d.CountRuns, store.CountRun{RunID: "p", CellID: "2.6.17|gcc|-Ofast", Mode: "data", Repeat: 1, Status: "ok", StartedAt: at})
+	if err := d.Save(data); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "plan", "-count", "-config", "matrix.toml", "-data", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "golden-plan-count.txt", out)
+	// -versions selects, in count order still.
+	out, _, err = runCLI(t, "plan", "-count", "-config", "matrix.toml", "-data", data, "-versions", "2.6.0,2.6.17")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "ORDER  VERSION  PHASE    COUNTED  PARTIAL  FAILED  PENDING  STATE\n" +
+		"1      2.6.17   current  2/12     1        0       9        next\n" +
+		"2      2.6.0    first    0/12     0        1       11       pending\n" +
+		"2 versions, 24 cells (4 counting runs each): 2 counted, 1 partial, 1 failed to build, 20 pending; next: 2.6.17\n"
+	if out != want {
+		t.Errorf("plan -count -versions 2.6.0,2.6.17:\n%s\nwant\n%s", out, want)
 	}
 }
 
@@ -195,7 +241,7 @@ func TestPlanTakesThisMachinesOwnClassOnEmptyData(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, err := runCLI(t, "plan", "-config", "matrix.toml", "-data", t.TempDir(), "-hardware", own)
-	if err != nil || !strings.HasSuffix(out, "792 runs to do on "+own+"\n") {
+	if err != nil || !strings.HasSuffix(out, "4320 runs to do on "+own+"\n") {
 		t.Errorf("plan -hardware %q: %v\n%s", own, err, out)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -170,11 +171,12 @@ func checkPlan(t *testing.T, plan []store.Plan, rows int, repeats int32) {
 	if len(plan) != rows {
 		t.Fatalf("%d plan rows, want %d", len(plan), rows)
 	}
+	current := true
 	for _, p := range plan {
 		c := cellByID(t, p.CellID)
 		want := store.Plan{CellID: c.id, Version: "7.0.15", Compiler: c.compiler, FlagSet: c.flags, CC: c.cc, CFlags: c.flags,
-			Modes: "data,pipe", Repeats: repeats}
-		if p != want {
+			Modes: "data,pipe", Repeats: repeats, Current: &current}
+		if !reflect.DeepEqual(p, want) {
 			t.Errorf("plan row %+v\nwant %+v", p, want)
 		}
 	}

@@ -72,9 +72,14 @@ func oneLine(s string) string {
 // "make: Leaving directory") are skipped while there are others.
 func lastError(log string) string {
 	lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.Contains(lines[i], "error:") && !isMakes(lines[i]) {
+			return oneLine(lines[i])
+		}
+	}
 	last := ""
 	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.HasPrefix(lines[i], "make") || strings.TrimSpace(lines[i]) == "" {
+		if isMakes(lines[i]) || strings.TrimSpace(lines[i]) == "" {
 			continue
 		}
 		if strings.Contains(strings.ToLower(lines[i]), "error") {
@@ -88,6 +93,12 @@ func lastError(log string) string {
 		return lastLine(log)
 	}
 	return last
+}
+
+// isMakes says whether a log line is make's own ("make: *** ...", "make[1]:
+// Leaving ..."), also when a parallel job's output ran into it ("1make: ***").
+func isMakes(line string) bool {
+	return strings.HasPrefix(line, "make") || strings.Contains(line, "make: ***") || strings.Contains(line, "make[")
 }
 
 // shellJoin quotes args for sh: the recorded make line can be pasted and rerun.

@@ -73,6 +73,14 @@ func TestLastError(t *testing.T) {
 	if got := lastError("make: Leaving directory '/w/src'\n"); got != "make: Leaving directory '/w/src'" {
 		t.Errorf("lastError of make's lines only = %q, want the last line", got)
 	}
+	// Parallel jobs interleave: clang's "1 warning generated." ran into make's line, and the
+	// compiler's error comes before it.
+	log = "In file included from ae.c:44:\n./config.h:60:40: error: function-like macro 'GLIBC_VERSION_AT_LEAST' is not defined\n" +
+		"   60 | #if (LINUX_VERSION_CODE >= 0x020617 && GLIBC_VERSION_AT_LEAST(2, 6))\n1 error generated.\n" +
+		"1make: *** [Makefile:183: ae.o] Error 1\nmake: *** Waiting for unfinished jobs....\n warning generated.\n"
+	if got := lastError(log); got != "./config.h:60:40: error: function-like macro 'GLIBC_VERSION_AT_LEAST' is not defined" {
+		t.Errorf("lastError of interleaved jobs = %q, want the compiler's error", got)
+	}
 }
 
 func TestTail(t *testing.T) {

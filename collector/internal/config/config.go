@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,8 +15,14 @@ import (
 
 // Config is the whole matrix file. See collector/matrix.toml for a documented example.
 type Config struct {
-	// Versions are Redis releases in release order, e.g. "2.6.17".
-	Versions  []string   `toml:"versions"`
+	// Versions are the current versions, in release order: the newest patch
+	// release of every minor line, e.g. "2.6.17". They are the matrix's
+	// default set: collected first, benchmarked with Bench.Repeats, and marked
+	// current in the plan.
+	Versions []string `toml:"versions"`
+	// Releases are every version of the matrix, in release order; they hold
+	// every current version. Empty: the matrix is Versions (ReleaseList).
+	Releases  []string   `toml:"releases"`
 	Compilers []Compiler `toml:"compilers"`
 	FlagSets  []FlagSet  `toml:"flag_sets"`
 	// DepsGetFlags builds the bundled dependencies (jemalloc, lua, hiredis...) with
@@ -64,8 +71,11 @@ type Compat struct {
 
 // Bench is the benchmark protocol.
 type Bench struct {
-	Repeats int    `toml:"repeats"`
-	Modes   []Mode `toml:"modes"`
+	// Repeats are the current versions' repeats per mode; OtherRepeats those
+	// of the other releases (default: Repeats).
+	Repeats      int    `toml:"repeats"`
+	OtherRepeats int    `toml:"other_repeats"`
+	Modes        []Mode `toml:"modes"`
 	// Precision are the precision protocol's modes (collector run -precision):
 	// the reference's arguments without -n, each test run on its own for at
 	// least MinTime, in interleaved rounds of a version's configurations.
@@ -74,7 +84,7 @@ type Bench struct {
 	// of a version.
 	Rounds int `toml:"rounds"`
 	// ClientVersion selects the version whose redis-benchmark is the one client
-	// for every server; empty means the newest version in Versions.
+	// for every server; empty means the newest current version (the last of Versions).
 	ClientVersion string `toml:"client_version"`
 	// RunTimeout bounds one client invocation; StartTimeout bounds server start.
 	RunTimeout   Duration `toml:"run_timeout"`
@@ -184,6 +194,9 @@ func (c *Config) applyDefaults() {
 	if c.Bench.StartTimeout.Duration == 0 {
 		c.Bench.StartTimeout.Duration = 15 * time.Second
 	}
+	if c.Bench.OtherRepeats == 0 {
+		c.Bench.OtherRepeats = c.Bench.Repeats
+	}
 	if c.Bench.Rounds == 0 {
 		c.Bench.Rounds = 5
 	}
@@ -233,12 +246,10 @@ func (c *Config) validate() error {
 	if c.Bench.Repeats < 1 {
 		return fmt.Errorf("benchmark.repeats must be >= 1, got %d", c.Bench.Repeats)
 	}
-	if err := unique("version", c.Versions, func(v string) error {
-		if !validVersion(v) {
-			return fmt.Errorf("version %q is not a Redis release number like 7.4.1", v)
-		}
-		return nil
-	}); err != nil {
+	if c.Bench.OtherRepeats < 1 {
+		return fmt.Errorf("benchmark.other_repeats must be >= 1, got %d", c.Bench.OtherRepeats)
+	}
+	if err := validVersions(c.Versions, c.Releases); err != nil {
 		return err
 	}
 	var names []string
@@ -287,8 +298,40 @@ func (c *Config) validate() error {
 			return fmt.Errorf("compat %q needs match and cflags", k.Name)
 		}
 	}
-	if !contains(c.Versions, c.Bench.ClientVersion) {
-		return fmt.Errorf("benchmark.client_version %q is not in versions", c.Bench.ClientVersion)
+	if !contains(c.ReleaseList(), c.Bench.ClientVersion) {
+		return fmt.Errorf("benchmark.client_version %q is not in the matrix's versions", c.Bench.ClientVersion)
+	}
+	return nil
+}
+
+// validVersions checks that versions and releases are release numbers, each
+// once, and that releases, when given, hold every current version in the same order.
+func validVersions(versions, releases []string) error {
+	release := func(v string) error {
+		if !validVersion(v) {
+			return fmt.Errorf("version %q is not a Redis release number like 7.4.1", v)
+		}
+		return nil
+	}
+	if err := unique("version", versions, release); err != nil {
+		return err
+	}
+	if len(releases) == 0 {
+		return nil
+	}
+	if err := unique("release", releases, release); err != nil {
+		return err
+	}
+	at := -1
+	for _, v := range versions {
+		i := slices.Index(releases, v)
+		if i < 0 {
+			return fmt.Errorf("version %q is not in releases", v)
+		}
+		if i < at {
+			return fmt.Errorf("version %q comes before %q in releases, after it in versions", v, releases[at])
+		}
+		at = i
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"reflect"
@@ -54,12 +55,37 @@ func TestLoadReferenceMatrix(t *testing.T) {
 	if got := len(c.Compilers) * len(c.FlagSets); got != 12 {
 		t.Errorf("%d configurations, want 12", got)
 	}
-	cells := c.Cells()
-	if len(cells) != 132 {
-		t.Fatalf("%d cells, want 12 configurations x 11 versions = 132", len(cells))
+	if len(c.Releases) != 158 || c.Releases[0] != "2.6.0" || c.Releases[157] != "7.4.1" {
+		t.Errorf("%d releases from %s to %s, want the 158 from 2.6.0 to 7.4.1", len(c.Releases), c.Releases[0], c.Releases[len(c.Releases)-1])
 	}
-	if first, last := cells[0].ID(), cells[131].ID(); first != "2.6.17|gcc|-O2" || last != "7.4.1|clang|-Ofast -flto" {
-		t.Errorf("cells run from %q to %q, want 2.6.17|gcc|-O2 to 7.4.1|clang|-Ofast -flto", first, last)
+	perLine := map[string]int{}
+	for _, v := range c.Releases {
+		perLine[MinorLine(v)]++
+	}
+	wantLines := map[string]int{"2.6": 18, "2.8": 25, "3.0": 8, "3.2": 14, "4.0": 15, "5.0": 15, "6.0": 21, "6.2": 17, "7.0": 16, "7.2": 7, "7.4": 2}
+	if !reflect.DeepEqual(perLine, wantLines) {
+		t.Errorf("releases per line = %v, want %v", perLine, wantLines)
+	}
+	cells := c.Cells()
+	if len(cells) != 1896 {
+		t.Fatalf("%d cells, want 12 configurations x 158 releases = 1896", len(cells))
+	}
+	if first, last := cells[0].ID(), cells[1895].ID(); first != "2.6.0|gcc|-O2" || last != "7.4.1|clang|-Ofast -flto" {
+		t.Errorf("cells run from %q to %q, want 2.6.0|gcc|-O2 to 7.4.1|clang|-Ofast -flto", first, last)
+	}
+	current := 0
+	for _, cell := range cells {
+		if cell.Current {
+			current++
+			if c.RepeatsOf(cell.Version) != 3 {
+				t.Errorf("%s: %d repeats, want 3", cell.ID(), c.RepeatsOf(cell.Version))
+			}
+		} else if c.RepeatsOf(cell.Version) != 1 {
+			t.Errorf("%s: %d repeats, want 1", cell.ID(), c.RepeatsOf(cell.Version))
+		}
+	}
+	if current != 132 {
+		t.Errorf("%d cells of current versions, want 132", current)
 	}
 	if c.DepsGetFlags {
 		t.Error("deps_get_flags = true, want false (the documented default)")
@@ -78,7 +104,7 @@ func TestLoadReferenceMatrix(t *testing.T) {
 	if !reflect.DeepEqual(b.Modes, wantModes) {
 		t.Errorf("modes = %v, want the reference protocol %v", b.Modes, wantModes)
 	}
-	if len(c.Compat) != 2 || c.Compat[0].CFlags != "-fcommon" {
+	if len(c.Compat) != 4 || c.Compat[0].CFlags != "-fcommon" {
 		t.Errorf("compat = %+v", c.Compat)
 	}
 }
@@ -94,6 +120,9 @@ func TestParseDefaults(t *testing.T) {
 	}
 	if c.Bench.ClientVersion != "7.4.1" {
 		t.Errorf("client_version = %q, want the newest version 7.4.1", c.Bench.ClientVersion)
+	}
+	if c.Bench.OtherRepeats != 3 || !reflect.DeepEqual(c.ReleaseList(), c.Versions) {
+		t.Errorf("other_repeats %d, releases %v; want the repeats (3) and the matrix of versions alone", c.Bench.OtherRepeats, c.ReleaseList())
 	}
 	if c.FlagSets[0].CFlags != "-O2" {
 		t.Errorf("cflags = %q, want the flag set's name", c.FlagSets[0].CFlags)
@@ -163,7 +192,12 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate mode", minimal + "[[benchmark.modes]]\nname = \"data\"\nargs = []\n", `duplicate mode "data"`},
 		{"negative repeats", replace(`[[benchmark.modes]]`, "[benchmark]\nrepeats = -1\n[[benchmark.modes]]"), "benchmark.repeats must be >= 1, got -1"},
 		{"compat without cflags", minimal + "[[compat]]\nname = \"fcommon\"\nmatch = \"multiple definition of\"\n", `compat "fcommon" needs match and cflags`},
-		{"client_version not in versions", replace(`[[benchmark.modes]]`, "[benchmark]\nclient_version = \"7.2.6\"\n[[benchmark.modes]]"), `benchmark.client_version "7.2.6" is not in versions`},
+		{"client_version not in versions", replace(`[[benchmark.modes]]`, "[benchmark]\nclient_version = \"7.2.6\"\n[[benchmark.modes]]"), `benchmark.client_version "7.2.6" is not in the matrix's versions`},
+		{"zero other_repeats", replace(`[[benchmark.modes]]`, "[benchmark]\nother_repeats = -1\n[[benchmark.modes]]"), "benchmark.other_repeats must be >= 1, got -1"},
+		{"a current version not in releases", "releases = [\"6.2.16\"]\n" + minimal, `version "7.4.1" is not in releases`},
+		{"current versions in another order than releases", "releases = [\"7.4.1\", \"6.2.16\"]\n" + minimal, `version "7.4.1" comes before "6.2.16" in releases`},
+		{"duplicate release", "releases = [\"6.2.16\", \"7.4.1\", \"6.2.16\"]\n" + minimal, `duplicate release "6.2.16"`},
+		{"invalid release", "releases = [\"6.2\", \"6.2.16\", \"7.4.1\", \"7.x\"]\n" + minimal, `version "7.x" is not a Redis release`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -198,5 +232,23 @@ func TestLoadMissingFile(t *testing.T) {
 	_, err := Load(filepath.Join(t.TempDir(), "nope.toml"))
 	if err == nil || !strings.HasPrefix(err.Error(), "read config: ") || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("err = %v, want a wrapped not-exist error", err)
+	}
+}
+
+func TestParseReleases(t *testing.T) {
+	c, err := Parse("releases = [\"6.2.0\", \"6.2.16\", \"7.4.0\", \"7.4.1\"]\n"+strings.Replace(minimal, "[[benchmark.modes]]", "[benchmark]\nother_repeats = 1\n[[benchmark.modes]]", 1), "m.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, cell := range c.Cells() {
+		got = append(got, fmt.Sprintf("%s#%d current=%v repeats=%d", cell.Version, cell.VersionIndex, cell.Current, c.RepeatsOf(cell.Version)))
+	}
+	want := []string{"6.2.0#0 current=false repeats=1", "6.2.16#1 current=true repeats=3", "7.4.0#2 current=false repeats=1", "7.4.1#3 current=true repeats=3"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("cells = %q, want %q", got, want)
+	}
+	if c.Bench.ClientVersion != "7.4.1" {
+		t.Errorf("client_version = %q, want the newest current version 7.4.1", c.Bench.ClientVersion)
 	}
 }

@@ -9,8 +9,12 @@ import (
 
 // Cell is one point of the matrix: a Redis version built by one compiler with one flag set.
 type Cell struct {
-	Version       string
-	VersionIndex  int
+	Version string
+	// VersionIndex is the version's position in the matrix (ReleaseList).
+	VersionIndex int
+	// Current says the version is a current version (Config.Versions): the
+	// matrix's default set.
+	Current       bool
 	Compiler      Compiler
 	CompilerIndex int
 	FlagSet       FlagSet
@@ -32,13 +36,37 @@ func (c Cell) HasLTO() bool {
 	return false
 }
 
-// Cells expands the matrix in a stable order: version, then compiler, then flag set.
+// ReleaseList is every version of the matrix in release order: Releases, or
+// Versions when the config lists no releases.
+func (c *Config) ReleaseList() []string {
+	if len(c.Releases) > 0 {
+		return c.Releases
+	}
+	return c.Versions
+}
+
+// IsCurrent says whether version is a current version (Versions): the
+// matrix's default set.
+func (c *Config) IsCurrent(version string) bool { return contains(c.Versions, version) }
+
+// RepeatsOf is how many benchmark runs per mode the matrix plans for a cell of
+// version: Bench.Repeats for a current version, Bench.OtherRepeats for the others.
+func (c *Config) RepeatsOf(version string) int {
+	if c.IsCurrent(version) {
+		return c.Bench.Repeats
+	}
+	return c.Bench.OtherRepeats
+}
+
+// Cells expands the matrix in a stable order: version (release order), then
+// compiler, then flag set.
 func (c *Config) Cells() []Cell {
 	var cells []Cell
-	for vi, v := range c.Versions {
+	for vi, v := range c.ReleaseList() {
 		for ci, cc := range c.Compilers {
 			for fi, fs := range c.FlagSets {
-				cells = append(cells, Cell{v, vi, cc, ci, fs, fi})
+				cells = append(cells, Cell{Version: v, VersionIndex: vi, Current: c.IsCurrent(v),
+					Compiler: cc, CompilerIndex: ci, FlagSet: fs, FlagIndex: fi})
 			}
 		}
 	}

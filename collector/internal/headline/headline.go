@@ -69,15 +69,19 @@ type Headline struct {
 	PlannedCells int
 }
 
-// Compute reads the headline out of d (its plan, runs, results and machines).
+// Compute reads the headline out of d (its plan, runs, results and machines):
+// requests/second on the plan's current versions (its default set, with the
+// repeats a noise band needs), the counted cost on every planned version.
 func Compute(d *store.Data) Headline {
-	p := readPlan(d)
+	p := readPlan(d, true)
 	h := Headline{Modes: p.modes, Scores: map[Build]map[string]Score{}, Releases: map[string]Score{}, Spread: map[string]float64{}}
 	if len(p.builds) == 0 {
 		return h
 	}
 	h.Class, h.Done = mostDone(d, p)
-	h.Planned = len(p.cells) * len(p.modes) * p.repeats
+	for _, n := range p.repeats {
+		h.Planned += n * len(p.modes)
+	}
 	for _, c := range hwclass.Known(d) {
 		if c != h.Class {
 			h.Others = append(h.Others, c)
@@ -96,7 +100,8 @@ func Compute(d *store.Data) Headline {
 		h.Releases[mode] = f.releases(h.Baseline, h.Newest, h.Oldest, mode)
 		h.Spread[mode] = f.medianSpread(mode)
 	}
-	h.Counted, h.PlannedCells = computeCounted(d, p, h.Baseline, h.Builds), len(p.cells)
+	all := readPlan(d, false)
+	h.Counted, h.PlannedCells = computeCounted(d, all, h.Baseline, h.Builds), len(all.cells)
 	return h
 }
 
@@ -106,23 +111,29 @@ type plan struct {
 	builds   []Build
 	modes    []string
 	cells    map[string]bool
-	repeats  int
+	// repeats are the runs planned per mode, by cell id.
+	repeats map[string]int
 }
 
-func readPlan(d *store.Data) plan {
+// readPlan is d's plan, or with currentOnly its current versions' part (a
+// plan written before plan.current held only current versions).
+func readPlan(d *store.Data, currentOnly bool) plan {
 	rows := slices.Clone(d.Plan)
 	slices.SortFunc(rows, func(a, b store.Plan) int {
 		return cmp.Or(cmp.Compare(a.CompilerIndex, b.CompilerIndex), cmp.Compare(a.FlagIndex, b.FlagIndex), cmp.Compare(a.VersionIndex, b.VersionIndex))
 	})
-	p := plan{cells: map[string]bool{}}
+	p := plan{cells: map[string]bool{}, repeats: map[string]int{}}
 	versions := map[string]int32{}
 	for _, r := range rows {
-		p.cells[r.CellID] = true
+		if currentOnly && r.Current != nil && !*r.Current {
+			continue
+		}
+		p.cells[r.CellID], p.repeats[r.CellID] = true, int(r.Repeats)
 		versions[r.Version] = r.VersionIndex
 		if b := (Build{r.Compiler, r.FlagSet}); !slices.Contains(p.builds, b) {
 			p.builds = append(p.builds, b)
 		}
-		p.modes, p.repeats = strings.Split(r.Modes, ","), int(r.Repeats)
+		p.modes = strings.Split(r.Modes, ",")
 	}
 	for v := range versions {
 		p.versions = append(p.versions, v)
@@ -149,7 +160,7 @@ func mostDone(d *store.Data, p plan) (string, int) {
 	}
 	done := map[string]int{}
 	for s, n := range runs {
-		done[s.class] += min(n, p.repeats)
+		done[s.class] += min(n, p.repeats[s.cell])
 	}
 	best := ""
 	for c := range first {

@@ -154,3 +154,35 @@ func TestCountedScoresCostAgainstTheBaselineWhereBothAreCounted(t *testing.T) {
 		}
 	}
 }
+
+func TestThroughputIsOnTheCurrentVersionsAndCostOnEveryPlannedOne(t *testing.T) {
+	d := handMade()
+	yes, no := true, false
+	for i := range d.Plan {
+		d.Plan[i].Current = &yes
+	}
+	// 1.5.0, between the two current versions: one repeat planned, measured
+	// much faster on clang, and counted.
+	for ci, c := range []string{"gcc", "clang"} {
+		d.Plan = append(d.Plan, store.Plan{CellID: "1.5.0|" + c + "|-O2", Version: "1.5.0", VersionIndex: 5, Compiler: c,
+			CompilerIndex: int32(ci), FlagSet: "-O2", Modes: "data", Repeats: 1, Current: &no})
+		x := map[string]float64{"gcc": 100, "clang": 1000}[c]
+		id := "a|1.5.0|" + c
+		d.Runs = append(d.Runs, store.Run{RunID: id, CellID: "1.5.0|" + c + "|-O2", Mode: "data", Repeat: 1, MachineID: "a"})
+		d.Results = append(d.Results, store.Result{RunID: id, Version: "1.5.0", Compiler: c, FlagSet: "-O2", Mode: "data", Test: "SET", Status: "ok", RPS: &x})
+		ir := 1000.0
+		d.Counts = append(d.Counts, store.Count{CellID: "1.5.0|" + c + "|-O2", Version: "1.5.0", Compiler: c, FlagSet: "-O2",
+			Mode: "data", Test: "SET", Status: "ok", InstructionsPerRequest: &ir})
+	}
+	d.Plan[0].VersionIndex, d.Plan[1].VersionIndex, d.Plan[2].VersionIndex, d.Plan[3].VersionIndex = 0, 0, 9, 9
+	h := Compute(d)
+	if h.Done != 8 || h.Planned != 8 || h.Oldest != "1.0.0" || h.Newest != "2.0.0" {
+		t.Errorf("%d of %d runs, versions %s..%s; want 8 of 8 on the current versions 1.0.0..2.0.0", h.Done, h.Planned, h.Oldest, h.Newest)
+	}
+	if s := h.Scores[Build{"clang", "-O2"}]["data"]; !near(s.Ratio, math.Sqrt(1.2)) {
+		t.Errorf("clang -O2 = %+v, want ratio %.4f: 1.5.0's single repeat left out", s, math.Sqrt(1.2))
+	}
+	if h.Counted.Cells != 2 || h.PlannedCells != 6 {
+		t.Errorf("%d of %d cells counted, want 2 of 6: the cost covers every planned version", h.Counted.Cells, h.PlannedCells)
+	}
+}

@@ -19,8 +19,8 @@ func Markdown(h Headline) string {
 	fmt.Fprintf(&b, "%s\n\n", h.beyondNoise())
 	fmt.Fprintf(&b, "Measured on **%s**, the hardware class furthest through the plan (%d of %d\n", h.Class, h.Done, h.Planned)
 	fmt.Fprintf(&b, "planned runs). Each build against %s: the geometric mean over the tests of its speed (best\n", h.Baseline)
-	fmt.Fprintf(&b, "repeat over best repeat) on every release from %s to %s; ▲ ▼ beyond the noise band of the\n", h.Oldest, h.Newest)
-	fmt.Fprintf(&b, "repeats (±), ≈ within it.\n\n")
+	fmt.Fprintf(&b, "repeat over best repeat) on the newest release of every minor line from %s to %s; ▲ ▼ beyond\n", h.Oldest, h.Newest)
+	fmt.Fprintf(&b, "the noise band of the repeats (±), ≈ within it.\n\n")
 	fmt.Fprintf(&b, "| build | %s |\n|---|%s\n", strings.Join(modeNames(h.Modes), " | "), strings.Repeat("---|", len(h.Modes)))
 	for _, bd := range h.Builds {
 		var cells []string

@@ -19,22 +19,29 @@ import (
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
-// Times prints, per built cell, the seconds spent on each step and the
-// collector's overhead as a share of the cell's wall time, then the medians.
+// Times prints, per built or counted cell, the seconds spent on each step
+// (counting: the sum of its counting runs, which overlap when run in
+// parallel) and the collector's overhead as a share of the cell's wall time
+// outside counting, then the medians.
 func Times(w io.Writer, d *store.Data) {
-	type cellTime struct{ src, deps, build, bench, over float64 }
+	type cellTime struct{ src, deps, build, bench, count, over float64 }
 	cells := map[string]*cellTime{}
 	var order []string
-	for _, b := range d.Builds {
-		ct := cells[b.CellID]
-		if ct == nil {
-			ct = &cellTime{}
-			cells[b.CellID] = ct
-			order = append(order, b.CellID)
+	get := func(id string) *cellTime {
+		if cells[id] == nil {
+			cells[id] = &cellTime{}
+			order = append(order, id)
 		}
+		return cells[id]
+	}
+	for _, b := range d.Builds {
+		ct := get(b.CellID)
 		ct.src += b.SourceSeconds
 		ct.deps += b.DepsSeconds
 		ct.build += b.BuildSeconds
+	}
+	for _, r := range d.CountRuns {
+		get(r.CellID).count += r.DurationSeconds
 	}
 	for _, r := range d.Runs {
 		if ct := cells[r.CellID]; ct != nil {
@@ -43,18 +50,21 @@ func Times(w io.Writer, d *store.Data) {
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "cell\tsource s\tdeps s\tbuild s\tbench s\toverhead s\toverhead %\t")
-	var shares, src, deps, bld, bench []float64
+	fmt.Fprintln(tw, "cell\tsource s\tdeps s\tbuild s\tbench s\tcount s\toverhead s\toverhead %\t")
+	var shares, src, deps, bld, bench, count []float64
 	for _, id := range order {
 		ct := cells[id]
-		total := ct.src + ct.deps + ct.build + ct.bench + ct.over
-		share := 100 * ct.over / total
-		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.3f\t%.3f\t\n", id, ct.src, ct.deps, ct.build, ct.bench, ct.over, share)
-		shares, src, deps, bld, bench = append(shares, share), append(src, ct.src), append(deps, ct.deps), append(bld, ct.build), append(bench, ct.bench)
+		share := 0.0
+		if total := ct.src + ct.deps + ct.build + ct.bench + ct.over; total > 0 {
+			share = 100 * ct.over / total
+		}
+		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.3f\t%.3f\t\n", id, ct.src, ct.deps, ct.build, ct.bench, ct.count, ct.over, share)
+		shares, src, deps, bld = append(shares, share), append(src, ct.src), append(deps, ct.deps), append(bld, ct.build)
+		bench, count = append(bench, ct.bench), append(count, ct.count)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "%d cells; median seconds: source %.1f, deps %.1f, build %.1f, bench %.1f; collector overhead median %.3f%%, max %.3f%% of cell wall time\n",
-		len(order), Median(src), Median(deps), Median(bld), Median(bench), Median(shares), max(shares))
+	fmt.Fprintf(w, "%d cells; median seconds: source %.1f, deps %.1f, build %.1f, bench %.1f, count %.1f; collector overhead median %.3f%%, max %.3f%% of cell wall time\n",
+		len(order), Median(src), Median(deps), Median(bld), Median(bench), Median(count), Median(shares), max(shares))
 }
 
 // Best is the best (highest) requests/second of each (cell, mode, test) over
@@ -112,7 +122,9 @@ func Noise(w io.Writer, a, b *store.Data) {
 }
 
 // Totals prints the machine time a collection took and what failed: cells
-// built and failed (by their latest build), runs, and runs whose server failed.
+// built and failed (by their latest build), runs, and runs whose server
+// failed. Counting time is the counting runs' own, which overlap when run in
+// parallel (Stretches has the wall time).
 func Totals(w io.Writer, d *store.Data) {
 	var build, bench float64
 	latest := map[string]store.Build{}
@@ -135,8 +147,14 @@ func Totals(w io.Writer, d *store.Data) {
 			serverFailed++
 		}
 	}
-	fmt.Fprintf(w, "machine time: %.2f h building (sources, dependencies, servers), %.2f h benchmarking; %d cells built, %d failed to build; %d runs, %d with a failed server\n",
-		build/3600, bench/3600, len(latest)-failed, failed, len(d.Runs), serverFailed)
+	var count float64
+	counted := map[string]bool{}
+	for _, r := range d.CountRuns {
+		count += r.DurationSeconds
+		counted[r.CellID] = true
+	}
+	fmt.Fprintf(w, "machine time: %.2f h building (sources, dependencies, servers), %.2f h benchmarking, %.2f h counting (counting runs, summed); %d cells built, %d failed to build; %d runs, %d with a failed server; %d counting runs of %d cells\n",
+		build/3600, bench/3600, count/3600, len(latest)-failed, failed, len(d.Runs), serverFailed, len(d.CountRuns), len(counted))
 }
 
 // classOfRun maps each run id to its machine's hardware class (hwclass.Of;

@@ -47,9 +47,10 @@ func PendingCounts(cells []config.Cell, modes []config.Mode, repeats int, d *sto
 	return out
 }
 
-// Count collects every missing counting run of o.Cells (o.Config.Count): it
-// builds each cell whose binary is not at hand, then counts the cell's runs,
-// Count.Parallel at a time, saving after each run.
+// Count collects every missing counting run of o.Cells (o.Config.Count), in
+// collection order (config.CollectionOrder): it builds each cell whose binary
+// is not at hand, then counts the cell's runs, Count.Parallel at a time,
+// saving after each run.
 func Count(ctx context.Context, o Options) error {
 	cc := o.Config.Count
 	if len(cc.Modes) == 0 {
@@ -64,7 +65,7 @@ func Count(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	tasks := PendingCounts(o.Cells, cc.Modes, cc.Repeats, c.data, o.RetryFailed)
+	tasks := PendingCounts(o.Config.InCollectionOrder(o.Cells), cc.Modes, cc.Repeats, c.data, o.RetryFailed)
 	fmt.Fprintf(o.Log, "%d cells, %d counting runs to do (counts are one dataset for every machine)\n", len(o.Cells), len(tasks))
 	if len(tasks) == 0 {
 		return nil

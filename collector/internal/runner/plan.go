@@ -35,9 +35,10 @@ type CellStatus struct {
 	// State is "pending" (nothing yet), "failed" (latest build failed),
 	// "partial" (some runs missing) or "done".
 	State string
-	// Done counts finished runs per mode.
-	Done  map[string]int
-	Error string
+	// Done counts finished runs per mode, up to Repeats, the runs planned per mode.
+	Done    map[string]int
+	Repeats int
+	Error   string
 }
 
 // LatestBuilds maps cell id to the cell's most recent build.
@@ -147,6 +148,45 @@ func Pending(cells []config.Cell, modes []config.Mode, repeats int, d *store.Dat
 	return tasks
 }
 
+// PendingRuns lists the benchmark runs of cells missing on hardware class hw,
+// in collection order: every current version's cell with all its repeats
+// (Bench.Repeats, coverage first), then the other releases' cells with theirs
+// (Bench.OtherRepeats), each part as Pending orders it.
+func PendingRuns(cfg *config.Config, cells []config.Cell, d *store.Data, hw string, redo Redo) []Task {
+	current, others := splitCurrent(cfg.InCollectionOrder(cells))
+	return append(Pending(current, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw, redo),
+		Pending(others, cfg.Bench.Modes, cfg.Bench.OtherRepeats, d, hw, redo)...)
+}
+
+// MatrixStatus is Status of cells, in their order, each counted up to the
+// repeats the matrix plans for it (cfg.RepeatsOf).
+func MatrixStatus(cfg *config.Config, cells []config.Cell, d *store.Data, hw string) []CellStatus {
+	current, others := splitCurrent(cells)
+	by := map[string]CellStatus{}
+	for _, s := range append(Status(current, cfg.Bench.Modes, cfg.Bench.Repeats, d, hw),
+		Status(others, cfg.Bench.Modes, cfg.Bench.OtherRepeats, d, hw)...) {
+		by[s.Cell.ID()] = s
+	}
+	out := make([]CellStatus, len(cells))
+	for i, c := range cells {
+		out[i] = by[c.ID()]
+	}
+	return out
+}
+
+// splitCurrent splits cells, keeping their order, into those of current
+// versions and the others.
+func splitCurrent(cells []config.Cell) (current, others []config.Cell) {
+	for _, c := range cells {
+		if c.Current {
+			current = append(current, c)
+		} else {
+			others = append(others, c)
+		}
+	}
+	return current, others
+}
+
 // classFilter says whether a machine id belongs to hardware class hw ("": every machine).
 func classFilter(d *store.Data, hw string) func(string) bool {
 	if hw == "" {
@@ -186,7 +226,7 @@ func Status(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data
 	builds := LatestBuilds(classBuilds(d, inClass))
 	var out []CellStatus
 	for _, c := range cells {
-		s := CellStatus{Cell: c, Done: done[c.ID()], State: "pending"}
+		s := CellStatus{Cell: c, Done: done[c.ID()], Repeats: repeats, State: "pending"}
 		if s.Done == nil {
 			s.Done = map[string]int{}
 		}
@@ -219,12 +259,13 @@ func PlanRows(c *config.Config) []store.Plan {
 	}
 	var rows []store.Plan
 	for _, cell := range c.Cells() {
+		current := cell.Current
 		rows = append(rows, store.Plan{
 			CellID: cell.ID(), Version: cell.Version, VersionIndex: int32(cell.VersionIndex),
 			Compiler: cell.Compiler.Name, CompilerIndex: int32(cell.CompilerIndex),
 			FlagSet: cell.FlagSet.Name, FlagIndex: int32(cell.FlagIndex),
 			CC: cell.Compiler.CC, CFlags: cell.FlagSet.CFlags,
-			Modes: strings.Join(modes, ","), Repeats: int32(c.Bench.Repeats),
+			Modes: strings.Join(modes, ","), Repeats: int32(c.RepeatsOf(cell.Version)), Current: &current,
 		})
 	}
 	return rows

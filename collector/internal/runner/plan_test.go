@@ -209,9 +209,10 @@ func TestPlanRows(t *testing.T) {
 	if len(rows) != 4 {
 		t.Fatalf("%d plan rows, want 4", len(rows))
 	}
+	yes := true
 	want := store.Plan{CellID: "7.4.1|gcc|-O2 -flto", Version: "7.4.1", VersionIndex: 1, Compiler: "gcc", CompilerIndex: 0,
-		FlagSet: "-O2 -flto", FlagIndex: 1, CC: "gcc-12", CFlags: "-O2 -flto", Modes: "data,pipe", Repeats: 2}
-	if rows[3] != want {
+		FlagSet: "-O2 -flto", FlagIndex: 1, CC: "gcc-12", CFlags: "-O2 -flto", Modes: "data,pipe", Repeats: 2, Current: &yes}
+	if !reflect.DeepEqual(rows[3], want) {
 		t.Errorf("plan row = %+v\nwant %+v", rows[3], want)
 	}
 	ref, err := config.Load("../../matrix.toml")
@@ -219,8 +220,61 @@ func TestPlanRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows = PlanRows(ref)
-	if len(rows) != 132 || rows[0].CellID != "2.6.17|gcc|-O2" || rows[131].Repeats != 3 || rows[131].Modes != "data,pipe" {
-		t.Errorf("reference plan: %d rows, first %+v, last %+v", len(rows), rows[0], rows[len(rows)-1])
+	first, last := rows[0], rows[len(rows)-1]
+	if len(rows) != 1896 || first.CellID != "2.6.0|gcc|-O2" || first.Repeats != 1 || *first.Current ||
+		last.CellID != "7.4.1|clang|-Ofast -flto" || last.VersionIndex != 157 || last.Repeats != 3 || !*last.Current || last.Modes != "data,pipe" {
+		t.Errorf("reference plan: %d rows, first %+v, last %+v", len(rows), first, last)
+	}
+}
+
+// releasesConfig is testConfig's matrix with two more releases, 2.6.0 and
+// 7.4.0, benchmarked once (the current versions twice).
+func releasesConfig(t *testing.T) *config.Config {
+	t.Helper()
+	c := testConfig(t)
+	c.Releases = []string{"2.6.0", "2.6.17", "7.4.0", "7.4.1"}
+	c.Bench.OtherRepeats = 1
+	return c
+}
+
+func TestPendingRunsTakeTheCurrentVersionsRepeatsFirst(t *testing.T) {
+	c := releasesConfig(t)
+	f := &fixture{d: &store.Data{}}
+	f.run("2.6.17|gcc|-O2", "data", 1)
+	f.run("7.4.0|gcc|-O2", "data", 1)
+	var o2 []config.Cell
+	for _, cell := range c.Cells() {
+		if cell.FlagSet.Name == "-O2" {
+			o2 = append(o2, cell)
+		}
+	}
+	got := tasks(PendingRuns(c, o2, f.d, "", Redo{}))
+	want := []string{
+		// Current versions, coverage first, then their second repeats.
+		"2.6.17|gcc|-O2 pipe 1", "7.4.1|gcc|-O2 data 1", "7.4.1|gcc|-O2 pipe 1",
+		"2.6.17|gcc|-O2 data 2", "2.6.17|gcc|-O2 pipe 2", "7.4.1|gcc|-O2 data 2", "7.4.1|gcc|-O2 pipe 2",
+		// The other releases once, in collection order: first releases of the lines.
+		"2.6.0|gcc|-O2 data 1", "2.6.0|gcc|-O2 pipe 1", "7.4.0|gcc|-O2 pipe 1",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("pending -O2 runs:\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestMatrixStatusCountsEachCellToItsRepeats(t *testing.T) {
+	c := releasesConfig(t)
+	f := &fixture{d: &store.Data{}}
+	for _, cell := range []string{"2.6.0|gcc|-O2", "2.6.17|gcc|-O2"} {
+		for _, m := range []string{"data", "pipe"} {
+			f.run(cell, m, 1)
+		}
+	}
+	st := MatrixStatus(c, c.Cells(), f.d, "")
+	if len(st) != 8 || st[0].Cell.ID() != "2.6.0|gcc|-O2" || st[2].Cell.ID() != "2.6.17|gcc|-O2" {
+		t.Fatalf("status rows out of matrix order: %+v", st)
+	}
+	if st[0].State != "done" || st[0].Repeats != 1 || st[2].State != "partial" || st[2].Repeats != 2 {
+		t.Errorf("2.6.0: %s of %d repeats, 2.6.17: %s of %d; want done of 1, partial of 2", st[0].State, st[0].Repeats, st[2].State, st[2].Repeats)
 	}
 }
 

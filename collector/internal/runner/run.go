@@ -118,7 +118,7 @@ func Run(ctx context.Context, o Options) error {
 	d := c.data
 	c.class = hw
 	redo := Redo{Failed: o.RetryFailed, NoisyPercent: o.RedoNoisy, StealPercent: o.RedoSteal, Before: o.RedoBefore}
-	tasks := Pending(o.Cells, o.Config.Bench.Modes, o.Config.Bench.Repeats, d, hw, redo)
+	tasks := PendingRuns(o.Config, o.Cells, d, hw, redo)
 	if o.Precision {
 		if len(o.Config.Bench.Precision) == 0 {
 			return errors.New("the config has no benchmark.precision modes")

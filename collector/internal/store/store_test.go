@@ -25,7 +25,9 @@ func sample() *Data {
 	return &Data{
 		Plan: []Plan{
 			{CellID: "2.6.17|gcc|-O2", Version: "2.6.17", VersionIndex: 0, Compiler: "gcc", CompilerIndex: 0, FlagSet: "-O2", FlagIndex: 0,
-				CC: "gcc-12", CFlags: "-O2", Modes: "data,pipe", Repeats: 3},
+				CC: "gcc-12", CFlags: "-O2", Modes: "data,pipe", Repeats: 3, Current: ptr(true)},
+			{CellID: "7.4.0|clang|-O2 -flto", Version: "7.4.0", VersionIndex: 9, Compiler: "clang", CompilerIndex: 1, FlagSet: "-O2 -flto", FlagIndex: 3,
+				CC: "clang-19", CFlags: "-O2 -flto", Modes: "data,pipe", Repeats: 1, Current: ptr(false)},
 			{CellID: "7.4.1|clang|-O2 -flto", Version: "7.4.1", VersionIndex: 10, Compiler: "clang", CompilerIndex: 1, FlagSet: "-O2 -flto", FlagIndex: 3,
 				CC: "clang-19", CFlags: "-O2 -flto", Modes: "data,pipe", Repeats: 3},
 		},
@@ -130,6 +132,27 @@ func normalize(d *Data) {
 	}
 	for i := range d.Machines {
 		d.Machines[i].MeasuredAt = d.Machines[i].MeasuredAt.UTC()
+	}
+}
+
+// planV019 is a plan row as collector 0.1.9 wrote it, before current.
+type planV019 struct {
+	CellID  string `parquet:"cell_id"`
+	Version string `parquet:"version"`
+	Repeats int32  `parquet:"repeats"`
+}
+
+func TestLoadPlanWrittenBeforeTheCurrentColumn(t *testing.T) {
+	dir := t.TempDir()
+	if err := write(dir, PlanFile, []planV019{{CellID: "2.6.17|gcc|-O2", Version: "2.6.17", Repeats: 3}}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Plan) != 1 || d.Plan[0].Version != "2.6.17" || d.Plan[0].Repeats != 3 || d.Plan[0].Current != nil {
+		t.Fatalf("old plan read as %+v, want its row with a null current", d.Plan)
 	}
 }
 

@@ -18,7 +18,12 @@ type Plan struct {
 	CC            string `parquet:"cc"`
 	CFlags        string `parquet:"cflags"`
 	Modes         string `parquet:"modes"`
-	Repeats       int32  `parquet:"repeats"`
+	// Repeats are the benchmark runs planned per mode and hardware class.
+	Repeats int32 `parquet:"repeats"`
+	// Current says the version is one of the matrix's current versions (its
+	// default set); null in plans written before collector 0.2.0, which held
+	// only current versions.
+	Current *bool `parquet:"current,optional"`
 }
 
 // Build is one build attempt of a cell.

@@ -1,0 +1,102 @@
+package runner
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+// countRun is a counting run of cell in mode with repeat, of status.
+func countRun(cell, mode string, repeat int, status string) store.CountRun {
+	return store.CountRun{RunID: cell + mode + string(rune('0'+repeat)), CellID: cell, Mode: mode, Repeat: int32(repeat), Status: status}
+}
+
+func TestCountTakesTheMatrixInCollectionOrder(t *testing.T) {
+	ref, err := config.Load("../../matrix.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks := PendingCounts(ref.InCollectionOrder(ref.Cells()), ref.Count.Modes, ref.Count.Repeats, &store.Data{}, false)
+	if len(tasks) != 1896*4 {
+		t.Fatalf("%d counting runs, want 1896 cells x 2 modes x 2 repeats", len(tasks))
+	}
+	var versions []string
+	cellsSeen := map[string]bool{}
+	for i, task := range tasks {
+		if i == 0 || task.Cell.ID() != tasks[i-1].Cell.ID() {
+			if cellsSeen[task.Cell.ID()] {
+				t.Fatalf("%s's counting runs are not together", task.Cell.ID())
+			}
+			cellsSeen[task.Cell.ID()] = true
+		}
+		if i == 0 || task.Cell.Version != tasks[i-1].Cell.Version {
+			versions = append(versions, task.Cell.Version)
+		}
+	}
+	var want []string
+	for _, p := range ref.CollectionOrder() {
+		want = append(want, p.Version)
+	}
+	if !reflect.DeepEqual(versions, want) {
+		t.Errorf("count takes the versions in the order\n%q\nwant\n%q", versions, want)
+	}
+	if got := []string{versions[0], versions[10], versions[11], versions[21], versions[22]}; !reflect.DeepEqual(got,
+		[]string{"2.6.17", "7.4.1", "2.6.0", "7.4.0", "2.8.12"}) {
+		t.Errorf("current versions 2.6.17 ... 7.4.1, first releases 2.6.0 ... 7.4.0, then 2.8.12; got %q", got)
+	}
+	if got := tasks[:4]; got[0].Cell.ID() != "2.6.17|gcc|-O2" || got[0].Repeat != 1 || got[1].Mode.Name != "pipe" || got[3].Repeat != 2 {
+		t.Errorf("first cell's runs: %q, want 2.6.17|gcc|-O2 data 1, pipe 1, data 2, pipe 2", []string{got[0].Cell.ID(), got[1].Mode.Name})
+	}
+}
+
+func TestPendingCountsSkipDoneRunsAndFailedBuilds(t *testing.T) {
+	c := releasesConfig(t)
+	c.Count = config.Count{Repeats: 1, Modes: []config.Mode{{Name: "data"}, {Name: "pipe"}}}
+	f := &fixture{d: &store.Data{}}
+	f.build("2.6.0|gcc|-O2", "failed")
+	f.d.CountRuns = []store.CountRun{countRun("7.4.1|gcc|-O2", "data", 1, "ok"), countRun("7.4.1|gcc|-O2", "pipe", 1, "server_failed")}
+	cells := []config.Cell{c.Cells()[6], c.Cells()[0]} // 7.4.1|gcc|-O2, 2.6.0|gcc|-O2
+	if got := tasks(PendingCounts(cells, c.Count.Modes, 1, f.d, false)); !reflect.DeepEqual(got, []string(nil)) {
+		t.Errorf("pending = %q, want none: counted, server failed (done), build failed", got)
+	}
+	got := tasks(PendingCounts(cells, c.Count.Modes, 1, f.d, true))
+	want := []string{"7.4.1|gcc|-O2 pipe 1", "2.6.0|gcc|-O2 data 1", "2.6.0|gcc|-O2 pipe 1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("with retry-failed, pending = %q, want %q", got, want)
+	}
+}
+
+func TestCountStatusPerVersionInCollectionOrder(t *testing.T) {
+	c := releasesConfig(t)
+	c.Count = config.Count{Repeats: 2, Modes: []config.Mode{{Name: "data"}, {Name: "pipe"}}}
+	f := &fixture{d: &store.Data{}}
+	// 7.4.1|gcc|-O2 counted (a failed server counts as done), 7.4.1|gcc|-O2 -flto partial,
+	// 2.6.0|gcc|-O2 failed to build; a third repeat and another mode do not count.
+	for _, m := range []string{"data", "pipe"} {
+		for r := 1; r <= 2; r++ {
+			f.d.CountRuns = append(f.d.CountRuns, countRun("7.4.1|gcc|-O2", m, r, map[bool]string{true: "server_failed", false: "ok"}[r == 2]))
+		}
+	}
+	f.d.CountRuns = append(f.d.CountRuns, countRun("7.4.1|gcc|-O2 -flto", "data", 1, "ok"), countRun("7.4.1|gcc|-O2 -flto", "data", 3, "ok"),
+		countRun("7.4.1|gcc|-O2 -flto", "other", 1, "ok"), countRun("7.4.1|gcc|-O2 -flto", "other", 2, "ok"), countRun("7.4.1|gcc|-O2 -flto", "pipe", 3, "ok"))
+	f.build("2.6.0|gcc|-O2", "failed")
+	got := CountStatus(c, c.Cells(), f.d)
+	want := []VersionCounts{
+		{Placed: config.Placed{Version: "2.6.17", Phase: "current"}, Cells: 2},
+		{Placed: config.Placed{Version: "7.4.1", Phase: "current"}, Cells: 2, Counted: 1, Partial: 1},
+		{Placed: config.Placed{Version: "2.6.0", Phase: "first"}, Cells: 2, Failed: 1},
+		{Placed: config.Placed{Version: "7.4.0", Phase: "first"}, Cells: 2},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("count status\n got %+v\nwant %+v", got, want)
+	}
+	if got[0].Pending() != 2 || got[1].Pending() != 0 || got[2].Pending() != 1 {
+		t.Errorf("pending %d, %d, %d; want 2, 0, 1", got[0].Pending(), got[1].Pending(), got[2].Pending())
+	}
+	// A selection of cells leaves the other versions out.
+	if got := CountStatus(c, c.Cells()[6:], f.d); len(got) != 1 || got[0].Version != "7.4.1" {
+		t.Errorf("count status of 7.4.1's cells = %+v", got)
+	}
+}
