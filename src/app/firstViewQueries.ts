@@ -18,7 +18,7 @@ import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery
 import type { Query } from '../sql/query';
 import { summaryItemsQuery, summaryQuery } from '../sql/summary';
 import { versionVerdictsQuery } from '../sql/verdicts';
-import { METRICS, RPS } from '../vocabulary';
+import { METRIC_IDS, metricOf, RPS } from '../vocabulary';
 import { chartParts } from './chartData';
 
 /** Queries whose answers the build writes into one file. */
@@ -62,7 +62,8 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
         file: `${ANSWER_DIR}sections.json`,
         queries: [
           countedFiguresQuery(), effectsQuery(RPS), winnerTallyQuery(), spreadQuery(),
-          ...(base ? [summaryQuery(base, RPS), summaryItemsQuery(base, null, RPS), summaryQuery(base, METRICS.ir)] : []),
+          // The summary's scores in every metric (its line on the best build under each).
+          ...(base ? [summaryItemsQuery(base, null, RPS), ...METRIC_IDS.map((id) => summaryQuery(base, metricOf(id)))] : []),
           ...(sides ? [compareQuery(sides.a, sides.b, RPS)] : []),
           ...(classes && base ? [hardwareRatiosQuery(classes.a.label, classes.b.label), hardwareRankingQuery(classes.a.label, classes.b.label, base)] : []),
         ],
