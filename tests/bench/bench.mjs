@@ -21,14 +21,15 @@
  * Figures, from navigation start:
  *   first chart   the first four charts painted (the page's mark after a frame)
  *   all charts    every chart painted
- *   page ready    the site idle with every drilldown at hand (page:ready: header and sections
- *                 filled in, every chart's drilldowns prefetched, from the build's precomputed
- *                 answers or the engine's one all-charts query)
+ *   page ready    the site idle after its own work (page:ready: every chart, the header and the
+ *                 noise verdicts drawn, the sections in view asked; a chart's drilldowns are
+ *                 fetched when it is pointed at, focused or opened)
  *   engine ready  the site's DuckDB-WASM with the tables prepared (tables:ready): the console,
  *                 other ranges and metrics, the status grid and the lazy columns need it
- *   drilldown     a click on a version bar -> its configurations drawn and a frame painted: once
- *                 the page is ready (a synthetic click, no pointer before it), and an early one,
- *                 the moment all charts are painted (the engine may still be loading)
+ *   drilldown     a click on a version bar of a chart scrolled into view (two frames before the
+ *                 click) -> its configurations drawn and a frame painted: once the page is ready,
+ *                 and an early one, as soon as all charts are painted (the engine may still be
+ *                 loading); a synthetic click with no pointer before it, so nothing is prefetched
  *   JS / wasm     bytes the site requested, each file gzipped (level 9, as a static host would)
  *   data at start bytes of data files (Parquet, JSON) the site requested before page ready, gzipped
  */
@@ -93,7 +94,8 @@ async function waitForServer(url) {
 }
 
 /**
- * Clicks a version bar of `key` and resolves with ms until its drilldown is drawn and painted.
+ * Scrolls the chart `key` into view (as a reader sees the bar they click), then clicks its version
+ * bar `version` and resolves with ms until its drilldown is drawn and painted.
  * @param {import('@playwright/test').Page} page
  * @param {string} key
  * @param {string} version
@@ -106,15 +108,18 @@ async function drilldown(page, key, version) {
         const figure = document.querySelector(`figure[data-chart-key="${k}"]`);
         const target = figure?.querySelector(`g.bar[data-key="${v}"]`);
         if (!(figure instanceof HTMLElement) || !target) throw new Error(`no bar ${v} in ${k}`);
-        const t0 = performance.now();
-        const done = () => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
-        new MutationObserver((_, observer) => {
-          if (figure.dataset.drill === v && figure.querySelectorAll('g.bar').length > 0) {
-            observer.disconnect();
-            done();
-          }
-        }).observe(figure, { attributes: true, subtree: true, childList: true });
-        target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+        figure.scrollIntoView({ block: 'center' });
+        requestAnimationFrame(() => requestAnimationFrame(() => {
+          const t0 = performance.now();
+          const done = () => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+          new MutationObserver((_, observer) => {
+            if (figure.dataset.drill === v && figure.querySelectorAll('g.bar').length > 0) {
+              observer.disconnect();
+              done();
+            }
+          }).observe(figure, { attributes: true, subtree: true, childList: true });
+          target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+        }));
       })),
     /** @type {[string, string]} */ ([key, version]),
   );
