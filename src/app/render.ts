@@ -135,7 +135,7 @@ export async function render(page: PageView, focus?: FocusRequest): Promise<void
   }
 }
 
-/** Lets the first charts paint, then starts the engine and the further answers. */
+/** Lets the first charts paint, then starts the engine. */
 async function firstPaint(page: PageView): Promise<void> {
   await nextFrame();
   page.painting.firstPainted = true;
