@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { firstViewQueries } from '../src/app/firstViewQueries';
+import { type AnswerGroup, DRILLDOWNS_FILE, firstViewQueries } from '../src/app/firstViewQueries';
 import { ANSWER_DIR, type AnswerFile, answerId, computeAnswers, FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, type FirstView } from '../src/data/firstView';
 import { LAZY_COLUMNS, lazyFile, leanFile, TABLES, tableFile, type TableName } from '../src/sql/schema';
 import { prepareTables } from '../src/data/tables';
@@ -41,6 +41,14 @@ function splitTable(run: Run, dir: string, table: TableName): boolean {
   return true;
 }
 
+/**
+ * Every chart's drilldowns go in one file (DRILLDOWNS_FILE), which the page fetches once it is
+ * idle, while that file is at most this many bytes of JSON (1 MiB: the published data's are
+ * ~0.7 MB, ~0.15 MB gzip); above it (every release: ~11 MB), each chart's are a file of their own,
+ * fetched when the chart is pointed at, focused or opened.
+ */
+export const DRILLDOWN_BUNDLE_BYTES = 1 << 20;
+
 /** The first view and the further answer files, by their path relative to the data folder. */
 export interface SiteAnswers {
   readonly view: FirstView;
@@ -49,9 +57,12 @@ export interface SiteAnswers {
 
 /**
  * Splits the tables with lazy columns and computes the first view and the further answer files
- * of the Parquet files in `dir` (null when there is no plan.parquet: nothing published).
+ * of the Parquet files in `dir` (null when there is no plan.parquet: nothing published); the
+ * drilldowns in one file up to `drilldownBundleBytes`.
  */
-export async function firstViewOf(dir: string, { split = false } = {}): Promise<SiteAnswers | null> {
+export async function firstViewOf(
+  dir: string, { split = false, drilldownBundleBytes = DRILLDOWN_BUNDLE_BYTES } = {},
+): Promise<SiteAnswers | null> {
   const present = TABLES.filter((table) => fs.existsSync(path.join(dir, tableFile(table))));
   if (!present.includes('plan')) return null;
   const { db, run } = await openNodeDuckDB();
@@ -65,18 +76,26 @@ export async function firstViewOf(dir: string, { split = false } = {}): Promise<
   const runner: QueryRunner = { run: async <Row>(q: Query<Row>) => run(q.sql, [...q.params]) as Row[] };
   const catalog = await prepareTables(runner, new Set(present));
   const queries = firstViewQueries(catalog);
+  const drilldowns = await Promise.all(queries.drilldowns.map(async (group) => ({ group, answers: await computeAnswers(runner, group.queries) })));
+  const bundle = { format: FIRST_VIEW_FORMAT, answers: drilldowns.flatMap((d) => d.answers) };
+  const together = JSON.stringify(bundle).length <= drilldownBundleBytes;
+  const groups: { group: AnswerGroup; answers: AnswerFile['answers'] }[] = [
+    ...await Promise.all(queries.files.map(async (group) => ({ group, answers: await computeAnswers(runner, group.queries) }))),
+    ...(together ? [{ group: { file: DRILLDOWNS_FILE, queries: queries.drilldowns.flatMap((g) => g.queries) }, answers: bundle.answers }] : drilldowns),
+  ];
   const answerFiles: Record<string, AnswerFile> = {};
   const index: Record<string, string> = {};
-  for (const group of queries.files) {
-    answerFiles[group.file] = { format: FIRST_VIEW_FORMAT, answers: await computeAnswers(runner, group.queries) };
+  for (const { group, answers } of groups) {
+    answerFiles[group.file] = { format: FIRST_VIEW_FORMAT, answers };
     for (const q of group.queries) {
       const id = answerId(q.sql, q.params);
       if (index[id] !== undefined) throw new Error(`two precomputed queries share the answer id ${id} (${index[id]}, ${group.file})`);
       index[id] = group.file;
     }
   }
+  const answers = await computeAnswers(runner, queries.paint);
   return {
-    view: { format: FIRST_VIEW_FORMAT, files, split: splitTables, catalog, answers: await computeAnswers(runner, queries.paint), index },
+    view: { format: FIRST_VIEW_FORMAT, files, split: splitTables, catalog, answers, index, prefetch: together ? [DRILLDOWNS_FILE] : [] },
     files: answerFiles,
   };
 }

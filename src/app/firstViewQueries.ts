@@ -35,11 +35,18 @@ export interface FirstViewQueries {
   /**
    * The other charts' version bars and verdicts (asked as soon as the first charts are drawn);
    * summary, build factors, trends, compare and across hardware in their default state, and the
-   * counted figures (asked once the charts are painted); and each chart's drilldowns, a file per
-   * chart (asked when a pointer or focus enters the chart, or a bar is opened).
+   * counted figures (asked once the charts are painted).
    */
   readonly files: readonly AnswerGroup[];
+  /**
+   * Each chart's drilldowns, a file per chart (asked when a pointer or focus enters the chart, or
+   * a bar is opened); the build puts them all in DRILLDOWNS_FILE instead when they are small.
+   */
+  readonly drilldowns: readonly AnswerGroup[];
 }
+
+/** The file of every chart's drilldowns, when the build keeps them together. */
+export const DRILLDOWNS_FILE = `${ANSWER_DIR}drilldowns.json`;
 
 /** A chart's drilldown file: its place on the page, mode and test, readable and unique. */
 const drilldownFile = (index: number, mode: string, test: string) =>
@@ -68,8 +75,8 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
           ...(classes && base ? [hardwareRatiosQuery(classes.a.label, classes.b.label), hardwareRankingQuery(classes.a.label, classes.b.label, base)] : []),
         ],
       },
-      // The trends section's default chart (the first) reads its drilldowns too.
-      ...drilldowns,
     ],
+    // The trends section's default chart (the first) reads its drilldowns too.
+    drilldowns,
   };
 }

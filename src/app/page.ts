@@ -48,6 +48,8 @@ export interface Source {
 interface Runners {
   readonly urgent: QueryRunner;
   readonly background: QueryRunner;
+  /** Fetches the answer files the first view says to fetch once the page is idle (none without one). */
+  prefetch(): Promise<void>;
 }
 
 /** The page: its parts, the state it shows, and what it checks a new state against. */
@@ -100,6 +102,7 @@ function queryRunners(source: Source, dataUrl: string): Runners {
   return {
     urgent: view ? answeringRunner(view, doors.urgent, load, source.wanted) : doors.urgent,
     background: view ? answeringRunner(view, doors.background, load, source.wanted) : doors.background,
+    prefetch: async () => void (await Promise.all((view?.prefetch ?? []).map(load))),
   };
 }
 
@@ -242,7 +245,8 @@ function followHistory(page: Page): void {
 /**
  * Draws the page for the first time and starts what follows it: the header (after the charts:
  * on two cores DuckDB's worker and the drawing would otherwise compete for the same CPU), the
- * sections and the noise verdicts; page:ready marks the page idle after them.
+ * sections, the noise verdicts, and at idle the drilldowns when they are small enough to fetch
+ * whole; page:ready marks the page idle after them.
  */
 async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise<void> {
   followHistory(page);
@@ -269,7 +273,7 @@ async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise
   page.verdictsWanted = true;
   // Charts drawn before their noise verdicts (the engine's) are drawn again with them.
   await data.verdicts(page.state.metric).then(() => render(page, page.pendingFocus), warnVerdicts);
-  // The page has done what it does on its own: a drilldown is fetched when a chart is pointed at,
-  // focused or opened (its precomputed file, else the engine).
-  whenIdle(() => performance.mark('page:ready'));
+  // Once the page is idle, the drilldowns when the build kept them in one file (small data: then
+  // no click waits); otherwise each chart's are fetched when it is pointed at, focused or opened.
+  whenIdle(() => void page.runners.prefetch().finally(() => performance.mark('page:ready')));
 }

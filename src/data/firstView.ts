@@ -49,6 +49,8 @@ export interface FirstView {
    * data folder (in ANSWER_DIR).
    */
   readonly index: Readonly<Record<string, string>>;
+  /** Further answer files the page fetches once it is idle: every chart's drilldowns, when they are small enough to fetch whole. */
+  readonly prefetch: readonly string[];
 }
 
 /** What each further answer file holds: answers, in the first view's format. */
@@ -124,7 +126,7 @@ export function answeringRunner(
 /** Whether a parsed file is a first view this page can read (its format). */
 export function isFirstView(value: unknown): value is FirstView {
   const v = value as Partial<FirstView> | null;
-  return isAnswerFile(value) && Array.isArray(v?.split) && typeof v?.catalog === 'object' && typeof v?.index === 'object' && v.index !== null;
+  return isAnswerFile(value) && Array.isArray(v?.split) && typeof v?.catalog === 'object' && typeof v?.index === 'object' && v.index !== null && Array.isArray(v.prefetch);
 }
 
 /** Whether a parsed file holds answers in the format this page reads. */

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createChartData, FIRST_CHUNK, verdictKey } from '../../src/app/chartData';
 import { compilerColors } from '../../src/chart/palette';
-import { firstViewQueries } from '../../src/app/firstViewQueries';
+import { DRILLDOWNS_FILE, firstViewQueries } from '../../src/app/firstViewQueries';
 import { decodeRows } from '../../src/data/columns';
 import { answeringRunner, sameFiles } from '../../src/data/firstView';
 import { TABLES, tableFile } from '../../src/sql/schema';
@@ -21,7 +21,7 @@ import { METRICS } from '../../src/vocabulary';
 import { chartKey, DEFAULTS } from '../../src/model/state';
 import { configBarsQuery, type VersionRow } from '../../src/sql/charts';
 import type { Query, QueryRunner } from '../../src/sql/query';
-import { firstViewOf, type SiteAnswers } from '../../scripts/siteData';
+import { DRILLDOWN_BUNDLE_BYTES, firstViewOf, type SiteAnswers } from '../../scripts/siteData';
 import { openDataDirDb } from '../support/fixture-db';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -50,10 +50,14 @@ async function drawnBars(runner: QueryRunner, catalog: Catalog) {
 
 const written = new Map<string, Promise<string>>();
 
-/** The files the build writes for `dir` (computed once per folder), as the page reads them (parsed from JSON). */
-async function published(dir: string): Promise<SiteAnswers> {
-  if (!written.has(dir)) written.set(dir, firstViewOf(dir).then((site) => JSON.stringify(site)));
-  return JSON.parse(await (written.get(dir) ?? '')) as SiteAnswers;
+/**
+ * The files the build writes for `dir` (computed once per folder and budget), as the page reads
+ * them (parsed from JSON); the drilldowns in one file up to `drilldownBundleBytes` (default: the build's).
+ */
+async function published(dir: string, drilldownBundleBytes = DRILLDOWN_BUNDLE_BYTES): Promise<SiteAnswers> {
+  const key = `${dir}|${drilldownBundleBytes}`;
+  if (!written.has(key)) written.set(key, firstViewOf(dir, { drilldownBundleBytes }).then((site) => JSON.stringify(site)));
+  return JSON.parse(await (written.get(key) ?? '')) as SiteAnswers;
 }
 
 /** Loads further answer files from `site`, recording which, in order. */
@@ -87,15 +91,27 @@ describe.each([
     const site = await published(dir);
     const engine = await openDataDirDb(dir);
     const runner = answeringRunner(site.view, noEngine, fileLoader(site));
-    const { paint, files } = firstViewQueries(site.view.catalog);
-    expect(files.length).toBe(site.view.catalog.charts.length + 2);
-    for (const q of [...paint, ...files.flatMap((f) => f.queries)]) expect(await runner.run(q), q.sql).toEqual(await engine.runner.run(q));
+    const { paint, files, drilldowns } = firstViewQueries(site.view.catalog);
+    expect(drilldowns.length).toBe(site.view.catalog.charts.length);
+    for (const q of [...paint, ...[...files, ...drilldowns].flatMap((f) => f.queries)]) expect(await runner.run(q), q.sql).toEqual(await engine.runner.run(q));
     const chart = site.view.catalog.charts[1];
     await expect(runner.run(configBarsQuery(chart?.mode ?? '', chart?.test ?? '', METRICS.ir))).rejects.toThrow('the engine was asked');
   });
 
-  it("holds the first charts' bars in the first view, and fetches a chart's drilldown file, and only it, for its drilldowns", async () => {
+  it('keeps every chart\'s drilldowns in one file, fetched once the page is idle, while they are small', async () => {
     const site = await published(dir);
+    expect(site.view.prefetch).toEqual([DRILLDOWNS_FILE]);
+    expect(site.files[DRILLDOWNS_FILE]?.answers).toHaveLength(site.view.catalog.charts.length);
+    expect(Object.keys(site.files).filter((f) => f.includes('/drilldowns/'))).toEqual([]);
+    const load = fileLoader(site);
+    const chart = site.view.catalog.charts[5];
+    await answeringRunner(site.view, noEngine, load).run(configBarsQuery(chart?.mode ?? '', chart?.test ?? ''));
+    expect(load.loaded).toEqual([DRILLDOWNS_FILE]);
+  });
+
+  it("holds the first charts' bars in the first view, and fetches a chart's drilldown file, and only it, for its drilldowns when they are large", async () => {
+    const site = await published(dir, 0);
+    expect(site.view.prefetch).toEqual([]);
     const { view } = site;
     const load = fileLoader(site);
     const runner = answeringRunner(view, noEngine, load);
