@@ -246,7 +246,7 @@ function followHistory(page: Page): void {
  * Draws the page for the first time and starts what follows it: the header (after the charts:
  * on two cores DuckDB's worker and the drawing would otherwise compete for the same CPU), the
  * sections, the noise verdicts, and at idle the drilldowns when they are small enough to fetch
- * whole; page:ready marks the page idle after them.
+ * whole; page:ready marks the page idle after them, with the engine started.
  */
 async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise<void> {
   followHistory(page);
@@ -275,5 +275,6 @@ async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise
   await data.verdicts(page.state.metric).then(() => render(page, page.pendingFocus), warnVerdicts);
   // Once the page is idle, the drilldowns when the build kept them in one file (small data: then
   // no click waits); otherwise each chart's are fetched when it is pointed at, focused or opened.
-  whenIdle(() => void page.runners.prefetch().finally(() => performance.mark('page:ready')));
+  // The page is ready when they are at hand and the engine has started: nothing else then loads.
+  whenIdle(() => void Promise.allSettled([page.runners.prefetch(), page.source.database()]).then(() => performance.mark('page:ready')));
 }
