@@ -22,14 +22,15 @@
  *   first chart   the first four charts painted (the page's mark after a frame)
  *   all charts    every chart painted
  *   page ready    the site idle after its own work (page:ready: every chart, the header and the
- *                 noise verdicts drawn, the sections in view asked; a chart's drilldowns are
- *                 fetched when it is pointed at, focused or opened)
+ *                 noise verdicts drawn, the sections in view asked, the drilldowns at hand when
+ *                 they are one file (else each chart's come when it is pointed at, focused or
+ *                 opened), and the engine started)
  *   engine ready  the site's DuckDB-WASM with the tables prepared (tables:ready): the console,
  *                 other ranges and metrics, the status grid and the lazy columns need it
- *   drilldown     a click on a version bar of a chart scrolled into view (two frames before the
- *                 click) -> its configurations drawn and a frame painted: once the page is ready,
- *                 and an early one, as soon as all charts are painted (the engine may still be
- *                 loading); a synthetic click with no pointer before it, so nothing is prefetched
+ *   drilldown     a click on a version bar of a chart scrolled into view (three frames before the
+ *                 click: its card painted) -> its configurations drawn and a frame painted: once
+ *                 the page is ready, and an early one, as soon as all charts are painted (the
+ *                 engine may still be loading); a synthetic click with no pointer before it
  *   JS / wasm     bytes the site requested, each file gzipped (level 9, as a static host would)
  *   data at start bytes of data files (Parquet, JSON) the site requested before page ready, gzipped
  */
@@ -94,8 +95,9 @@ async function waitForServer(url) {
 }
 
 /**
- * Scrolls the chart `key` into view (as a reader sees the bar they click), then clicks its version
- * bar `version` and resolves with ms until its drilldown is drawn and painted.
+ * Scrolls the chart `key` into view and lets three frames pass (its card painted: the bar a reader
+ * clicks is on screen), then clicks its version bar `version` and resolves with ms until its
+ * drilldown is drawn and painted.
  * @param {import('@playwright/test').Page} page
  * @param {string} key
  * @param {string} version
@@ -109,7 +111,7 @@ async function drilldown(page, key, version) {
         const target = figure?.querySelector(`g.bar[data-key="${v}"]`);
         if (!(figure instanceof HTMLElement) || !target) throw new Error(`no bar ${v} in ${k}`);
         figure.scrollIntoView({ block: 'center' });
-        requestAnimationFrame(() => requestAnimationFrame(() => {
+        requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => {
           const t0 = performance.now();
           const done = () => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
           new MutationObserver((_, observer) => {
@@ -119,7 +121,7 @@ async function drilldown(page, key, version) {
             }
           }).observe(figure, { attributes: true, subtree: true, childList: true });
           target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
-        }));
+        })));
       })),
     /** @type {[string, string]} */ ([key, version]),
   );
