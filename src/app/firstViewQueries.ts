@@ -8,7 +8,8 @@ import { ANSWER_DIR } from '../data/firstView';
 import type { Catalog } from '../data/tables';
 import { comparedClasses } from '../model/acrossHardware';
 import { comparedSides } from '../model/analysisState';
-import { DEFAULTS } from '../model/state';
+import { releasePairs } from '../model/releaseChanges';
+import { DEFAULTS, shownVersions } from '../model/state';
 import { hardwareRankingQuery, hardwareRatiosQuery } from '../sql/acrossHardware';
 import { configBarsQuery, versionBarsQuery } from '../sql/charts';
 import { compareQuery } from '../sql/compare';
@@ -16,9 +17,10 @@ import { countedFiguresQuery, spreadQuery, winnerTallyQuery } from '../sql/count
 import { effectsQuery } from '../sql/effects';
 import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import type { Query } from '../sql/query';
+import { releaseChangesQuery } from '../sql/releaseChanges';
 import { summaryItemsQuery, summaryQuery } from '../sql/summary';
 import { versionVerdictsQuery } from '../sql/verdicts';
-import { METRIC_IDS, metricOf, RPS } from '../vocabulary';
+import { METRIC_IDS, METRICS, metricOf, RPS } from '../vocabulary';
 import { chartParts } from './chartData';
 
 /** Queries whose answers the build writes into one file. */
@@ -34,8 +36,8 @@ export interface FirstViewQueries {
   readonly paint: readonly Query<unknown>[];
   /**
    * The other charts' version bars and verdicts (asked as soon as the first charts are drawn);
-   * summary, build factors, trends, compare and across hardware in their default state, and the
-   * counted figures (asked once the charts are painted).
+   * summary, build factors, trends, compare, across hardware and the changes between releases in
+   * their default state, and the counted figures (asked once the charts are painted).
    */
   readonly files: readonly AnswerGroup[];
   /**
@@ -60,6 +62,8 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
   const [first = null, ...others] = chartParts(catalog.charts);
   // The charts show the current versions alone by default when the plan marks others.
   const currentOnly = catalog.currentVersions.length < catalog.versions.length;
+  // The changes between releases: consecutive releases shown, in instructions per request.
+  const pairs = releasePairs(shownVersions(DEFAULTS, catalog.versions, catalog.currentVersions));
   const drilldowns = catalog.charts.map(({ mode, test }, i) => ({ file: drilldownFile(i, mode, test), queries: [configBarsQuery(mode, test, RPS)] }));
   return {
     paint: [versionBarsQuery(null, RPS, currentOnly, first), versionVerdictsQuery(RPS, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), datesQuery()],
@@ -73,6 +77,7 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
           ...(base ? [summaryItemsQuery(base, null, RPS), ...METRIC_IDS.map((id) => summaryQuery(base, metricOf(id)))] : []),
           ...(sides ? [compareQuery(sides.a, sides.b, RPS)] : []),
           ...(classes && base ? [hardwareRatiosQuery(classes.a.label, classes.b.label), hardwareRankingQuery(classes.a.label, classes.b.label, base)] : []),
+          ...(pairs.length ? [releaseChangesQuery(pairs, METRICS.ir)] : []),
         ],
       },
     ],
