@@ -15,8 +15,8 @@
  *
  * Data (BENCH_DATA, comma-separated; default both): `public/data` (the published results) and
  * `every-release` (tests/fixtures/make-fixtures.mjs --every-release: 158 versions x 12
- * configurations x 21 tests x 2 modes x 3 repeats, generated into a temporary folder); or any
- * folder of Parquet files.
+ * configurations x 21 tests x 2 modes, 3 repeats of the 11 current versions and 1 of the others,
+ * generated into a temporary folder); or any folder of Parquet files.
  *
  * Figures, from navigation start:
  *   first chart   the first four charts painted (the page's mark after a frame)
@@ -65,7 +65,7 @@ function dataset(name) {
   if (name !== 'every-release') return { dir: path.resolve(root, name), label: name };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-every-release-'));
   execFileSync('node', [path.join(root, 'tests/fixtures/make-fixtures.mjs'), '--every-release', '--out', dir], { stdio: 'ignore' });
-  return { dir, label: 'every-release (synthetic: 158 versions x 12 configurations x 21 tests x 2 modes x 3 repeats)' };
+  return { dir, label: 'every-release (synthetic: 158 versions x 12 configurations x 21 tests x 2 modes; 3 repeats of the 11 current versions, 1 of the others)' };
 }
 
 /** Builds the floor pages into the site's floors/ folder unless they are newer than their sources. */
