@@ -1,7 +1,8 @@
 /**
  * The first view (data/first-view.json and the answer files it names): the page draws every
- * chart from them before DuckDB-WASM is up, with the very bars the engine draws, and a drilldown
- * clicked meanwhile opens from its chart's file alone, at every release too.
+ * chart from them before DuckDB-WASM is up, with the very bars the engine draws; the sections
+ * above the charts open in their default state meanwhile; and a drilldown clicked meanwhile opens
+ * from its chart's file alone, at every release too.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { bar, bars, chart, dataRequests, holdEngine, useEveryReleaseData, waitForCharts } from './helpers';
@@ -57,6 +58,26 @@ test('a drilldown clicked before the engine is up opens from the precomputed dri
   expect(await page.evaluate(() => performance.getEntriesByName('duckdb:ready').length)).toBe(0);
   // The fixture's drilldowns are small: one file holds every chart's.
   expect(seen.filter((p) => p.includes('drilldowns'))).toEqual(['first-view/drilldowns.json']);
+  release();
+});
+
+test('the sections above the charts open in their default state from the precomputed sections file, without the engine', async ({ page, context }) => {
+  const release = await holdEngine(context);
+  const seen = dataRequests(page);
+  await page.goto('./');
+  await waitForCharts(page);
+  for (const id of ['summary', 'factors', 'trends', 'compare', 'changes', 'hardware']) {
+    const section = page.locator(`#section-${id}`);
+    await section.scrollIntoViewIfNeeded();
+    // A section shows its query tools once it has drawn its answer.
+    await expect(section.locator('.section-tools [data-action="sql"]').first(), id).toBeVisible();
+    await expect(section.locator('p[role="status"][data-status]'), id).not.toHaveAttribute('data-status', 'error');
+  }
+  // The changes between releases in instructions per request, the consecutive current versions' pairs.
+  await expect(page.locator('#section-changes .release-pair')).not.toHaveCount(0);
+  await expect(page.locator('#section-changes p[role="status"][data-status]')).toHaveText(/^\d+ changes beyond noise in \d+ release pairs, instructions per request$/);
+  expect(seen).toContain('first-view/sections.json');
+  expect(await page.evaluate(() => performance.getEntriesByName('duckdb:ready').length)).toBe(0);
   release();
 });
 
