@@ -25,5 +25,7 @@ export default defineConfig({
     // The collector benchmarks on this machine at the same time: stay on one worker.
     maxWorkers: 1,
     testTimeout: 20_000,
+    // Building a dataset's derived files (firstViewOf) in a beforeAll takes seconds, more under load.
+    hookTimeout: 60_000,
   },
 });

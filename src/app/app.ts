@@ -2,9 +2,9 @@
  * Wires the page: loads the dataset, renders header and charts for the state in the URL, turns
  * user actions into new states (pushed to history) and back/forward into re-renders.
  */
-import { fetchFirstView, fetchMoreAnswers, loadDataset, LoadError, type LoadResult } from '../data/dataset';
+import { fetchFirstView, loadDataset, LoadError, type LoadResult } from '../data/dataset';
 import type { Database } from '../data/duckdb';
-import { type FirstView, MORE_VIEW_FILES, sameFiles } from '../data/firstView';
+import { type FirstView, sameFiles } from '../data/firstView';
 import type { QueryRunner } from '../sql/query';
 import { tableFile } from '../sql/schema';
 import { byId } from '../ui/dom';
@@ -47,9 +47,9 @@ export async function startApp(): Promise<void> {
   const drawable = published.then((file) => (file && (hardware === null || hardware === file.catalog.selectedHardware?.slug) ? file : null));
   let wanted = () => {};
   const engineWanted = new Promise<void>((resolve) => (wanted = resolve));
-  // Drawn from a first view, the page starts the engine (its module, worker and files) and
-  // fetches the further answers once the first charts are painted, so they do not compete for the
-  // main thread, or as soon as something the first view cannot answer is asked; otherwise at once.
+  // Drawn from a first view, the page starts the engine (its module, worker and files) once the
+  // first charts are painted, so they do not compete for the main thread, or as soon as something
+  // no precomputed file answers is asked; otherwise at once.
   const engine = drawable
     .then((view) => (view ? engineWanted : undefined))
     .then(() => loadDataset(dataUrl(), hardware, published.then((v) => v?.split ?? [])));
@@ -58,9 +58,8 @@ export async function startApp(): Promise<void> {
   const file = await published;
   const view = await drawable;
   if (view) {
-    const more = MORE_VIEW_FILES.map((name) => engineWanted.then(() => fetchMoreAnswers(dataUrl(), name)));
     const database = () => (wanted(), engine.then(readyDatabase));
-    const shown = showDataset({ db: deferredRunner(engine), database, view, more, wanted }, view.catalog, main, dataUrl());
+    const shown = showDataset({ db: deferredRunner(engine), database, view, wanted }, view.catalog, main, dataUrl());
     // Whatever happens to the page, the engine starts.
     void shown.finally(wanted);
     // An engine that fails replaces the charts with the reason, once they are drawn.
@@ -87,7 +86,7 @@ export async function startApp(): Promise<void> {
     return;
   }
   try {
-    await showDataset({ db: loaded.db, database: () => Promise.resolve(loaded.db), view: null, more: [], wanted: () => {} }, loaded.catalog, main, dataUrl());
+    await showDataset({ db: loaded.db, database: () => Promise.resolve(loaded.db), view: null, wanted: () => {} }, loaded.catalog, main, dataUrl());
   } catch (err) {
     fail('The benchmark data could not be read', err);
   }

@@ -1,12 +1,26 @@
 /**
- * The query results behind the charts, cached: version bars per version range, and each chart's
+ * The query results behind the charts, cached: version bars and their noise verdicts per version
+ * range, asked in two parts (the charts at the top of the page, then the rest), and each chart's
  * drilldowns (fetched once per chart, on first interest).
  */
 import { type AppState, chartKey } from '../model/state';
-import { allConfigBarsQuery, configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
+import { type ChartId, type ChartSubset, configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
 import type { Query, QueryRunner } from '../sql/query';
 import { versionVerdictsQuery, type VersionVerdictRow } from '../sql/verdicts';
 import { type MetricId, metricOf } from '../vocabulary';
+
+/** Charts drawn before the first frame is let through, so the top of the page paints early: the first part's charts. */
+export const FIRST_CHUNK = 4;
+
+/**
+ * The parts in which the page asks for every chart's version bars and verdicts: the first
+ * FIRST_CHUNK charts of `charts` (page order), then the others; one part when there are no others.
+ */
+export function chartParts(charts: readonly ChartId[]): readonly ChartSubset[] {
+  if (charts.length <= FIRST_CHUNK) return [null];
+  const first = charts.slice(0, FIRST_CHUNK).map(({ mode, test }) => ({ mode, test }));
+  return [{ only: first }, { except: first }];
+}
 
 /** A state's version range as indexes into the versions in release order (what SQL calls ord). */
 export interface VersionRange {
@@ -22,22 +36,20 @@ export interface VersionRange {
 export interface ChartData {
   /** The version range a state shows. */
   range(state: AppState): VersionRange;
-  /** The query behind every chart's version bars for the state's range (what versionRows runs). */
+  /** The query behind every chart's version bars for the state's range (the parts' rows together). */
   versionQuery(state: AppState): Query<VersionRow>;
-  /** Version bars of every chart for the state's range, by chart key. */
+  /** One chart's version bars for the state's range (its part's query). */
+  chartRows(state: AppState, key: string): Promise<readonly VersionRow[]>;
+  /** Version bars of every chart for the state's range, by chart key (every part). */
   versionRows(state: AppState): Promise<ReadonlyMap<string, readonly VersionRow[]>>;
   /** The drilldowns of one chart in a metric (default: requests/second), by version. */
   configRows(mode: string, test: string, metric?: MetricId): Promise<ReadonlyMap<string, readonly ConfigRow[]>>;
-  /**
-   * Fetches the drilldowns of every chart not yet fetched, in one background query (what the page
-   * does once idle, so that no click waits for a query). Until it has arrived, configRows queries
-   * its chart on its own rather than wait behind the background work.
-   */
-  prefetchAllConfigRows(metric?: MetricId): Promise<void>;
-  /** Noise verdicts of every version bar in a metric, by verdictKey (fetched on the first call). */
+  /** Noise verdicts of every version bar in a metric, by verdictKey (every part, fetched on the first call). */
   verdicts(metric?: MetricId): Promise<ReadonlyMap<string, VersionVerdictRow>>;
-  /** The verdicts in a metric if they have arrived, else null (charts draw without their marks until then). */
-  verdictsIfReady(metric?: MetricId): ReadonlyMap<string, VersionVerdictRow> | null;
+  /** Noise verdicts of the version bars of one chart's part, by verdictKey (fetched on the first call). */
+  chartVerdicts(metric: MetricId, key: string): Promise<ReadonlyMap<string, VersionVerdictRow>>;
+  /** The verdicts of one chart's part in a metric if they have arrived, else null (charts draw without their marks until then). */
+  verdictsIfReady(metric: MetricId, key: string): ReadonlyMap<string, VersionVerdictRow> | null;
 }
 
 /** The key of one version bar's verdict: "<chart key>@<version>". */
@@ -56,40 +68,63 @@ function groupBy<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Map<st
   return groups;
 }
 
+/** Merges maps with disjoint keys. */
+const merged = <V>(maps: readonly ReadonlyMap<string, V>[]): Map<string, V> => new Map(maps.flatMap((m) => [...m]));
+
 /**
- * Chart data from `db`, whose versions table orders `versions` (release order); the all-charts
- * prefetch goes through `background` (the same database at a lower priority, priority.ts);
- * `current` are the current versions (every version unless the plan marks others).
+ * Chart data from `db`, whose versions table orders `versions` (release order), for `charts` in
+ * page order (chartParts); `current` are the current versions (every version unless the plan
+ * marks others).
  */
-export function createChartData(db: QueryRunner, versions: readonly string[], background: QueryRunner = db, current: readonly string[] = versions): ChartData {
-  // Caches are keyed by metric (and range or chart): switching metrics back costs no query.
+export function createChartData(
+  db: QueryRunner, versions: readonly string[], charts: readonly ChartId[], current: readonly string[] = versions,
+): ChartData {
+  const parts = chartParts(charts);
+  const partIndex = new Map(charts.map((c, i) => [chartKey(c.mode, c.test), i < FIRST_CHUNK || parts.length === 1 ? 0 : 1]));
+  const partOf = (key: string) => partIndex.get(key) ?? parts.length - 1;
+  // Caches are keyed by metric, part (and range or chart): switching metrics back costs no query.
   const versionCache = new Map<string, Promise<Map<string, VersionRow[]>>>();
   const configCache = new Map<string, Promise<Map<string, ConfigRow[]>>>();
-  const allConfigs = new Map<MetricId, Promise<void>>();
-  const verdicts = new Map<MetricId, Promise<Map<string, VersionVerdictRow>>>();
-  const verdictsReady = new Map<MetricId, Map<string, VersionVerdictRow>>();
+  const verdictCache = new Map<string, Promise<Map<string, VersionVerdictRow>>>();
+  const verdictsReady = new Map<string, Map<string, VersionVerdictRow>>();
   const range = (state: AppState): VersionRange => {
     const from = state.from ? versions.indexOf(state.from) : 0;
     const to = state.to ? versions.indexOf(state.to) : versions.length - 1;
     const currentOnly = state.releases !== 'all' && current.length < versions.length;
     return { from, to, currentOnly, key: `${from}-${to}${currentOnly ? '-current' : ''}` };
   };
-  const versionQuery = (state: AppState) => {
-    const { from, to, currentOnly } = range(state);
-    return versionBarsQuery(from === 0 && to === versions.length - 1 ? null : { from, to }, metricOf(state.metric), currentOnly);
+  const rangeOf = (state: AppState) => {
+    const { from, to } = range(state);
+    return from === 0 && to === versions.length - 1 ? null : { from, to };
+  };
+  const partRows = (state: AppState, part: number) => {
+    const key = `${state.metric}|${range(state).key}|${part}`;
+    let rows = versionCache.get(key);
+    if (!rows) {
+      rows = db.run(versionBarsQuery(rangeOf(state), metricOf(state.metric), range(state).currentOnly, parts[part] ?? null))
+        .then((found) => groupBy(found, (r) => chartKey(r.mode, r.test)));
+      versionCache.set(key, rows);
+    }
+    return rows;
+  };
+  const partVerdicts = (metric: MetricId, part: number) => {
+    const key = `${metric}|${part}`;
+    let found = verdictCache.get(key);
+    if (!found) {
+      found = db.run(versionVerdictsQuery(metricOf(metric), parts[part] ?? null)).then((rows) => {
+        const ready = new Map(rows.map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]));
+        verdictsReady.set(key, ready);
+        return ready;
+      });
+      verdictCache.set(key, found);
+    }
+    return found;
   };
   return {
     range,
-    versionQuery,
-    versionRows(state) {
-      const key = `${state.metric}|${range(state).key}`;
-      let rows = versionCache.get(key);
-      if (!rows) {
-        rows = db.run(versionQuery(state)).then((found) => groupBy(found, (r) => chartKey(r.mode, r.test)));
-        versionCache.set(key, rows);
-      }
-      return rows;
-    },
+    versionQuery: (state) => versionBarsQuery(rangeOf(state), metricOf(state.metric), range(state).currentOnly),
+    chartRows: async (state, key) => (await partRows(state, partOf(key))).get(key) ?? [],
+    versionRows: async (state) => merged(await Promise.all(parts.map((_, i) => partRows(state, i)))),
     configRows(mode, test, metric = 'rps') {
       const key = `${metric}|${chartKey(mode, test)}`;
       let rows = configCache.get(key);
@@ -99,31 +134,8 @@ export function createChartData(db: QueryRunner, versions: readonly string[], ba
       }
       return rows;
     },
-    prefetchAllConfigRows(metric = 'rps') {
-      let all = allConfigs.get(metric);
-      if (!all) {
-        all = background.run(allConfigBarsQuery(metricOf(metric))).then((found) => {
-          for (const [chart, rows] of groupBy(found, (r) => chartKey(r.mode, r.test))) {
-            const key = `${metric}|${chart}`;
-            if (!configCache.has(key)) configCache.set(key, Promise.resolve(groupBy<ConfigRow>(rows, (r) => r.version)));
-          }
-        });
-        allConfigs.set(metric, all);
-      }
-      return all;
-    },
-    verdicts(metric = 'rps') {
-      let found = verdicts.get(metric);
-      if (!found) {
-        found = db.run(versionVerdictsQuery(metricOf(metric))).then((rows) => {
-          const ready = new Map(rows.map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]));
-          verdictsReady.set(metric, ready);
-          return ready;
-        });
-        verdicts.set(metric, found);
-      }
-      return found;
-    },
-    verdictsIfReady: (metric = 'rps') => verdictsReady.get(metric) ?? null,
+    verdicts: async (metric = 'rps') => merged(await Promise.all(parts.map((_, i) => partVerdicts(metric, i)))),
+    chartVerdicts: (metric, key) => partVerdicts(metric, partOf(key)),
+    verdictsIfReady: (metric, key) => verdictsReady.get(`${metric}|${partOf(key)}`) ?? null,
   };
 }

@@ -1,50 +1,87 @@
 /**
- * The queries the page runs for its first screenful in the default state, as the sections ask
- * them (their own default rules: comparedSides, comparedClasses): what the build answers into
- * data/first-view.json, first-view-sections.json and first-view-drilldowns.json
- * (src/data/firstView.ts). A query asked differently (another state, or a builder changed since
- * the build) simply goes to the engine.
+ * The queries the page runs in the default state, as the charts and sections ask them (their own
+ * default rules: chartParts, comparedSides, comparedClasses): what the build answers into
+ * data/first-view.json and the further answer files it names (src/data/firstView.ts). A query
+ * asked differently (another state, or a builder changed since the build) simply goes to the engine.
  */
+import { ANSWER_DIR } from '../data/firstView';
 import type { Catalog } from '../data/tables';
 import { comparedClasses } from '../model/acrossHardware';
 import { comparedSides } from '../model/analysisState';
-import { DEFAULTS } from '../model/state';
+import { releasePairs } from '../model/releaseChanges';
+import { DEFAULTS, shownVersions } from '../model/state';
 import { hardwareRankingQuery, hardwareRatiosQuery } from '../sql/acrossHardware';
-import { allConfigBarsQuery, configBarsQuery, versionBarsQuery } from '../sql/charts';
+import { configBarsQuery, versionBarsQuery } from '../sql/charts';
 import { compareQuery } from '../sql/compare';
 import { countedFiguresQuery, spreadQuery, winnerTallyQuery } from '../sql/counted';
 import { effectsQuery } from '../sql/effects';
 import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import type { Query } from '../sql/query';
+import { releaseChangesQuery } from '../sql/releaseChanges';
 import { summaryItemsQuery, summaryQuery } from '../sql/summary';
 import { versionVerdictsQuery } from '../sql/verdicts';
-import { METRICS, RPS } from '../vocabulary';
+import { METRIC_IDS, METRICS, metricOf, RPS } from '../vocabulary';
+import { chartParts } from './chartData';
 
-/** The first view's queries: what the first paint needs, and what the sections above the charts ask as they open. */
-export interface FirstViewQueries {
-  /** All charts' version bars over every version (the default range), their noise verdicts, the header's facts. */
-  readonly paint: readonly Query<unknown>[];
-  /** Summary, build factors, trends, compare and across hardware in their default state, and the counted figures. */
-  readonly sections: readonly Query<unknown>[];
-  /** Every chart's drilldowns: what the page prefetches once idle, so that no click waits. */
-  readonly drilldowns: readonly Query<unknown>[];
+/** Queries whose answers the build writes into one file. */
+export interface AnswerGroup {
+  /** The file, relative to the data folder. */
+  readonly file: string;
+  readonly queries: readonly Query<unknown>[];
 }
 
-/** The queries the page runs first with the default state, for `catalog`. */
+/** The first view's queries, and those of the further answer files, each fetched when one of its queries is first asked. */
+export interface FirstViewQueries {
+  /** In first-view.json, what the first paint needs: the first charts' version bars and verdicts, the header's facts. */
+  readonly paint: readonly Query<unknown>[];
+  /**
+   * The other charts' version bars and verdicts (asked as soon as the first charts are drawn);
+   * summary, build factors, trends, compare, across hardware and the changes between releases in
+   * their default state, and the counted figures (asked once the charts are painted).
+   */
+  readonly files: readonly AnswerGroup[];
+  /**
+   * Each chart's drilldowns, a file per chart (asked when a pointer or focus enters the chart, or
+   * a bar is opened); the build puts them all in DRILLDOWNS_FILE instead when they are small.
+   */
+  readonly drilldowns: readonly AnswerGroup[];
+}
+
+/** The file of every chart's drilldowns, when the build keeps them together. */
+export const DRILLDOWNS_FILE = `${ANSWER_DIR}drilldowns.json`;
+
+/** A chart's drilldown file: its place on the page, mode and test, readable and unique. */
+const drilldownFile = (index: number, mode: string, test: string) =>
+  `${ANSWER_DIR}drilldowns/rps/${String(index).padStart(2, '0')}-${mode}-${test.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}.json`;
+
+/** The queries the page runs with the default state, for `catalog`. */
 export function firstViewQueries(catalog: Catalog): FirstViewQueries {
   const base = catalog.configs[0];
-  const chart = catalog.charts[0];
   const sides = comparedSides(DEFAULTS, catalog.versions);
   const classes = comparedClasses(catalog.hardware, catalog.selectedHardware, DEFAULTS.vs);
+  const [first = null, ...others] = chartParts(catalog.charts);
+  // The charts show the current versions alone by default when the plan marks others.
+  const currentOnly = catalog.currentVersions.length < catalog.versions.length;
+  // The changes between releases: consecutive releases shown, in instructions per request.
+  const pairs = releasePairs(shownVersions(DEFAULTS, catalog.versions, catalog.currentVersions));
+  const drilldowns = catalog.charts.map(({ mode, test }, i) => ({ file: drilldownFile(i, mode, test), queries: [configBarsQuery(mode, test, RPS)] }));
   return {
-    paint: [versionBarsQuery(null, RPS, catalog.currentVersions.length < catalog.versions.length), versionVerdictsQuery(), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), datesQuery()],
-    sections: [
-      countedFiguresQuery(), effectsQuery(RPS), winnerTallyQuery(), spreadQuery(),
-      ...(base ? [summaryQuery(base, RPS), summaryItemsQuery(base, null, RPS), summaryQuery(base, METRICS.ir)] : []),
-      ...(chart ? [configBarsQuery(chart.mode, chart.test, RPS)] : []),
-      ...(sides ? [compareQuery(sides.a, sides.b, RPS)] : []),
-      ...(classes && base ? [hardwareRatiosQuery(classes.a.label, classes.b.label), hardwareRankingQuery(classes.a.label, classes.b.label, base)] : []),
+    paint: [versionBarsQuery(null, RPS, currentOnly, first), versionVerdictsQuery(RPS, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), datesQuery()],
+    files: [
+      ...(others.length ? [{ file: `${ANSWER_DIR}charts.json`, queries: others.flatMap((part) => [versionBarsQuery(null, RPS, currentOnly, part), versionVerdictsQuery(RPS, part)]) }] : []),
+      {
+        file: `${ANSWER_DIR}sections.json`,
+        queries: [
+          countedFiguresQuery(), effectsQuery(RPS), winnerTallyQuery(), spreadQuery(),
+          // The summary's scores in every metric (its line on the best build under each).
+          ...(base ? [summaryItemsQuery(base, null, RPS), ...METRIC_IDS.map((id) => summaryQuery(base, metricOf(id)))] : []),
+          ...(sides ? [compareQuery(sides.a, sides.b, RPS)] : []),
+          ...(classes && base ? [hardwareRatiosQuery(classes.a.label, classes.b.label), hardwareRankingQuery(classes.a.label, classes.b.label, base)] : []),
+          ...(pairs.length ? [releaseChangesQuery(pairs, METRICS.ir)] : []),
+        ],
+      },
     ],
-    drilldowns: [allConfigBarsQuery(RPS)],
+    // The trends section's default chart (the first) reads its drilldowns too.
+    drilldowns,
   };
 }

@@ -6,6 +6,7 @@
 import type { ScaleOrdinal } from 'd3-scale';
 import { compilerColors } from '../chart/palette';
 import type { Database } from '../data/duckdb';
+import { fetchAnswers } from '../data/dataset';
 import { type Answer, answeringRunner, type FirstView } from '../data/firstView';
 import { prioritized } from '../data/priority';
 import type { Catalog } from '../data/tables';
@@ -28,7 +29,7 @@ import { createAnalysis } from '../views/analysis';
 import { type ChartData, createChartData } from './chartData';
 import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor } from './history';
 import { createOpenResults } from './openResults';
-import { type ChartEntry, type FocusRequest, type PageView, render } from './render';
+import { type ChartEntry, type FocusRequest, type PageView, render, warnVerdicts } from './render';
 import { trackScrolledChart } from './scroll';
 
 /** Where the page's queries go. */
@@ -37,11 +38,9 @@ export interface Source {
   readonly db: QueryRunner;
   /** The database once the data is loaded: the console's and the downloads'. */
   readonly database: () => Promise<Database>;
-  /** Answers to the first screenful's queries, when precomputed. */
+  /** Answers to the first screenful's queries, and where the further precomputed answers are, when there are any. */
   readonly view: FirstView | null;
-  /** Further precomputed answers (the sections', the drilldowns), as they arrive. */
-  readonly more: readonly Promise<readonly Answer[]>[];
-  /** Starts the engine and the further answers' fetch (once the first charts are painted, or a query needs them). */
+  /** Starts the engine (once the first charts are painted, or a query no precomputed file answers is asked). */
   readonly wanted: () => void;
 }
 
@@ -49,6 +48,8 @@ export interface Source {
 interface Runners {
   readonly urgent: QueryRunner;
   readonly background: QueryRunner;
+  /** Fetches the answer files the first view says to fetch once the page is idle (none without one). */
+  prefetch(): Promise<void>;
 }
 
 /** The page: its parts, the state it shows, and what it checks a new state against. */
@@ -73,7 +74,7 @@ const whenIdle = (task: () => void) =>
 export async function showDataset(source: Source, dataCatalog: Catalog, main: HTMLElement, dataUrl: string): Promise<void> {
   const colors = compilerColors(dataCatalog.compilers);
   renderLegend(byId('legend'), colors.domain(), (compiler) => colors(compiler));
-  const runners = queryRunners(source);
+  const runners = queryRunners(source, dataUrl);
   const header = () => renderHeader(runners.background, dataCatalog);
   if (!dataCatalog.charts.length) {
     const coverage = await header();
@@ -85,13 +86,23 @@ export async function showDataset(source: Source, dataCatalog: Catalog, main: HT
   await openPage(page, header);
 }
 
-/** The page's two query doors; the first view's answers skip the queue: they need no engine. */
-function queryRunners(source: Source): Runners {
+/**
+ * The page's two query doors; precomputed answers skip the queue: they need no engine. Both doors
+ * share the further answer files, each fetched from the data folder `dataUrl` once.
+ */
+function queryRunners(source: Source, dataUrl: string): Runners {
   const doors = prioritized(source.db);
   const { view } = source;
+  const files = new Map<string, Promise<readonly Answer[]>>();
+  const load = (file: string) => {
+    let answers = files.get(file);
+    if (!answers) files.set(file, (answers = fetchAnswers(dataUrl, file)));
+    return answers;
+  };
   return {
-    urgent: view ? answeringRunner(view, doors.urgent, source.more, source.wanted) : doors.urgent,
-    background: view ? answeringRunner(view, doors.background, source.more, source.wanted) : doors.background,
+    urgent: view ? answeringRunner(view, doors.urgent, load, source.wanted) : doors.urgent,
+    background: view ? answeringRunner(view, doors.background, load, source.wanted) : doors.background,
+    prefetch: async () => void (await Promise.all((view?.prefetch ?? []).map(load))),
   };
 }
 
@@ -116,7 +127,7 @@ async function renderHeader(background: QueryRunner, dataCatalog: Catalog): Prom
 function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main: HTMLElement, colors: ScaleOrdinal<string, string>, dataUrl: string): Page {
   const { versions, configs, hardware, selectedHardware } = dataCatalog;
   const colorOf = (compiler: string) => colors(compiler);
-  const data = createChartData(runners.urgent, versions, runners.background, dataCatalog.currentVersions);
+  const data = createChartData(runners.urgent, versions, dataCatalog.charts, dataCatalog.currentVersions);
   // The parts' actions run after the page exists: they read its state then.
   const current = () => page.state;
   const show = (next: AppState, focus?: FocusRequest) => setState(page, next, focus);
@@ -234,13 +245,12 @@ function followHistory(page: Page): void {
 /**
  * Draws the page for the first time and starts what follows it: the header (after the charts:
  * on two cores DuckDB's worker and the drawing would otherwise compete for the same CPU), the
- * sections, the noise verdicts, and at idle every chart's drilldowns.
+ * sections, the noise verdicts, and at idle the drilldowns when they are small enough to fetch
+ * whole; page:ready marks the page idle after them, with the engine started.
  */
 async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise<void> {
   followHistory(page);
   const { data, analysis } = page;
-  // Precomputed verdicts cost nothing to wait for: the first paint then has its noise marks.
-  if (page.source.view && page.state.metric === DEFAULTS.metric) await data.verdicts();
   await render(page);
   if (page.state.chart || page.state.section) scrollToState(page, page.state);
   trackScrolledChart(
@@ -261,14 +271,10 @@ async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise
   void page.runners.background.run(countedFiguresQuery()).then(([row]) => page.controls.setCounted(row?.figures ?? 0), (error: unknown) => console.warn('counted figures unknown', error));
   analysis.start();
   page.verdictsWanted = true;
-  void data.verdicts(page.state.metric).then(() => render(page, page.pendingFocus));
-  // Once the page is idle, fetch every chart's drilldowns in one query (a few thousand rows), so
-  // that no click, tap or key waits for one; should it fail, each chart queries on its own.
-  whenIdle(() =>
-    void data
-      .prefetchAllConfigRows(page.state.metric)
-      .catch((error: unknown) => console.warn('drilldown prefetch failed; charts will query on demand', error))
-      .finally(() => performance.mark('page:ready')),
-  );
+  // Charts drawn before their noise verdicts (the engine's) are drawn again with them.
+  await data.verdicts(page.state.metric).then(() => render(page, page.pendingFocus), warnVerdicts);
+  // Once the page is idle, the drilldowns when the build kept them in one file (small data: then
+  // no click waits); otherwise each chart's are fetched when it is pointed at, focused or opened.
+  // The page is ready when they are at hand and the engine has started: nothing else then loads.
+  whenIdle(() => void Promise.allSettled([page.runners.prefetch(), page.source.database()]).then(() => performance.mark('page:ready')));
 }
-

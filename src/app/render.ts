@@ -5,8 +5,7 @@
  */
 import type { ScaleOrdinal } from 'd3-scale';
 import { configBar, groupedByLine, versionBar } from '../model/bars';
-import { type AppState, chartMatches } from '../model/state';
-import type { VersionRow } from '../sql/charts';
+import { type AppState, chartMatches, DEFAULTS } from '../model/state';
 import type { VersionVerdictRow } from '../sql/verdicts';
 import type { ChartCard } from '../ui/chartCard';
 import type { Controls } from '../ui/controls';
@@ -14,7 +13,7 @@ import { byId } from '../ui/dom';
 import { renderLegend } from '../ui/legend';
 import type { Analysis } from '../views/analysis';
 import { type Metric, type MetricId, metricOf } from '../vocabulary';
-import { type ChartData, verdictKey } from './chartData';
+import { type ChartData, FIRST_CHUNK, verdictKey } from './chartData';
 import type { OpenResults } from './openResults';
 
 /** Where keyboard focus goes after a render: into an opened drilldown, or back to its version bar. */
@@ -57,8 +56,8 @@ export interface PageView {
   /** Whether the page has asked for noise verdicts yet (they wait for the header at load). */
   verdictsWanted: boolean;
   readonly painting: Painting;
-  /** Starts the engine and the further answers (once the first charts are painted). */
-  readonly source: { readonly wanted: () => void };
+  /** Whether there are precomputed answers (a first view); starts the engine (once the first charts are painted). */
+  readonly source: { readonly view: object | null; readonly wanted: () => void };
   readonly main: HTMLElement;
   readonly colors: ScaleOrdinal<string, string>;
   readonly data: ChartData;
@@ -67,9 +66,6 @@ export interface PageView {
   readonly results: OpenResults;
   readonly analysis: Analysis;
 }
-
-/** Charts drawn before the first frame is let through, so the top of the page paints early. */
-const FIRST_CHUNK = 4;
 
 /** Lets other tasks run (DuckDB's module starting its worker, a click) between charts. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -92,20 +88,26 @@ export async function render(page: PageView, focus?: FocusRequest): Promise<void
   // Until every chart has been painted once, whichever render gets there marks it.
   const initial = !painting.allPainted;
   const s = page.state;
-  const rowsByChart = await page.data.versionRows(s);
-  if (token !== painting.count) return;
-  // Noise verdicts (tie marks, regressions) arrive after the first paint; charts redraw once then.
+  const { data } = page;
   const metric = metricOf(s.metric);
-  const verdicts = page.data.verdictsIfReady(s.metric);
+  // Precomputed noise verdicts (tie marks, regressions) come with the bars: each chart waits for
+  // its own and is drawn once. The engine's arrive after the first paint; charts redraw once then.
+  const precomputedVerdicts = page.source.view !== null && s.metric === DEFAULTS.metric;
   // Another metric's verdicts are asked for once the page's own have been (see the end of openPage in page.ts).
-  if (!verdicts && page.verdictsWanted) redrawWithVerdicts(page, s.metric);
+  if (!precomputedVerdicts && page.verdictsWanted && page.charts.some((c) => !data.verdictsIfReady(s.metric, c.key))) {
+    redrawWithVerdicts(page, s.metric);
+  }
   let visible = 0;
   for (const chart of page.charts) {
     const shown = chartMatches(s, chart.mode, chart.test);
     chart.card.setHidden(!shown);
     if (!shown) continue;
     visible++;
-    const drawn = await drawCard(page, chart, s, metric, rowsByChart, verdicts, focus);
+    const verdicts = precomputedVerdicts
+      ? await data.chartVerdicts(s.metric, chart.key).catch((error: unknown) => (warnVerdicts(error), null))
+      : data.verdictsIfReady(s.metric, chart.key);
+    if (token !== painting.count) return;
+    const drawn = await drawCard(page, chart, s, metric, verdicts, focus);
     if (token !== painting.count) return;
     if (!drawn) continue;
     if (initial && !painting.firstPainted && visible === FIRST_CHUNK) {
@@ -133,7 +135,7 @@ export async function render(page: PageView, focus?: FocusRequest): Promise<void
   }
 }
 
-/** Lets the first charts paint, then starts the engine and the further answers. */
+/** Lets the first charts paint, then starts the engine. */
 async function firstPaint(page: PageView): Promise<void> {
   await nextFrame();
   page.painting.firstPainted = true;
@@ -141,20 +143,23 @@ async function firstPaint(page: PageView): Promise<void> {
   page.source.wanted();
 }
 
+/** Says that noise verdicts failed: charts are drawn without their marks. */
+export const warnVerdicts = (error: unknown): void => console.warn('noise verdicts failed; charts are drawn without their marks', error);
+
 /** Asks for a metric's noise verdicts, and draws the page again with them if it still shows that metric. */
 function redrawWithVerdicts(page: PageView, metric: MetricId): void {
   void page.data.verdicts(metric).then(() => {
     if (page.state.metric === metric) void render(page, page.pendingFocus);
-  }, (error: unknown) => console.warn('noise verdicts failed; charts are drawn without their marks', error));
+  }, warnVerdicts);
 }
 
 /**
  * Draws one chart's card for state `s`: its drilldown's configurations or its version bars.
  * False when the card already shows what it would draw (and no focus is asked of it). A render
- * superseded while the drilldown's rows load leaves the card as it was.
+ * superseded while the card's rows load leaves the card as it was.
  */
 async function drawCard(
-  page: PageView, chart: ChartEntry, s: AppState, metric: Metric, rowsByChart: ReadonlyMap<string, readonly VersionRow[]>,
+  page: PageView, chart: ChartEntry, s: AppState, metric: Metric,
   verdicts: ReadonlyMap<string, VersionVerdictRow> | null, focus: FocusRequest | undefined,
 ): Promise<boolean> {
   const { data, painting } = page;
@@ -171,7 +176,9 @@ async function drawCard(
     const call = verdicts?.get(verdictKey(chart.key, drill))?.winner_call;
     chart.card.showConfigs(drill, rows.map((r) => configBar(r, colorOf, call, metric)), s.view, focusHere?.kind === 'open');
   } else {
-    const bars = groupedByLine((rowsByChart.get(chart.key) ?? []).map((r) => versionBar(r, colorOf, verdicts?.get(verdictKey(chart.key, r.version)), metric)));
+    const rows = await data.chartRows(s, chart.key);
+    if (token !== painting.count) return false;
+    const bars = groupedByLine(rows.map((r) => versionBar(r, colorOf, verdicts?.get(verdictKey(chart.key, r.version)), metric)));
     chart.card.showVersions(bars, s.view, focusHere?.kind === 'close' ? focusHere.version : undefined);
   }
   painting.drawn.set(chart.key, signature);

@@ -180,7 +180,7 @@ function drawGroupLabels(g: Selection<SVGGElement, unknown, null, undefined>, ba
     .text((d) => d.name);
 }
 
-/** Joins the bars by key: each a button group of a hit area, a shape, a texture, a status label, a whisker and a mark. */
+/** Joins the bars by key: each a button group of a hit area, a shape, and the parts it shows (barPart). */
 function drawBars(plot: Selection<SVGGElement, unknown, null, undefined>, bars: readonly Bar[], layout: BarLayout, y: ScaleLinear<number, number>, focusKey: string | null): void {
   plot.selectAll<SVGGElement, Bar>('g.bar')
     .data(bars, (b) => b.key)
@@ -188,10 +188,6 @@ function drawBars(plot: Selection<SVGGElement, unknown, null, undefined>, bars: 
       const g = enter.append('g').attr('class', 'bar cursor-pointer outline-none').attr('role', 'button');
       g.append('rect').attr('class', 'hit').attr('fill', 'transparent');
       g.append('rect').attr('class', 'shape');
-      g.append('rect').attr('class', 'texture');
-      g.append('text').attr('class', 'status-label');
-      g.append('line').attr('class', 'whisker');
-      g.append('text').attr('class', 'winner-mark');
       return g;
     })
     .attr('tabindex', (b) => (b.key === (focusKey ?? bars[0]?.key) ? 0 : -1))
@@ -207,6 +203,26 @@ function drawBars(plot: Selection<SVGGElement, unknown, null, undefined>, bars: 
     .each(function (b) {
       drawBar(select(this), b, layout, y);
     });
+}
+
+/** A bar's optional parts, in drawing order (later ones on top). */
+const PARTS = ['texture', 'status-label', 'whisker', 'winner-mark'] as const;
+
+/**
+ * The part `name` of a bar: created (in PARTS order) when `shown`, else removed (null). A bar
+ * holds only the parts it shows: at every release a page draws thousands of bars.
+ */
+function barPart(
+  g: Selection<SVGGElement, unknown, null, undefined>, tag: 'rect' | 'text' | 'line', name: (typeof PARTS)[number], shown: boolean,
+): Selection<SVGElement, unknown, null, undefined> | null {
+  const found = g.select<SVGElement>(`:scope > .${name}`);
+  if (!shown) {
+    found.remove();
+    return null;
+  }
+  if (!found.empty()) return found;
+  const later = PARTS.slice(PARTS.indexOf(name) + 1).map((m) => `:scope > .${m}`).join(', ');
+  return (later ? g.insert<SVGElement>(tag, later) : g.append<SVGElement>(tag)).attr('class', name);
 }
 
 /** One bar's parts: drawn at its place, with its figure, or full height and patterned without one. */
@@ -228,29 +244,28 @@ function drawBar(g: Selection<SVGGElement, unknown, null, undefined>, b: Bar, la
       .attr('class', 'shape missing');
   }
   const texture = b.value === null ? null : textureFor(b.color);
-  g.select('rect.texture')
-    .attr('display', texture ? null : 'none')
-    .attr('fill', texture ? `url(#${texture})` : null)
+  barPart(g, 'rect', 'texture', texture !== null)
+    ?.attr('fill', `url(#${texture})`)
     .attr('x', x).attr('width', bandwidth)
     .attr('y', shape.attr('y')).attr('height', shape.attr('height'));
   const busy = busyInside(b, y, layout);
-  g.select('text.status-label')
-    .text(missing ? missing.label : busy ? '⚠ busy' : '')
+  const label = missing ? missing.label : busy ? '⚠ busy' : '';
+  barPart(g, 'text', 'status-label', label !== '')
+    ?.text(label)
     .attr('transform', `translate(${x + bandwidth / 2},${base - 6}) rotate(-90)`)
     .attr('dy', '0.35em')
     .attr('class', `status-label ${missing ? 'fill-slate-600' : 'fill-white font-semibold'} text-[11px]`);
   // The spread of the repeats: a whisker from the worst repeat to the bar's top (the best).
   const whisker = b.value !== null && b.low !== undefined && b.low !== null && b.low !== b.value;
-  g.select('line.whisker')
-    .attr('display', whisker ? null : 'none')
-    .attr('x1', x + bandwidth / 2).attr('x2', x + bandwidth / 2)
-    .attr('y1', whisker ? y(b.low ?? 0) : 0).attr('y2', whisker ? top : 0)
+  barPart(g, 'line', 'whisker', whisker)
+    ?.attr('x1', x + bandwidth / 2).attr('x2', x + bandwidth / 2)
+    .attr('y1', y(b.low ?? 0)).attr('y2', top)
     .attr('class', 'whisker stroke-slate-900')
     .attr('stroke-width', 1.5)
     .attr('stroke-linecap', 'square');
   const mark = barMark(b, busy);
-  g.select('text.winner-mark')
-    .text(mark.text)
+  barPart(g, 'text', 'winner-mark', mark.text !== '')
+    ?.text(mark.text)
     .attr('x', x + bandwidth / 2)
     .attr('y', (whisker ? Math.min(top, y(b.low ?? 0)) : top) - 4)
     .attr('text-anchor', 'middle')

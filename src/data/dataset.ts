@@ -139,10 +139,10 @@ export async function fetchFirstView(dataUrl: string): Promise<FirstView | null>
   return isFirstView(view) ? view : null;
 }
 
-/** The answers of one further file published next to the first view (firstView.ts MORE_VIEW_FILES); none when absent or unreadable. */
-export async function fetchMoreAnswers(dataUrl: string, file: string): Promise<readonly Answer[]> {
-  const more = await fetchJson(new URL(file, dataUrl).href);
-  return isAnswerFile(more) ? more.answers : [];
+/** The answers of one further answer file the first view names (firstView.ts); none when absent or unreadable. */
+export async function fetchAnswers(dataUrl: string, file: string): Promise<readonly Answer[]> {
+  const answers = await fetchJson(new URL(file, dataUrl).href);
+  return isAnswerFile(answers) ? answers.answers : [];
 }
 
 /** A JSON file's value, or null when it is missing (a server that answers with index.html has none) or broken. */

@@ -8,6 +8,7 @@
  * rule). The page shows one class at a time, named in the URL by the label's slug
  * (`hw=amd-epyc-2-cores`); the page writes the class it shows into its URL, so a link names it.
  */
+import { formatCount } from './format';
 
 /** One hardware class in the data, with what was measured on it (every count from all_runs). */
 export interface HardwareClass {
@@ -73,5 +74,5 @@ export function pickHardware(classes: readonly HardwareClass[], slug: string | n
  */
 export function hardwareOptionText(c: HardwareClass): string {
   const done = c.plannedRuns > 0 && c.doneRuns >= c.plannedRuns ? 'the plan complete' : `${Math.floor(doneShare(c) * 100)}% of the plan done`;
-  return `${c.label} — ${c.runs.toLocaleString('en-US')} run${c.runs === 1 ? '' : 's'}, ${c.measuredCells} of ${c.plannedCells} cells measured, ${done}`;
+  return `${c.label} — ${formatCount(c.runs)} run${c.runs === 1 ? '' : 's'}, ${c.measuredCells} of ${c.plannedCells} cells measured, ${done}`;
 }

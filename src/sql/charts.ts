@@ -6,7 +6,28 @@
  */
 import { type CellStatus, type Metric, RPS, type Verdict } from '../vocabulary';
 import { bandSql, cellSpreadSql, verdictSql } from './noise';
-import { query, type Query } from './query';
+import { query, type Query, type SqlParam } from './query';
+
+/** One chart: a test in a mode. */
+export interface ChartId {
+  readonly mode: string;
+  readonly test: string;
+}
+
+/**
+ * The charts a query over every chart covers: all of them (null), `only` these, or all `except`
+ * these. Each chart's rows do not depend on the other charts, so a chart's rows are the same
+ * whichever subset asks for them: the page asks for its first charts first, then the rest.
+ */
+export type ChartSubset = { readonly only: readonly ChartId[] } | { readonly except: readonly ChartId[] } | null;
+
+/** A condition on the columns mode and test of `alias` picking `charts`, with its parameters ('TRUE' for all). */
+export function chartSubsetSql(alias: string, charts: ChartSubset): { readonly sql: string; readonly params: readonly SqlParam[] } {
+  if (!charts) return { sql: 'TRUE', params: [] };
+  const list = 'only' in charts ? charts.only : charts.except;
+  const any = list.length ? list.map(() => `(${alias}.mode = ? AND ${alias}.test = ?)`).join(' OR ') : 'FALSE';
+  return { sql: 'only' in charts ? `(${any})` : `NOT (${any})`, params: list.flatMap((c) => [c.mode, c.test]) };
+}
 
 /** One bar of a version chart: the best configuration of one version for one test and mode. */
 export interface VersionRow {
@@ -52,14 +73,17 @@ const countOf = (status: CellStatus): string =>
   `count(*) FILTER (WHERE s.status = '${status}')::INTEGER AS ${status}_cells`;
 
 /**
- * Every version bar of every chart (all tests, both modes), in test order, then mode, then
- * release order; with a range, only versions whose ord is within [from, to]; with `currentOnly`,
- * only the current versions (versions.current).
+ * Every version bar of every chart (all tests, both modes), or of the `charts` subset, in test
+ * order, then mode, then release order; with a range, only versions whose ord is within [from,
+ * to]; with `currentOnly`, only the current versions (versions.current).
  */
-export function versionBarsQuery(range: { readonly from: number; readonly to: number } | null, metric: Metric = RPS, currentOnly = false): Query<VersionRow> {
+export function versionBarsQuery(
+  range: { readonly from: number; readonly to: number } | null, metric: Metric = RPS, currentOnly = false, charts: ChartSubset = null,
+): Query<VersionRow> {
   const winner = (column: string) => `arg_max(s.${column}, s.score)`;
-  // All versions (the usual page load) need no parameters: one trip to the worker, not two.
-  const conditions = [...(range ? ['v.ord BETWEEN ? AND ?'] : []), ...(currentOnly ? ['v.current'] : [])];
+  // All versions of all charts need no parameters: one trip to the worker, not two.
+  const subset = chartSubsetSql('s', charts);
+  const conditions = [...(range ? ['v.ord BETWEEN ? AND ?'] : []), ...(currentOnly ? ['v.current'] : []), ...(charts ? [subset.sql] : [])];
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   return query(
     `SELECT s.mode, s.test, s.test_index, s.version, v.ord,
@@ -82,7 +106,7 @@ export function versionBarsQuery(range: { readonly from: number; readonly to: nu
      ${where}
      GROUP BY s.mode, s.test, s.test_index, s.version, v.ord
      ORDER BY s.test_index, s.test, s.mode, v.ord`,
-    range ? [range.from, range.to] : [],
+    [...(range ? [range.from, range.to] : []), ...subset.params],
   );
 }
 
@@ -117,49 +141,25 @@ export interface ConfigRow {
   vs_winner_verdict: Verdict | null;
 }
 
-/** A drilldown row with the chart it belongs to (allConfigBarsQuery). */
-export interface ChartConfigRow extends ConfigRow {
-  mode: string;
-  test: string;
-}
-
 /**
- * Drilldown rows: every version's planned configurations, by compiler then flag set, for one
- * chart (`chart`) or for every chart (null; then each row also names its mode and test).
- * Aggregates over a CTE rather than window functions: DuckDB-WASM compiles each new operator on
- * first use, and window functions cost most.
+ * The drilldowns of one chart: every version's planned configurations for one test and mode, by
+ * compiler then flag set. One query per chart, so that pointing at a chart fetches whatever bar
+ * is clicked next; this is the query a chart's SQL tools show. Aggregates over a CTE rather than
+ * window functions: DuckDB-WASM compiles each new operator on first use, and window functions
+ * cost most.
  */
-function configBars<Row>(chart: { readonly mode: string; readonly test: string } | null, metric: Metric): Query<Row> {
-  const where = chart ? 'WHERE mode = ? AND test = ?' : '';
-  const chartColumns = chart ? '' : 'c.mode, c.test, ';
+export function configBarsQuery(mode: string, test: string, metric: Metric = RPS): Query<ConfigRow> {
   return query(
-    `WITH c AS (SELECT *, ${cellSpreadSql()} AS spread FROM ${metric.table} ${where}),
+    `WITH c AS (SELECT *, ${cellSpreadSql()} AS spread FROM ${metric.table} WHERE mode = ? AND test = ?),
           top AS (SELECT mode, test, version, max(score) AS top_score, ${metric.lower ? 'min' : 'max'}(best_rps) AS top_rps, arg_max(spread, score) AS top_spread
                   FROM c GROUP BY mode, test, version)
-     SELECT ${chartColumns}c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
+     SELECT c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
             c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags, c.busy_pct, c.steal_pct,
             coalesce(c.score = top.top_score, false) AS winner,
             c.best_rps / top.top_rps - 1 AS vs_winner, c.spread,
             CASE WHEN c.score < top.top_score THEN ${verdictSql('c.best_rps / top.top_rps', bandSql('top.top_spread', 'c.spread'), metric.lower)} END AS vs_winner_verdict
      FROM c JOIN top ON top.mode = c.mode AND top.test = c.test AND top.version = c.version
-     ORDER BY ${chartColumns}c.version, c.compiler_index, c.flag_index`,
-    chart ? [chart.mode, chart.test] : [],
+     ORDER BY c.version, c.compiler_index, c.flag_index`,
+    [mode, test],
   );
-}
-
-/**
- * The drilldowns of one chart: every version's planned configurations for one test and mode.
- * One query per chart, so that pointing at a chart fetches whatever bar is clicked next; this is
- * the query a chart's SQL tools show.
- */
-export function configBarsQuery(mode: string, test: string, metric: Metric = RPS): Query<ConfigRow> {
-  return configBars({ mode, test }, metric);
-}
-
-/**
- * The drilldowns of every chart in one trip (the same rows as configBarsQuery for each chart):
- * what the page fetches once it is idle, so that no click waits for a query.
- */
-export function allConfigBarsQuery(metric: Metric = RPS): Query<ChartConfigRow> {
-  return configBars(null, metric);
 }

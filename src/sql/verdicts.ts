@@ -4,6 +4,7 @@
  * release before it beyond the noise. The rule itself is in noise.ts.
  */
 import { type Metric, RPS, type Verdict } from '../vocabulary';
+import { type ChartSubset, chartSubsetSql } from './charts';
 import { bandSql, cellSpreadSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
@@ -42,16 +43,17 @@ export interface VersionVerdictRow {
 }
 
 /**
- * Every version of every chart (both modes, all versions: a version's previous release does not
- * depend on the range shown). No window functions (see charts.ts): winners come from the exact
- * score, the previous release from arg_max over earlier ones.
+ * Every version of every chart, or of the `charts` subset (both modes, all versions: a version's
+ * previous release does not depend on the range shown). No window functions (see charts.ts):
+ * winners come from the exact score, the previous release from arg_max over earlier ones.
  */
-export function versionVerdictsQuery(metric: Metric = RPS): Query<VersionVerdictRow> {
+export function versionVerdictsQuery(metric: Metric = RPS, charts: ChartSubset = null): Query<VersionVerdictRow> {
   const versusWinner = verdictSql('t.best / f.best_rps', bandSql('t.spread', 'f.spread'), metric.lower);
+  const subset = chartSubsetSql('s', charts);
   return query(
     `WITH f AS MATERIALIZED (
        SELECT s.mode, s.test, s.version, v.ord, s.compiler, s.flag_set, s.best_rps, s.score, ${cellSpreadSql('s')} AS spread
-       FROM ${metric.table} s JOIN versions v ON v.version = s.version WHERE s.status = 'ok'
+       FROM ${metric.table} s JOIN versions v ON v.version = s.version WHERE s.status = 'ok'${charts ? ` AND ${subset.sql}` : ''}
      ),
      t AS MATERIALIZED (
        SELECT mode, test, version, ord, max(score) AS score, arg_max(best_rps, score) AS best, arg_max(spread, score) AS spread
@@ -83,5 +85,6 @@ export function versionVerdictsQuery(metric: Metric = RPS): Query<VersionVerdict
      LEFT JOIN rivals r ON r.mode = t.mode AND r.test = t.test AND r.version = t.version
      LEFT JOIN prev p ON p.mode = t.mode AND p.test = t.test AND p.version = t.version
      ORDER BY t.mode, t.test, t.ord`,
+    subset.params,
   );
 }

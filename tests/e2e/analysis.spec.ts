@@ -349,6 +349,8 @@ test('trends show every configuration of one test across releases, with gaps whe
   await expect(trends.locator('.axis-note')).toContainText('Max Change View, shared by all panels');
   expect(await trends.locator('figure.trend-panel svg').first().getAttribute('data-domain')).not.toBe(real);
 
+  // The address bar follows once the page is idle.
+  await expect(page).toHaveURL(/view=max/);
   const fresh = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
   await fresh.goto(page.url());
   await waitForCharts(fresh);

@@ -3,18 +3,8 @@
  * fetched at start: the page loads the lean split files, and a table's lazy file when something
  * asks for its columns (the status grid's build log, the SQL console).
  */
-import { expect, type Page, test } from '@playwright/test';
-import { waitForCharts } from './helpers';
-
-/** The paths under data/ the page has requested so far. */
-function dataRequests(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('request', (request) => {
-    const found = /\/data\/(.+)$/.exec(new URL(request.url()).pathname);
-    if (found?.[1]) seen.push(found[1]);
-  });
-  return seen;
-}
+import { expect, test } from '@playwright/test';
+import { dataRequests, waitForCharts } from './helpers';
 
 test('the page starts with the lean files only, and fetches a lazy column when the status grid shows a build log', async ({ page }) => {
   const seen = dataRequests(page);

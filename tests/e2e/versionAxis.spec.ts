@@ -4,30 +4,10 @@
  * lines labelled, a line's label zooms into its releases (keyboard too), drilldowns kept; no
  * sideways scroll at 390 px.
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { writeSiteData } from '../../scripts/site-data.mjs';
-import { bar, bars, chart, waitForCharts } from './helpers';
+import { bar, bars, chart, useEveryReleaseData, waitForCharts } from './helpers';
 
-const data = fs.mkdtempSync(path.join(os.tmpdir(), 'every-release-'));
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  execFileSync('node', ['tests/fixtures/make-fixtures.mjs', '--every-release', '--out', data], { stdio: 'ignore' });
-  for (const name of fs.readdirSync(data)) fs.renameSync(path.join(data, name), path.join(data, name.replace(/^fixture-every-release-/, '')));
-  await writeSiteData(data);
-});
-test.afterAll(() => fs.rmSync(data, { recursive: true, force: true }));
-
-test.beforeEach(async ({ page }) => {
-  await page.route('**/redis-compiler-benchmarks/data/**', (route) => {
-    const file = path.join(data, new URL(route.request().url()).pathname.split('/data/')[1] ?? '');
-    return fs.existsSync(file) ? route.fulfill({ path: file }) : route.fulfill({ status: 404, body: 'not found' });
-  });
-});
+useEveryReleaseData();
 
 const groupLabels = (page: Page, key: string) => chart(page, key).locator('.group-labels text');
 

@@ -1,82 +1,96 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createChartData } from '../../src/app/chartData';
-import { allConfigBarsQuery, configBarsQuery, versionBarsQuery } from '../../src/sql/charts';
+import { chartParts, createChartData, FIRST_CHUNK, verdictKey } from '../../src/app/chartData';
+import { METRICS } from '../../src/vocabulary';
+import { chartKey, DEFAULTS } from '../../src/model/state';
+import { configBarsQuery, versionBarsQuery } from '../../src/sql/charts';
 import type { Query, QueryRunner } from '../../src/sql/query';
+import { versionVerdictsQuery } from '../../src/sql/verdicts';
 import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
 
 let fx: FixtureDb;
-let charts: { mode: string; test: string }[];
 
 beforeAll(async () => {
   fx = await openFixtureDb();
-  const bars = await fx.runner.run(versionBarsQuery(null));
-  const keys = new Map(bars.map((b) => [`${b.mode}|${b.test}`, { mode: b.mode, test: b.test }]));
-  charts = [...keys.values()];
 });
 
-/** The fixture's runner, recording every statement it runs; `failAll` makes the all-charts query fail. */
-function countingRunner(failAll = false): QueryRunner & { sql: string[] } {
-  const sql: string[] = [];
-  const allSql = allConfigBarsQuery().sql;
+/** The fixture's runner, recording every statement it runs with its parameters. */
+function countingRunner(): QueryRunner & { asked: Query<unknown>[] } {
+  const asked: Query<unknown>[] = [];
   return {
-    sql,
+    asked,
     run<Row>(q: Query<Row>): Promise<Row[]> {
-      sql.push(q.sql);
-      if (failAll && q.sql === allSql) return Promise.reject(new Error('fixture: the all-charts query fails'));
+      asked.push(q);
       return fx.runner.run(q);
     },
   };
 }
 
-describe('allConfigBarsQuery', () => {
-  it("gives every chart exactly its own drilldown query's rows, in the same order", async () => {
-    const all = await fx.runner.run(allConfigBarsQuery());
-    expect(new Set(all.map((r) => `${r.mode}|${r.test}`)).size).toBe(charts.length);
-    let total = 0;
-    for (const { mode, test } of charts) {
-      const own = await fx.runner.run(configBarsQuery(mode, test));
-      const mine = all.filter((r) => r.mode === mode && r.test === test).map(({ mode: _m, test: _t, ...rest }) => rest);
-      expect(mine, `${mode} ${test}`).toEqual(own);
-      total += own.length;
+/** Rows by chart key, each chart's in their order. */
+function byChart<Row extends { mode: string; test: string }>(rows: readonly Row[]): Record<string, Row[]> {
+  const charts: Record<string, Row[]> = {};
+  for (const row of rows) (charts[chartKey(row.mode, row.test)] ??= []).push(row);
+  return charts;
+}
+
+describe('chartParts', () => {
+  it('asks for the first charts of the page first, then every other chart', () => {
+    const charts = fx.catalog.charts;
+    expect(charts.length).toBeGreaterThan(FIRST_CHUNK);
+    const [first, rest, ...more] = chartParts(charts);
+    expect(more).toEqual([]);
+    expect(first).toEqual({ only: charts.slice(0, FIRST_CHUNK) });
+    expect(rest).toEqual({ except: charts.slice(0, FIRST_CHUNK) });
+  });
+
+  it('makes one part of every chart when there are no more than the first', () => {
+    expect(chartParts(fx.catalog.charts.slice(0, FIRST_CHUNK))).toEqual([null]);
+  });
+
+  it("gives each chart exactly the rows of the all-charts queries, bars and verdicts, whatever part asks, in every metric", async () => {
+    for (const metric of [METRICS.rps, METRICS.ir]) {
+      const allBars = await fx.runner.run(versionBarsQuery(null, metric));
+      const allVerdicts = await fx.runner.run(versionVerdictsQuery(metric));
+      const parts = chartParts(fx.catalog.charts);
+      const bars = await Promise.all(parts.map((part) => fx.runner.run(versionBarsQuery(null, metric, false, part))));
+      const verdicts = await Promise.all(parts.map((part) => fx.runner.run(versionVerdictsQuery(metric, part))));
+      expect(Object.keys(byChart(bars[0] ?? []))).toHaveLength(FIRST_CHUNK);
+      expect(byChart(bars.flat())).toEqual(byChart(allBars));
+      expect(bars.flat()).toHaveLength(allBars.length);
+      expect(byChart(verdicts.flat())).toEqual(byChart(allVerdicts));
+      expect(verdicts.flat()).toHaveLength(allVerdicts.length);
+      // A range keeps the parts apart too.
+      const ranged = await Promise.all(parts.map((part) => fx.runner.run(versionBarsQuery({ from: 1, to: 3 }, metric, false, part))));
+      expect(byChart(ranged.flat())).toEqual(byChart(await fx.runner.run(versionBarsQuery({ from: 1, to: 3 }, metric))));
     }
-    expect(all).toHaveLength(total);
   });
 });
 
-describe('createChartData drilldowns', () => {
-  it('serves every chart from one prefetch query, with no query at click time', async () => {
+describe('createChartData', () => {
+  it("draws a first chart from its part's two queries alone, and every chart from both parts", async () => {
     const runner = countingRunner();
-    const data = createChartData(runner, fx.versions);
-    await data.prefetchAllConfigRows();
-    expect(runner.sql).toHaveLength(1);
-    for (const { mode, test } of charts) {
-      const byVersion = await data.configRows(mode, test);
-      const own = await fx.runner.run(configBarsQuery(mode, test));
-      expect([...byVersion.values()].flat().length).toBe(own.length);
-      expect(byVersion.get('7.4.1')?.map((r) => r.flag_set)).toEqual(own.filter((r) => r.version === '7.4.1').map((r) => r.flag_set));
-    }
-    expect(runner.sql).toHaveLength(1);
+    const data = createChartData(runner, fx.versions, fx.catalog.charts);
+    const [first] = fx.catalog.charts;
+    const key = chartKey(first?.mode ?? '', first?.test ?? '');
+    const [own] = chartParts(fx.catalog.charts);
+    expect(await data.chartRows(DEFAULTS, key)).toHaveLength(fx.versions.length);
+    expect((await data.chartVerdicts('rps', key)).get(verdictKey(key, '7.4.1'))).toBeDefined();
+    expect(runner.asked).toEqual([versionBarsQuery(null, METRICS.rps, false, own), versionVerdictsQuery(METRICS.rps, own)]);
+    expect(data.verdictsIfReady('rps', key)).not.toBeNull();
+    const last = fx.catalog.charts.at(-1);
+    expect(data.verdictsIfReady('rps', chartKey(last?.mode ?? '', last?.test ?? ''))).toBeNull();
+
+    const all = await data.versionRows(DEFAULTS);
+    expect([...all.keys()]).toEqual(fx.catalog.charts.map((c) => chartKey(c.mode, c.test)));
+    expect(await data.verdicts()).toEqual(new Map((await fx.runner.run(versionVerdictsQuery())).map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r])));
+    expect(runner.asked).toHaveLength(4);
   });
 
-  it('answers a click during the prefetch with its own query rather than wait behind background work', async () => {
+  it("queries a chart's drilldowns once, for that chart only", async () => {
     const runner = countingRunner();
-    const data = createChartData(runner, fx.versions);
-    const prefetch = data.prefetchAllConfigRows();
+    const data = createChartData(runner, fx.versions, fx.catalog.charts);
     const clicked = await data.configRows('pipe', 'SET');
-    await prefetch;
-    expect(runner.sql).toEqual([allConfigBarsQuery().sql, configBarsQuery('pipe', 'SET').sql]);
     expect(clicked.get('7.4.1')).toHaveLength(12);
-    // The prefetch kept the chart's own rows and filled in the others.
     expect(await data.configRows('pipe', 'SET')).toBe(clicked);
-    await data.configRows('data', 'GET');
-    expect(runner.sql).toHaveLength(2);
-  });
-
-  it('lets charts query on their own when the prefetch fails', async () => {
-    const runner = countingRunner(true);
-    const data = createChartData(runner, fx.versions);
-    await expect(data.prefetchAllConfigRows()).rejects.toThrow('fixture');
-    expect((await data.configRows('data', 'GET')).get('7.4.1')).toHaveLength(12);
-    expect(runner.sql).toHaveLength(2);
+    expect(runner.asked).toEqual([configBarsQuery('pipe', 'SET')]);
   });
 });

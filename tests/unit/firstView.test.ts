@@ -1,24 +1,27 @@
 /**
- * The first view (data/first-view.json, written at build time by scripts/siteData.ts) draws
- * exactly the bars the engine draws: values, whiskers, winners and noise marks of every chart,
- * on the published data and on the fixtures; the page answers only its queries from it.
+ * The first view (data/first-view.json) and the further answer files it names, written at build
+ * time by scripts/siteData.ts, draw exactly the bars the engine draws: values, whiskers, winners
+ * and noise marks of every chart, on the published data and on the fixtures; the page answers
+ * only their queries from them, and fetches a file only for a query it answers.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createChartData, verdictKey } from '../../src/app/chartData';
+import { createChartData, FIRST_CHUNK, verdictKey } from '../../src/app/chartData';
 import { compilerColors } from '../../src/chart/palette';
-import { firstViewQueries } from '../../src/app/firstViewQueries';
-import { answeringRunner, type AnswerFile, type FirstView, sameFiles } from '../../src/data/firstView';
+import { DRILLDOWNS_FILE, firstViewQueries } from '../../src/app/firstViewQueries';
+import { decodeRows } from '../../src/data/columns';
+import { answeringRunner, sameFiles } from '../../src/data/firstView';
 import { TABLES, tableFile } from '../../src/sql/schema';
 import type { Catalog } from '../../src/data/tables';
 import { versionBar } from '../../src/model/bars';
+import { METRICS } from '../../src/vocabulary';
 import { chartKey, DEFAULTS } from '../../src/model/state';
-import { configBarsQuery } from '../../src/sql/charts';
+import { configBarsQuery, type VersionRow } from '../../src/sql/charts';
 import type { Query, QueryRunner } from '../../src/sql/query';
-import { firstViewOf } from '../../scripts/siteData';
+import { DRILLDOWN_BUNDLE_BYTES, firstViewOf, type SiteAnswers } from '../../scripts/siteData';
 import { openDataDirDb } from '../support/fixture-db';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -36,7 +39,7 @@ const noEngine: QueryRunner = {
 
 /** Every chart's version bars over every version, as the page draws them from `runner`. */
 async function drawnBars(runner: QueryRunner, catalog: Catalog) {
-  const data = createChartData(runner, catalog.versions);
+  const data = createChartData(runner, catalog.versions, catalog.charts);
   const colorOf = compilerColors(catalog.compilers);
   const [rows, verdicts] = await Promise.all([data.versionRows(DEFAULTS), data.verdicts()]);
   return catalog.charts.map(({ mode, test }) => {
@@ -45,9 +48,26 @@ async function drawnBars(runner: QueryRunner, catalog: Catalog) {
   });
 }
 
-/** The files the build writes for `dir`, as the page reads them (parsed from JSON). */
-async function published(dir: string): Promise<{ view: FirstView; more: AnswerFile[] }> {
-  return JSON.parse(JSON.stringify(await firstViewOf(dir))) as { view: FirstView; more: AnswerFile[] };
+const written = new Map<string, Promise<string>>();
+
+/**
+ * The files the build writes for `dir` (computed once per folder and budget), as the page reads
+ * them (parsed from JSON); the drilldowns in one file up to `drilldownBundleBytes` (default: the build's).
+ */
+async function published(dir: string, drilldownBundleBytes = DRILLDOWN_BUNDLE_BYTES): Promise<SiteAnswers> {
+  const key = `${dir}|${drilldownBundleBytes}`;
+  if (!written.has(key)) written.set(key, firstViewOf(dir, { drilldownBundleBytes }).then((site) => JSON.stringify(site)));
+  return JSON.parse(await (written.get(key) ?? '')) as SiteAnswers;
+}
+
+/** Loads further answer files from `site`, recording which, in order. */
+function fileLoader(site: SiteAnswers): ((file: string) => Promise<SiteAnswers['files'][string]['answers']>) & { loaded: string[] } {
+  const loaded: string[] = [];
+  return Object.assign((file: string) => {
+    loaded.push(file);
+    const answers = site.files[file]?.answers;
+    return answers ? Promise.resolve(answers) : Promise.reject(new Error(`no file ${file}`));
+  }, { loaded });
 }
 
 describe.each([
@@ -55,10 +75,11 @@ describe.each([
   ['the fixture dataset', fixtureDir],
 ])('the first view of %s', (_name, dir) => {
   it('draws the same bars (values, whiskers, winners, noise marks) for every chart as the engine, without asking it', async () => {
-    const { view } = await published(dir);
+    const site = await published(dir);
+    const { view } = site;
     const engine = await openDataDirDb(dir);
     expect(view.catalog).toEqual(engine.catalog);
-    const precomputed = await drawnBars(answeringRunner(view, noEngine), view.catalog);
+    const precomputed = await drawnBars(answeringRunner(view, noEngine, fileLoader(site)), view.catalog);
     const queried = await drawnBars(engine.runner, engine.catalog);
     expect(precomputed.length).toBe(engine.catalog.charts.length);
     // Bars with a figure, a whisker and a verdict (the winner's standing is in their names) are compared.
@@ -66,15 +87,50 @@ describe.each([
     expect(precomputed).toEqual(queried);
   });
 
-  it("answers every one of the first screenful's queries (charts, header, sections, drilldowns) with the engine's rows, and only those", async () => {
-    const { view, more } = await published(dir);
+  it("answers every precomputed query (charts, header, sections, drilldowns) with the engine's rows, and only those", async () => {
+    const site = await published(dir);
     const engine = await openDataDirDb(dir);
-    const runner = answeringRunner(view, noEngine, more.map((file) => Promise.resolve(file.answers)));
-    const { paint, sections, drilldowns } = firstViewQueries(view.catalog);
-    expect(sections.length).toBeGreaterThan(5);
-    for (const q of [...paint, ...sections, ...drilldowns]) expect(await runner.run(q), q.sql).toEqual(await engine.runner.run(q));
-    const chart = view.catalog.charts[1];
-    await expect(runner.run(configBarsQuery(chart?.mode ?? '', chart?.test ?? ''))).rejects.toThrow('the engine was asked');
+    const runner = answeringRunner(site.view, noEngine, fileLoader(site));
+    const { paint, files, drilldowns } = firstViewQueries(site.view.catalog);
+    expect(drilldowns.length).toBe(site.view.catalog.charts.length);
+    for (const q of [...paint, ...[...files, ...drilldowns].flatMap((f) => f.queries)]) expect(await runner.run(q), q.sql).toEqual(await engine.runner.run(q));
+    const chart = site.view.catalog.charts[1];
+    await expect(runner.run(configBarsQuery(chart?.mode ?? '', chart?.test ?? '', METRICS.ir))).rejects.toThrow('the engine was asked');
+  });
+
+  it('keeps every chart\'s drilldowns in one file, fetched once the page is idle, while they are small', async () => {
+    const site = await published(dir);
+    expect(site.view.prefetch).toEqual([DRILLDOWNS_FILE]);
+    expect(site.files[DRILLDOWNS_FILE]?.answers).toHaveLength(site.view.catalog.charts.length);
+    expect(Object.keys(site.files).filter((f) => f.includes('/drilldowns/'))).toEqual([]);
+    const load = fileLoader(site);
+    const chart = site.view.catalog.charts[5];
+    await answeringRunner(site.view, noEngine, load).run(configBarsQuery(chart?.mode ?? '', chart?.test ?? ''));
+    expect(load.loaded).toEqual([DRILLDOWNS_FILE]);
+  });
+
+  it("holds the first charts' bars in the first view, and fetches a chart's drilldown file, and only it, for its drilldowns when they are large", async () => {
+    const site = await published(dir, 0);
+    expect(site.view.prefetch).toEqual([]);
+    const { view } = site;
+    const load = fileLoader(site);
+    const runner = answeringRunner(view, noEngine, load);
+    const data = createChartData(runner, view.catalog.versions, view.catalog.charts);
+    const keys = view.catalog.charts.map((c) => chartKey(c.mode, c.test));
+    for (const key of keys.slice(0, FIRST_CHUNK)) expect(await data.chartRows(DEFAULTS, key)).toHaveLength(view.catalog.versions.length);
+    await data.chartVerdicts('rps', keys[0] ?? '');
+    expect(load.loaded).toEqual([]);
+    const drawnFirst = view.answers.flatMap((a) => decodeRows<VersionRow>(a.rows)).filter((r) => 'ok_cells' in r);
+    expect(new Set(drawnFirst.map((r) => chartKey(r.mode, r.test)))).toEqual(new Set(keys.slice(0, FIRST_CHUNK)));
+
+    const chart = view.catalog.charts[5];
+    const drill = await data.configRows(chart?.mode ?? '', chart?.test ?? '');
+    expect(drill.size).toBe(view.catalog.versions.length);
+    expect(load.loaded).toHaveLength(1);
+    expect(load.loaded[0]).toMatch(/^first-view\/drilldowns\/rps\/05-/);
+    expect(site.files[load.loaded[0] ?? '']?.answers).toHaveLength(1);
+    await data.chartRows(DEFAULTS, keys[5] ?? '');
+    expect(load.loaded.slice(1)).toEqual(['first-view/charts.json']);
   });
 
   it('names the byte size of every data file it was made from', async () => {

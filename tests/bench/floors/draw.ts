@@ -14,19 +14,27 @@ const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => s
 /** The site's data folder, next to the folder these pages are served from. */
 export const dataUrl = (): string => new URL('../data/', new URL(import.meta.env.BASE_URL, location.href)).href;
 
-/** Draws one chart per (mode, test) of `rows`, in their order, coloured by `compilers`. */
-export async function drawCharts(rows: readonly VersionRow[], compilers: readonly string[]): Promise<void> {
-  const colors = compilerColors(compilers);
+/** The rows of each chart, in their order. */
+function byChart(rows: readonly VersionRow[]): Map<string, VersionRow[]> {
   const charts = new Map<string, VersionRow[]>();
   for (const row of rows) {
     const key = `${row.mode}:${row.test}`;
     charts.set(key, [...(charts.get(key) ?? []), row]);
   }
+  return charts;
+}
+
+/**
+ * Draws one chart per (mode, test) of the rows of `parts` (each asked for once the charts before
+ * it are drawn), in their order, coloured by `compilers`.
+ */
+export async function drawCharts(parts: readonly (() => Promise<readonly VersionRow[]>)[], compilers: readonly string[]): Promise<void> {
+  const colors = compilerColors(compilers);
   const grid = document.createElement('div');
   grid.className = 'grid grid-cols-1 gap-4 xl:grid-cols-2';
   document.getElementById('charts')?.replaceChildren(grid);
   let drawn = 0;
-  for (const [key, chartRows] of charts) {
+  for (const part of parts) for (const [key, chartRows] of byChart(await part())) {
     const figure = document.createElement('figure');
     figure.className = 'rounded-lg border border-slate-200 bg-white p-3';
     figure.dataset.chartKey = key;
