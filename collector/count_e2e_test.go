@@ -68,6 +68,9 @@ func TestCountEndToEnd(t *testing.T) {
 			!strings.Contains(r.RawOutput, "CONFIG SET jemalloc-bg-thread no -> OK") || r.BuildID == "" {
 			t.Errorf("count run %s: status %s, command %q, valgrind %q, build %q", r.RunID, r.Status, r.Command, r.ValgrindVersion, r.BuildID)
 		}
+		if r.Protocol != store.CountProtocol {
+			t.Errorf("count run %s records protocol %d, want %d", r.RunID, r.Protocol, store.CountProtocol)
+		}
 	}
 	// 20 tests: the 7.0.15 client has no XADD test, so XADD gets no row.
 	byKey := map[string][]float64{}

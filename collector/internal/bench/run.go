@@ -259,7 +259,7 @@ func startServer(ctx context.Context, s Spec) (*server, error) {
 		if !srv.alive() {
 			return nil, fmt.Errorf("server exited at start: %s", srv.exitInfo())
 		}
-		if ping(port) {
+		if ping(port, time.Until(deadline)) {
 			return srv, nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
@@ -334,13 +334,20 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-func ping(port int) bool {
+// ping reports whether the server answers PING, waiting up to wait (at least
+// 500 ms) for the answer once connected. One connection, not one per try: a
+// connection made while the server is still starting is accepted and served
+// once it runs, so giving up on it early would leave the server a number of
+// connections (client ids, allocations, PINGs) that depends on how fast it
+// started, and a counted server must reach its first test the same way in
+// every run.
+func ping(port int, wait time.Duration) bool {
 	c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond)
 	if err != nil {
 		return false
 	}
 	defer c.Close()
-	c.SetDeadline(time.Now().Add(500 * time.Millisecond))
+	c.SetDeadline(time.Now().Add(max(wait, 500*time.Millisecond)))
 	if _, err := c.Write([]byte("PING\r\n")); err != nil {
 		return false
 	}

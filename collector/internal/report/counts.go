@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
@@ -29,6 +30,21 @@ var countFigures = []struct {
 // the repeats of each (cell, test): (max - min) / min, median, p99 and max,
 // and the share within 0.1%.
 func Counts(w io.Writer, d *store.Data) {
+	if n := len(d.SupersededCountRuns); n > 0 {
+		cells := map[string]bool{}
+		protocols := map[int]bool{}
+		for _, r := range d.SupersededCountRuns {
+			cells[r.CellID] = true
+			protocols[store.ProtocolOf(r)] = true
+		}
+		var ps []string
+		for p := range protocols {
+			ps = append(ps, strconv.Itoa(p))
+		}
+		sort.Strings(ps)
+		fmt.Fprintf(w, "counts: protocol %d; %d runs of %d cells under earlier protocols (%s) are superseded, kept in %s, and not used\n",
+			store.CountProtocol, n, len(cells), strings.Join(ps, ", "), store.SupersededCountRunsFile)
+	}
 	if len(d.CountRuns) == 0 {
 		fmt.Fprintln(w, "counts: none yet (collector count)")
 		return

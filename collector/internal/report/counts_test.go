@@ -46,3 +46,15 @@ func TestCountsPrintsTimePerCellAndTheSpreadOfRepeats(t *testing.T) {
 		t.Errorf("a figure with no values is printed:\n%s", out)
 	}
 }
+
+func TestCountsSaysWhichRunsAreSuperseded(t *testing.T) {
+	d := &store.Data{SupersededCountRuns: []store.CountRun{
+		{RunID: "a", CellID: "7.4.1|gcc|-O2"}, {RunID: "b", CellID: "7.4.1|gcc|-O2"}, {RunID: "c", CellID: "7.2.6|gcc|-O2", Protocol: 1},
+	}}
+	var b strings.Builder
+	Counts(&b, d)
+	want := "counts: protocol 2; 3 runs of 2 cells under earlier protocols (1) are superseded, kept in count_runs_superseded.parquet, and not used\ncounts: none yet (collector count)\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}

@@ -218,7 +218,7 @@ func (c *collector) countRun(ctx context.Context, t Task, buildID, bin, vg strin
 		Env: strings.Join(spec.Env, " "), Settings: strings.Join(cc.Settings, "; "),
 		ClientVersion: c.clientVer, ClientArgs: strings.Join(t.Mode.Args, " "), RawOutput: out.Raw,
 		DurationSeconds: end.Sub(start).Seconds(), StartedAt: start.UTC(), FinishedAt: end.UTC(),
-		MachineID: c.machine.ID, GuestCPU: nonEmpty(c.guestCPU),
+		MachineID: c.machine.ID, GuestCPU: nonEmpty(c.guestCPU), Protocol: store.CountProtocol,
 	}
 	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("count-%s-%d.txt", t.Mode.Name, t.Repeat)), []byte(out.Raw), 0o644); err != nil {
 		return run, nil, err

@@ -27,6 +27,10 @@ type Data struct {
 	// CountRuns and Counts are the counted instrument's runs and tests.
 	CountRuns []CountRun
 	Counts    []Count
+	// SupersededCountRuns and SupersededCounts are the counting runs of
+	// earlier protocols (CountProtocol) and their tests, kept as evidence.
+	SupersededCountRuns []CountRun
+	SupersededCounts    []Count
 	// Calibrations are the precision modes' request counts per test.
 	Calibrations []Calibration
 }
@@ -72,6 +76,12 @@ func Load(dir string) (*Data, error) {
 		return nil, err
 	}
 	if d.Counts, err = read[Count](dir, CountsFile); err != nil {
+		return nil, err
+	}
+	if d.SupersededCountRuns, err = read[CountRun](dir, SupersededCountRunsFile); err != nil {
+		return nil, err
+	}
+	if d.SupersededCounts, err = read[Count](dir, SupersededCountsFile); err != nil {
 		return nil, err
 	}
 	if d.Calibrations, err = read[Calibration](dir, CalibrationsFile); err != nil {
@@ -129,6 +139,16 @@ func (d *Data) Save(dir string) error {
 	}
 	if err := write(dir, RunsFile, d.Runs); err != nil {
 		return err
+	}
+	// Superseded counting runs first: cut short after them, a run both there
+	// and in count_runs is moved again by the next load.
+	if len(d.SupersededCountRuns) > 0 {
+		if err := write(dir, SupersededCountsFile, d.SupersededCounts); err != nil {
+			return err
+		}
+		if err := write(dir, SupersededCountRunsFile, d.SupersededCountRuns); err != nil {
+			return err
+		}
 	}
 	// Counts before their runs, as results before runs.
 	if err := write(dir, CountsFile, d.Counts); err != nil {
@@ -210,6 +230,23 @@ func (d *Data) Dedupe() {
 		redone[r.RunID] = true
 	}
 	d.RedoneResults = ownedResults(d.RedoneResults, redone)
+	d.splitProtocols()
+	d.SupersededCountRuns = dedupe(d.SupersededCountRuns, func(r CountRun) string { return r.RunID })
+	sort.SliceStable(d.SupersededCountRuns, func(i, j int) bool {
+		return d.SupersededCountRuns[i].StartedAt.Before(d.SupersededCountRuns[j].StartedAt)
+	})
+	superseded := map[string]bool{}
+	for _, r := range d.SupersededCountRuns {
+		superseded[r.RunID] = true
+	}
+	d.SupersededCounts = dedupe(d.SupersededCounts, func(c Count) string { return c.RunID + "\x00" + c.Test })
+	var kept []Count
+	for _, c := range d.SupersededCounts {
+		if superseded[c.RunID] {
+			kept = append(kept, c)
+		}
+	}
+	d.SupersededCounts = kept
 	d.CountRuns = dedupe(d.CountRuns, func(r CountRun) string { return RunKey(r.CellID, r.Mode, int(r.Repeat)) })
 	sort.SliceStable(d.CountRuns, func(i, j int) bool { return d.CountRuns[i].StartedAt.Before(d.CountRuns[j].StartedAt) })
 	counted := map[string]bool{}
@@ -287,6 +324,8 @@ func (d *Data) Merge(other *Data) {
 	d.RedoneResults = append(d.RedoneResults, other.RedoneResults...)
 	d.CountRuns = append(d.CountRuns, other.CountRuns...)
 	d.Counts = append(d.Counts, other.Counts...)
+	d.SupersededCountRuns = append(d.SupersededCountRuns, other.SupersededCountRuns...)
+	d.SupersededCounts = append(d.SupersededCounts, other.SupersededCounts...)
 	d.Calibrations = append(d.Calibrations, other.Calibrations...)
 	d.Dedupe()
 }
