@@ -86,7 +86,7 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
     build_id: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', status: 'VARCHAR', valgrind_version: 'VARCHAR',
     command: 'VARCHAR', env: 'VARCHAR', settings: 'VARCHAR', client_version: 'VARCHAR', client_args: 'VARCHAR',
     raw_output: 'VARCHAR', duration_seconds: 'DOUBLE', started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP',
-    machine_id: 'VARCHAR',
+    machine_id: 'VARCHAR', guest_cpu: 'VARCHAR', protocol: 'INTEGER',
   },
 };
 
@@ -106,6 +106,8 @@ const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_la
  */
 export const OPTIONAL_COLUMNS: Readonly<Partial<Record<TableName, readonly string[]>>> = {
   plan: ['current'],
+  // Recorded from collector 0.2.0 on (docs/data-schema.md).
+  count_runs: ['guest_cpu', 'protocol'],
 };
 
 export const LAZY_COLUMNS: Readonly<Partial<Record<TableName, { readonly key: readonly string[]; readonly columns: readonly string[] }>>> = {
