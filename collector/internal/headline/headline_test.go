@@ -148,7 +148,7 @@ func TestCountedScoresCostAgainstTheBaselineWhereBothAreCounted(t *testing.T) {
 		t.Errorf("%d cells counted, spread %v; want 3, 0.1%%", h.Counted.Cells, h.Counted.Spread)
 	}
 	md := Markdown(h)
-	for _, want := range []string{"3 of 4 cells counted so far", "clang -O2 −10.0% ▼ ±0.1% in data mode"} {
+	for _, want := range []string{"3 of 4 cells counted so far", "| clang -O2 | −10.00% ▼ ±0.10% |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("headline lacks %q:\n%s", want, md)
 		}

@@ -104,35 +104,59 @@ func scoreText(s Score) string {
 	return fmt.Sprintf("%s%.1f%% %s ±%.1f%%", sign, math.Abs(pct), glyph, 100*s.Band)
 }
 
-// countedText is the counted instrument's paragraph: what has been counted,
-// and each counted build against the baseline per mode.
+// countedText is the counted instrument's paragraph, what has been counted,
+// and a table of each counted build against the baseline per mode. A count
+// repeats to the hundredth of a percent, so its figures have two decimals.
 func (h Headline) countedText() string {
 	c := h.Counted
 	var spreads []string
 	for _, m := range h.Modes {
 		spreads = append(spreads, fmt.Sprintf("%.2f%% (%s mode)", 100*c.Spread[m], m))
 	}
-	var builds []string
+	var rows []string
 	for _, bd := range h.Builds {
 		if c.Scores[bd] == nil {
 			continue
 		}
-		var per []string
+		row := fmt.Sprintf("| %s |", bd)
 		for _, m := range h.Modes {
 			s, ok := c.Scores[bd][m]
 			if !ok {
-				per = append(per, "not counted in "+m+" mode")
+				row += " not counted |"
 				continue
 			}
-			per = append(per, fmt.Sprintf("%s in %s mode", scoreText(s), m))
+			row += " " + countedScoreText(s) + " |"
 		}
-		builds = append(builds, fmt.Sprintf("%s %s", bd, strings.Join(per, ", ")))
+		rows = append(rows, row)
 	}
 	text := fmt.Sprintf("**Counted cost** (instructions the server executes per request, under Valgrind; lower is\n"+
 		"better): %d of %d cells counted so far, two repeats each, which lie at most %s apart.",
 		c.Cells, h.PlannedCells, strings.Join(spreads, " and "))
-	if len(builds) == 0 {
+	if len(rows) == 0 {
 		return text + fmt.Sprintf(" No other build is counted yet on a release where %s is.", h.Baseline)
 	}
-	return text + fmt.Sprintf(" Against %s, on the releases where both are counted (▲ costlier, ▼ cheaper beyond the\nrepeats' spread): %s.", h.Baseline, strings.Join(builds, "; "))
+	head, rule := "| build |", "|---|"
+	for _, m := range h.Modes {
+		head += " " + m + " mode |"
+		rule += "---|"
+	}
+	return text + fmt.Sprintf(" Against %s, on the releases where both are counted (▲ costlier, ▼ cheaper beyond the\n"+
+		"repeats' spread, ± the spread):\n\n%s\n%s\n%s", h.Baseline, head, rule, strings.Join(rows, "\n"))
+}
+
+// countedScoreText is scoreText with two decimals.
+func countedScoreText(s Score) string {
+	if math.IsNaN(s.Ratio) {
+		return "not measured"
+	}
+	glyph := map[string]string{"faster": "▲", "slower": "▼", "tie": "≈", "unknown": "?"}[s.Verdict()]
+	pct := 100 * (s.Ratio - 1)
+	sign := "+"
+	if pct < 0 {
+		sign = "−"
+	}
+	if math.IsNaN(s.Band) {
+		return fmt.Sprintf("%s%.2f%% %s", sign, math.Abs(pct), glyph)
+	}
+	return fmt.Sprintf("%s%.2f%% %s ±%.2f%%", sign, math.Abs(pct), glyph, 100*s.Band)
 }
