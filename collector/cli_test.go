@@ -74,11 +74,11 @@ func TestPlanCountPrintsTheCountOrderWithItsProgress(t *testing.T) {
 	for _, cell := range []string{"2.6.17|gcc|-O2", "2.6.17|gcc|-Os"} {
 		for _, m := range []string{"data", "pipe"} {
 			for r := 1; r <= 2; r++ {
-				d.CountRuns = append(d.CountRuns, store.CountRun{RunID: cell + m + fmt.Sprint(r), CellID: cell, Mode: m, Repeat: int32(r), Status: "ok", StartedAt: at})
+				d.CountRuns = append(d.CountRuns, store.CountRun{RunID: cell + m + fmt.Sprint(r), CellID: cell, Mode: m, Repeat: int32(r), Status: "ok", StartedAt: at, Protocol: store.CountProtocol})
 			}
 		}
 	}
-	d.CountRuns = append(d.CountRuns, store.CountRun{RunID: "p", CellID: "2.6.17|gcc|-Ofast", Mode: "data", Repeat: 1, Status: "ok", StartedAt: at})
+	d.CountRuns = append(d.CountRuns, store.CountRun{RunID: "p", CellID: "2.6.17|gcc|-Ofast", Mode: "data", Repeat: 1, Status: "ok", StartedAt: at, Protocol: store.CountProtocol})
 	if err := d.Save(data); err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,9 @@ type Spec struct {
 	Wrap []string
 	// Env is added to the server's environment.
 	Env []string
+	// OnlyEnv: the server's environment is Env alone, not the collector's
+	// plus Env (a counted server must see the same bytes on every machine).
+	OnlyEnv bool
 }
 
 // Result is the outcome of one test in a run.
@@ -245,7 +248,10 @@ func startServer(ctx context.Context, s Spec) (*server, error) {
 	name, args := pinned(s.ServerCPU, bin, args)
 	cmd := exec.Command(name, args...)
 	cmd.Dir = s.Dir
-	if len(s.Env) > 0 {
+	switch {
+	case s.OnlyEnv:
+		cmd.Env = append([]string{}, s.Env...)
+	case len(s.Env) > 0:
 		cmd.Env = append(os.Environ(), s.Env...)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}

@@ -91,9 +91,18 @@ func Run(ctx context.Context, s Spec, tests []Test) (Outcome, error) {
 	var out Outcome
 	var raw strings.Builder
 	os.RemoveAll(s.Dir)
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return out, err
+	}
+	run, err := newRunDir(s)
+	if err != nil {
+		return out, err
+	}
+	defer run.close(s.Dir)
+	s.Server, s.Env, s.Dir = run.server, run.env, run.dir
 	spec := bench.Spec{
 		Server: s.Server, Dir: s.Dir, ServerCPU: s.ServerCPU, StartTimeout: s.StartTimeout,
-		Wrap: s.Command(), Env: s.Env,
+		Wrap: s.Command(), Env: s.Env, OnlyEnv: true,
 	}
 	fmt.Fprintf(&raw, "$ %s %s %s <config>\n", strings.Join(s.Env, " "), strings.Join(s.Command(), " "), s.Server)
 	srv, err := bench.StartServer(ctx, spec)
