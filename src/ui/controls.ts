@@ -21,6 +21,7 @@ export interface Controls {
 /** The metric control's short labels. */
 const METRIC_LABELS: Readonly<Record<MetricId, string>> = {
   rps: 'requests/s (measured)', ir: 'instructions/request (counted)', cycles: 'est. cycles/request (counted)',
+  l1: 'L1 misses/request (simulated)', ll: 'last-level misses/request (simulated)', branch: 'branch mispredictions/request (simulated)',
 };
 
 const SEARCH_DELAY_MS = 250;
