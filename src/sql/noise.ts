@@ -25,7 +25,7 @@
 
 /** B / A: 1 when both are zero, NULL when only one is (no ratio) or either is NULL. */
 export function ratioSql(b: string, a: string): string {
-  return `CASE WHEN (${a}) > 0 AND (${b}) > 0 THEN (${b}) / (${a}) WHEN (${a}) = 0 AND (${b}) = 0 THEN 1.0::DOUBLE END`;
+  return `CASE WHEN (${a}) > 0 AND (${b}) > 0 THEN (${b}) / (${a}) WHEN (${a}) = 0 AND (${b}) = 0 THEN 1.0 END`;
 }
 
 /**
@@ -33,7 +33,7 @@ export function ratioSql(b: string, a: string): string {
  * with fewer than two repeats or a best of zero and a worst above it.
  */
 export function spreadSql(best: string, worst: string, repeats: string): string {
-  return `CASE WHEN ${repeats} >= 2 THEN CASE WHEN ${best} = ${worst} THEN 0.0::DOUBLE ELSE abs(${best} - ${worst}) / ${best} END END`;
+  return `CASE WHEN ${repeats} >= 2 THEN CASE WHEN ${best} = ${worst} THEN 0.0 ELSE abs(${best} - ${worst}) / ${best} END END`;
 }
 
 /** The spread of a cell_status row (alias `s`, or none). */
