@@ -131,6 +131,9 @@ export const METRICS: Readonly<Record<MetricId, Metric>> = {
   },
 };
 
+/** The counted metrics (each with a table of counts and a column), in the control's order. */
+export const COUNTED_METRICS: readonly Metric[] = METRIC_IDS.map((id) => METRICS[id]).filter((m) => m.kind === 'counted');
+
 /** The default metric: requests per second. */
 export const RPS: Metric = METRICS.rps;
 

@@ -5,7 +5,7 @@
  */
 import type { Database } from '../data/duckdb';
 import { TABLES } from '../sql/schema';
-import { METRIC_IDS, metricOf } from '../vocabulary';
+import { COUNTED_METRICS } from '../vocabulary';
 import { CELL_STATUS_SQL, countStatusSql, PLAN_VERSIONS_SQL } from '../sql/load';
 import { sqlLiteral } from '../sql/scan';
 import { h } from '../ui/dom';
@@ -25,7 +25,7 @@ ORDER BY table_name, ordinal_position`;
 const HARDWARE_NOTE = 'of the hardware shown on this page only (the machines machine_hardware marks as selected); every machine\'s are in';
 
 /** Each counted metric's view (ir_status, cycles_status, l1_status, ...): what it holds and how it is built. */
-const COUNTED_NOTES = Object.fromEntries(METRIC_IDS.map(metricOf).filter((m) => m.countColumn !== null).map((m) => [m.table, {
+const COUNTED_NOTES = Object.fromEntries(COUNTED_METRICS.map((m) => [m.table, {
   tag: 'derived',
   note: `Built at page load (a view): cell_status's rows and columns for ${m.name}, counts.${m.countColumn ?? ''}; `
     + 'best_rps and min_rps hold the cheapest and the costliest repeat. The charts read it under that metric.',

@@ -3,7 +3,7 @@
  * cell_status every chart query reads. All aggregation lives here and in charts.ts, in SQL.
  */
 import { LAZY_COLUMNS, lazyTable, OPTIONAL_COLUMNS, SCHEMA, storedName, type TableName, tableFile } from './schema';
-import { COUNT_REPEATS, type Metric, METRIC_IDS, metricOf, RPS } from '../vocabulary';
+import { COUNT_REPEATS, COUNTED_METRICS, type Metric, RPS } from '../vocabulary';
 import { query, type Query } from './query';
 
 /**
@@ -243,9 +243,6 @@ FROM cell_status s
 LEFT JOIN count_stats c ON c.cell_id = s.cell_id AND c.mode = s.mode AND c.test = s.test
 LEFT JOIN count_run_stats r ON r.cell_id = s.cell_id AND r.mode = s.mode`;
 }
-
-/** The counted metrics, in the control's order. */
-const COUNTED_METRICS = METRIC_IDS.map(metricOf).filter((m) => m.countColumn !== null);
 
 /** Every counted metric's view (countStatusSql), as one script. */
 export const COUNT_STATUS_SQL = COUNTED_METRICS.map(countStatusSql).join(';\n');
