@@ -36,15 +36,15 @@ export interface SideRef {
 
 /**
  * The page's metric: what every chart, verdict and geometric mean is computed on. Requests per
- * second is measured (higher is better); instructions and estimated cycles per request are
- * counted under Valgrind (collector count: lower is better, one dataset for every hardware
- * class). Everything that depends on the direction reads it from here, so a view never inverts a
- * number on its own.
+ * second is measured (higher is better); instructions, estimated cycles, simulated L1 and
+ * last-level cache misses and branch mispredictions per request are counted under Valgrind
+ * (collector count: lower is better, one dataset for every hardware class). Everything that
+ * depends on the direction reads it from here, so a view never inverts a number on its own.
  */
-export type MetricId = 'rps' | 'ir' | 'cycles';
+export type MetricId = 'rps' | 'ir' | 'cycles' | 'l1' | 'll' | 'branch';
 
 /** The metrics in the control's order; the first is the default. */
-export const METRIC_IDS: readonly MetricId[] = ['rps', 'ir', 'cycles'];
+export const METRIC_IDS: readonly MetricId[] = ['rps', 'ir', 'cycles', 'l1', 'll', 'branch'];
 
 /** One metric: its direction, the table its figures come from, and its words. */
 export interface Metric {
@@ -76,17 +76,38 @@ export interface Metric {
   readonly worse: string;
   /** The direction in words, for axis captions: "higher is better". */
   readonly direction: string;
+  /**
+   * The step, in the metric's unit, by which a version's configurations are ranked to pick its
+   * winner (an exact integer score: cell_status, countStatusSql): a hundredth of a request per
+   * second or of an instruction; a millionth of a miss, of which a request has few (or none).
+   */
+  readonly resolution: number;
+  /** What the figure is when its name does not say enough (the simulated misses): shown with the charts and in the summary. */
+  readonly note?: string;
 }
 
 const COUNTED = {
-  lower: true, kind: 'counted', best: 'cheapest', better: 'cheaper', worse: 'costlier', direction: 'lower is better',
+  lower: true, kind: 'counted', best: 'cheapest', better: 'cheaper', worse: 'costlier', direction: 'lower is better', resolution: 0.01,
 } as const;
+
+/**
+ * What the simulated misses are (collector count's Valgrind command, docs/method.md): callgrind's
+ * cache and branch models, not the CPU's counters.
+ */
+export const SIMULATED_NOTE =
+  'L1 misses, last-level misses and branch mispredictions are simulated by Valgrind\'s callgrind, not read from the hardware\'s counters: ' +
+  'caches of a fixed geometry (32 KiB 8-way L1 instruction and data caches, an 8 MiB 16-way last level, 64-byte lines) on every machine, ' +
+  'and callgrind\'s simple branch predictor (conditional and indirect branches). They show how the code each compiler produced uses a cache ' +
+  'and a predictor of that shape, not what a given CPU counts.';
+
+const SIMULATED = { ...COUNTED, resolution: 1e-6, note: SIMULATED_NOTE } as const;
 
 /** Every metric by id. */
 export const METRICS: Readonly<Record<MetricId, Metric>> = {
   rps: {
     id: 'rps', lower: false, kind: 'measured', table: 'cell_status', countColumn: null, label: 'requests/second (measured)',
     name: 'requests/second', spoken: 'requests per second', unit: 'req/s', best: 'fastest', better: 'faster', worse: 'slower', direction: 'higher is better',
+    resolution: 0.01,
   },
   ir: {
     id: 'ir', ...COUNTED, table: 'ir_status', countColumn: 'instructions_per_request', label: 'instructions per request (counted)',
@@ -96,7 +117,22 @@ export const METRICS: Readonly<Record<MetricId, Metric>> = {
     id: 'cycles', ...COUNTED, table: 'cycles_status', countColumn: 'est_cycles_per_request', label: 'estimated cycles per request (counted)',
     name: 'estimated cycles per request', spoken: 'estimated cycles per request', unit: 'cycles/req',
   },
+  l1: {
+    id: 'l1', ...SIMULATED, table: 'l1_status', countColumn: 'l1_misses_per_request', label: 'L1 misses per request (counted, simulated)',
+    name: 'simulated L1 misses per request', spoken: 'simulated L1 misses per request', unit: 'L1 misses/req',
+  },
+  ll: {
+    id: 'll', ...SIMULATED, table: 'll_status', countColumn: 'll_misses_per_request', label: 'last-level misses per request (counted, simulated)',
+    name: 'simulated last-level misses per request', spoken: 'simulated last-level cache misses per request', unit: 'LL misses/req',
+  },
+  branch: {
+    id: 'branch', ...SIMULATED, table: 'branch_status', countColumn: 'branch_misses_per_request', label: 'branch mispredictions per request (counted, simulated)',
+    name: 'simulated branch mispredictions per request', spoken: 'simulated branch mispredictions per request', unit: 'mispredicts/req',
+  },
 };
+
+/** The counted metrics (each with a table of counts and a column), in the control's order. */
+export const COUNTED_METRICS: readonly Metric[] = METRIC_IDS.map((id) => METRICS[id]).filter((m) => m.kind === 'counted');
 
 /** The default metric: requests per second. */
 export const RPS: Metric = METRICS.rps;

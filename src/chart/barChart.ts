@@ -8,6 +8,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import type { ScaleLinear } from 'd3-scale';
 import { select, type Selection } from 'd3-selection';
 import type { AxisView, Domain } from '../model/domain';
+import { tickSpecifier } from '../model/format';
 import type { Bar } from '../vocabulary';
 import {
   barLayout, type BarLayout, barMark, barTop, barX, busyInside, groupLabels, MARGIN, MIN_WIDTH, valueAxis, WIDTH,
@@ -134,7 +135,7 @@ function drawChart(parts: ChartParts, state: ChartState): Domain | null {
 
 function drawValueAxis(g: Selection<SVGGElement, unknown, null, undefined>, y: ScaleLinear<number, number>, visible: boolean, width: number): void {
   g.attr('transform', `translate(${MARGIN.left},0)`)
-    .call(axisLeft(y).ticks(TICKS).tickFormat(y.tickFormat(TICKS, '~s')).tickSizeOuter(0))
+    .call(axisLeft(y).ticks(TICKS).tickFormat(y.tickFormat(TICKS, tickSpecifier(y.domain()[1] ?? 0))).tickSizeOuter(0))
     // Gridlines: clones of the tick lines, made afresh each draw (ticks that stay would pile them up).
     .call((axis) => axis.selectAll('.gridline').remove())
     .call((axis) => axis.selectAll('.tick line').clone().attr('x2', width - MARGIN.left - MARGIN.right).attr('class', 'gridline').attr('stroke-opacity', 0.12))

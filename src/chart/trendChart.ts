@@ -10,6 +10,7 @@ import { scaleLinear, scalePoint } from 'd3-scale';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { Domain } from '../model/domain';
+import { tickSpecifier } from '../model/format';
 import type { TrendPanel, TrendPoint, TrendSeries } from '../model/trends';
 import { svgElement } from './svg';
 import { hideTooltip, showTooltip } from './tooltip';
@@ -57,7 +58,7 @@ export function trendChart(el: HTMLElement, panel: TrendPanel, options: TrendCha
     const y = scaleLinear().domain(opts.domain ?? [0, 1]).range([floorY - FLOOR, MARGIN.top]).clamp(true);
     yAxis
       .attr('transform', `translate(${MARGIN.left},0)`)
-      .call(axisLeft(y).ticks(TICKS).tickFormat(y.tickFormat(TICKS, '~s')).tickSizeOuter(0))
+      .call(axisLeft(y).ticks(TICKS).tickFormat(y.tickFormat(TICKS, tickSpecifier(y.domain()[1] ?? 0))).tickSizeOuter(0))
       .call((g) => g.selectAll('.gridline').remove())
       .call((g) => g.selectAll('.tick line').clone().attr('x2', WIDTH - MARGIN.left - MARGIN.right).attr('class', 'gridline').attr('stroke-opacity', 0.12))
       .attr('visibility', opts.domain ? 'visible' : 'hidden');

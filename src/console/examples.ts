@@ -56,6 +56,20 @@ GROUP BY ALL
 ORDER BY version, instructions_per_request`,
   },
   {
+    name: 'Simulated cache misses and branch mispredictions per request (counted), per configuration',
+    sql: `-- Callgrind's simulated caches (32 KiB 8-way L1s, 8 MiB 16-way last level, 64-byte lines) and
+-- branch predictor, not the hardware's counters: per request for SET in pipe mode, each
+-- configuration's cheapest repeat; lower is better.
+SELECT version, compiler, flag_set, count(*) AS repeats,
+       round(min(l1_misses_per_request), 3) AS l1_misses_per_request,
+       round(min(ll_misses_per_request), 5) AS ll_misses_per_request,
+       round(min(branch_misses_per_request), 3) AS branch_misses_per_request
+FROM counts
+WHERE test = 'SET' AND mode = 'pipe' AND status = 'ok'
+GROUP BY ALL
+ORDER BY version, l1_misses_per_request`,
+  },
+  {
     name: 'Builds that failed, and why',
     sql: `SELECT version, compiler, flag_set, cc_version, error
 FROM builds

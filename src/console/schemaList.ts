@@ -5,6 +5,7 @@
  */
 import type { Database } from '../data/duckdb';
 import { TABLES } from '../sql/schema';
+import { COUNTED_METRICS } from '../vocabulary';
 import { CELL_STATUS_SQL, countStatusSql, PLAN_VERSIONS_SQL } from '../sql/load';
 import { sqlLiteral } from '../sql/scan';
 import { h } from '../ui/dom';
@@ -22,6 +23,14 @@ FROM information_schema.columns WHERE table_schema = 'main'
 ORDER BY table_name, ordinal_position`;
 
 const HARDWARE_NOTE = 'of the hardware shown on this page only (the machines machine_hardware marks as selected); every machine\'s are in';
+
+/** Each counted metric's view (ir_status, cycles_status, l1_status, ...): what it holds and how it is built. */
+const COUNTED_NOTES = Object.fromEntries(COUNTED_METRICS.map((m) => [m.table, {
+  tag: 'derived',
+  note: `Built at page load (a view): cell_status's rows and columns for ${m.name}, counts.${m.countColumn ?? ''}; `
+    + 'best_rps and min_rps hold the cheapest and the costliest repeat. The charts read it under that metric.',
+  sql: countStatusSql(m),
+}]));
 
 /** What a table is when it is not simply a published file: its tag in the list, a note, and how it is built. */
 const NOTES: Readonly<Record<string, { tag: string; note: string; sql?: string }>> = {
@@ -52,16 +61,7 @@ const NOTES: Readonly<Record<string, { tag: string; note: string; sql?: string }
     note: 'counts.parquet as published: the counted instrument (Valgrind, collector count), one row per counting run and test; a count does not depend on the machine, so it is not restricted to the hardware shown.',
   },
   count_runs: { tag: 'every machine', note: 'count_runs.parquet as published: one row per counting run (cell, mode, repeat) with its commands and raw output.' },
-  ir_status: {
-    tag: 'derived',
-    note: 'Built at page load (a view): cell_status\'s rows and columns for instructions per request from counts; best_rps and min_rps hold the cheapest and the costliest repeat. The charts read it under that metric.',
-    sql: countStatusSql('ir_status', 'instructions_per_request'),
-  },
-  cycles_status: {
-    tag: 'derived',
-    note: 'Built at page load (a view): as ir_status, for estimated cycles per request.',
-    sql: countStatusSql('cycles_status', 'est_cycles_per_request'),
-  },
+  ...COUNTED_NOTES,
   versions: { tag: 'derived', note: 'Built at page load: each planned version and its release order (ord, 0 = oldest).', sql: PLAN_VERSIONS_SQL },
 };
 

@@ -6,9 +6,9 @@
 import type { Database } from './duckdb';
 import { fetchDataFile, type FileOutcome } from './files';
 import { type Answer, FIRST_VIEW_FILE, type FirstView, isAnswerFile, isFirstView } from './firstView';
-import { fillLazySql } from '../sql/load';
+import { fillLazySql, lazyReaders } from '../sql/load';
 import { query } from '../sql/query';
-import { LAZY_COLUMNS, lazyFile, leanFile, REQUIRED_TABLE, TABLES, tableFile, type TableName } from '../sql/schema';
+import { lazyFile, leanFile, REQUIRED_TABLE, TABLES, tableFile, type TableName } from '../sql/schema';
 import { type Catalog, prepareTables } from './tables';
 
 /** The dataset ready to query, or the fact that nothing has been published yet. */
@@ -87,7 +87,8 @@ export async function loadDataset(
 
 /**
  * `db` whose split tables get their lazy columns on demand: before a query that names one of a
- * table's lazy columns, that table's; before any script (the console: `SELECT *` names none), all.
+ * table's lazy columns or a view over one (lazyReaders: l1_status), that table's; before any
+ * script (the console: `SELECT *` names none), all.
  */
 function withLazyColumns(db: Database, dataUrl: string, split: readonly TableName[]): Database {
   const loading = new Map<TableName, Promise<void>>();
@@ -108,7 +109,7 @@ function withLazyColumns(db: Database, dataUrl: string, split: readonly TableNam
     }
     return done;
   };
-  const named = split.map((table) => ({ table, pattern: new RegExp(`\\b(${LAZY_COLUMNS[table]?.columns.join('|') ?? ''})\\b`) }));
+  const named = split.map((table) => ({ table, pattern: new RegExp(`\\b(${lazyReaders(table).join('|')})\\b`) }));
   const all = () => Promise.all(split.map(load));
   return {
     async run(q) {

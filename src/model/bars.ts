@@ -176,7 +176,9 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
   const called = row.winner && (call === 'clear' || call === 'alone');
   const standing = row.winner
     ? `the ${metric.best} configuration${tie ? ', but a tie within noise' : called || call === undefined ? '' : ', not called a winner (too few repeats to judge the noise)'}`
-    : `${formatPercent(Math.abs(row.vs_winner ?? 0))} ${metric.worse} than the ${metric.best}${row.vs_winner_verdict === 'tie' ? ', within noise' : row.vs_winner_verdict === 'slower' ? ', beyond noise' : ''}`;
+    : row.vs_winner === null
+      ? `${metric.worse} than the ${metric.best}, which counts none`
+      : `${formatPercent(Math.abs(row.vs_winner))} ${metric.worse} than the ${metric.best}${row.vs_winner_verdict === 'tie' ? ', within noise' : row.vs_winner_verdict === 'slower' ? ', beyond noise' : ''}`;
   return {
     ...common,
     value: row.best_rps,

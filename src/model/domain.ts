@@ -18,7 +18,7 @@ export type Domain = readonly [number, number];
 /**
  * The axis domain for these values (NaN and infinities ignored), or null when none is finite.
  * Real View: [max(0, min - 10% of max), max + 10% of max]. Max Change View: exactly [min, max].
- * A single distinct value gets a small symmetric range so that it still has an axis.
+ * A single distinct value gets a small symmetric range so that it still has an axis (zero: [0, 1]).
  */
 export function axisDomain(values: Iterable<number>, view: AxisView): Domain | null {
   let min = Infinity;
@@ -31,8 +31,9 @@ export function axisDomain(values: Iterable<number>, view: AxisView): Domain | n
   if (min > max) return null;
   if (view === 'max') {
     if (min < max) return [min, max];
+    // A single zero (no misses counted in any bar) gets [0, 1]: the axis does not go below zero for it.
     const half = Math.abs(min) * 0.005 || 1;
-    return [min - half, max + half];
+    return [min === 0 ? 0 : min - half, max + half];
   }
   const pad = Math.abs(max) * REAL_VIEW_PADDING || 1;
   return [Math.max(0, min - pad), max + pad];

@@ -3,6 +3,7 @@ import { format } from 'd3-format';
 
 const integer = format(',.0f');
 const twoDecimals = format(',.2f');
+const threeDigits = format('.3r');
 const percent1 = format('.1%');
 
 /**
@@ -45,9 +46,21 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
 
-/** A figure in `unit` (req/s, or a counted cost per request): a grouped integer, with two decimals below 100. */
+/**
+ * A figure in `unit` (req/s, or a counted cost per request): a grouped integer, with two decimals
+ * below 100, and three significant digits below 1 ("0.00233" last-level misses per request).
+ */
 export function formatFigure(value: number, unit = 'req/s'): string {
-  return unit === 'req/s' || Math.abs(value) >= 100 ? formatRps(value) : twoDecimals(value);
+  if (unit === 'req/s' || Math.abs(value) >= 100) return formatRps(value);
+  return Math.abs(value) >= 1 || value === 0 ? twoDecimals(value) : threeDigits(value);
+}
+
+/**
+ * The d3-format specifier of a value axis's ticks whose top is `high`: SI prefixes from 1,000 on
+ * ("120k"), plain digits below ("0.0025", not "2.5m": a count of misses per request is no milli-unit).
+ */
+export function tickSpecifier(high: number): string {
+  return Math.abs(high) >= 1000 ? '~s' : ',~r';
 }
 
 /** The printed axis note: "axis 81,200 – 121,000 req/s (does not start at 0)"; `unit` names the metric's unit. */

@@ -99,8 +99,9 @@ export function bySize(entries: readonly ChangeEntry[]): ChangeEntry[] {
 
 /**
  * The sentence for a pair's comparisons without a change beyond noise: "no change within noise
- * in 200 comparisons", "18 within noise", "4 without a noise estimate (a single repeat)", "counts
- * missing for 24 of 240 (not collected 20, build failed 4)". A missing count is never a change.
+ * in 200 comparisons", "18 within noise", "4 without a noise estimate (a single repeat)", "2
+ * without a ratio (a count of zero on one side only)", "counts missing for 24 of 240 (not
+ * collected 20, build failed 4)". A missing count is never a change.
  */
 export function pairNote(rows: readonly ReleaseChangeRow[]): string {
   const sum = (f: (r: ReleaseChangeRow) => number) => rows.reduce((n, r) => n + f(r), 0);
@@ -117,10 +118,12 @@ export function pairNote(rows: readonly ReleaseChangeRow[]): string {
     if (within) parts.push(`${within} within noise`);
   }
   if (unknown) parts.push(`${unknown} without a noise estimate (a single repeat on a side)`);
+  const noRatio = sum((r) => r.no_ratio);
+  if (noRatio) parts.push(`${noRatio} without a ratio (a count of zero on one side only)`);
   const missing = ([['not_collected', 'not collected'], ['build_failed', 'build failed'], ['unsupported', 'unsupported'], ['failed', 'failed']] as const)
     .map(([key, words]) => [sum((r) => r[key]), words] as const)
     .filter(([n]) => n > 0);
-  if (missing.length) parts.push(`counts missing for ${planned - compared} of ${plural(planned, 'comparison')} (${missing.map(([n, w]) => `${w} ${n}`).join(', ')})`);
+  if (missing.length) parts.push(`counts missing for ${planned - compared - noRatio} of ${plural(planned, 'comparison')} (${missing.map(([n, w]) => `${w} ${n}`).join(', ')})`);
   return parts.join('; ');
 }
 

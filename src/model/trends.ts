@@ -42,6 +42,13 @@ export interface TrendPanel {
   readonly series: readonly TrendSeries[];
 }
 
+/** A figure against the last release measured before it in the same configuration; a zero (a count of misses) has no ratio to another figure. */
+function previousText(value: number, previous: { version: string; value: number } | null): string {
+  if (!previous) return 'The first release measured in this configuration';
+  if (previous.value > 0) return `${formatChange(value / previous.value)} against ${previous.version} (same configuration)`;
+  return value === 0 ? `None, as on ${previous.version} (same configuration)` : `None on ${previous.version} (same configuration): no ratio`;
+}
+
 function point(config: ConfigRef, version: string, row: ConfigRow | undefined, previous: { version: string; value: number } | null, metric: Metric): TrendPoint {
   const name = `${config.compiler} ${config.flag_set}, Redis ${version}`;
   if (!row || row.status !== 'ok' || row.best_rps === null) {
@@ -56,7 +63,7 @@ function point(config: ConfigRef, version: string, row: ConfigRow | undefined, p
     tooltip: [
       `${name} — ${formatFigure(row.best_rps, metric.unit)} ${metric.unit}`,
       `Best of ${row.ok_repeats} of ${row.planned_repeats} repeats`,
-      previous ? `${formatChange(row.best_rps / previous.value)} against ${previous.version} (same configuration)` : 'The first release measured in this configuration',
+      previousText(row.best_rps, previous),
       metric.kind === 'counted' ? 'Counted under Valgrind: the machine\'s load does not change a count' : busyText(row),
     ],
   };

@@ -5,7 +5,7 @@
  * and the highest); the winner is the best by the exact score, whichever the direction.
  */
 import { type CellStatus, type Metric, RPS, type Verdict } from '../vocabulary';
-import { bandSql, cellSpreadSql, verdictSql } from './noise';
+import { bandSql, cellSpreadSql, ratioSql, verdictSql } from './noise';
 import { query, type Query, type SqlParam } from './query';
 
 /** One chart: a test in a mode. */
@@ -133,7 +133,10 @@ export interface ConfigRow {
   steal_pct: number | null;
   /** True for the version's winning configuration. */
   winner: boolean;
-  /** best_rps relative to the version winner's, minus 1 (0 for the winner, -0.05 for 5% slower; for a cost, 0.05 for 5% costlier); null without a figure. */
+  /**
+   * best_rps relative to the version winner's, minus 1 (0 for the winner, -0.05 for 5% slower; for a cost, 0.05 for 5% costlier);
+   * null without a figure, or without a ratio (the winner counts zero and this one more: noise.ts).
+   */
   vs_winner: number | null;
   /** Spread of the repeats, |best − worst| / best; null with fewer than two (noise.ts). */
   spread: number | null;
@@ -156,8 +159,8 @@ export function configBarsQuery(mode: string, test: string, metric: Metric = RPS
      SELECT c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
             c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags, c.busy_pct, c.steal_pct,
             coalesce(c.score = top.top_score, false) AS winner,
-            c.best_rps / top.top_rps - 1 AS vs_winner, c.spread,
-            CASE WHEN c.score < top.top_score THEN ${verdictSql('c.best_rps / top.top_rps', bandSql('top.top_spread', 'c.spread'), metric.lower)} END AS vs_winner_verdict
+            ${ratioSql('c.best_rps', 'top.top_rps')} - 1 AS vs_winner, c.spread,
+            CASE WHEN c.score < top.top_score THEN ${verdictSql(ratioSql('c.best_rps', 'top.top_rps'), bandSql('top.top_spread', 'c.spread'), metric.lower)} END AS vs_winner_verdict
      FROM c JOIN top ON top.mode = c.mode AND top.test = c.test AND top.version = c.version
      ORDER BY c.version, c.compiler_index, c.flag_index`,
     [mode, test],

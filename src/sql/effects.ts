@@ -13,7 +13,7 @@
  * version and over all versions, with the noise verdict of noise.ts.
  */
 import { type Metric, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
-import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, verdictCountsSql, verdictSql } from './noise';
+import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
 /** Which factor an effect varies. */
@@ -50,11 +50,12 @@ first AS (
   FROM plan
 )`;
 
+/** One factor's pairs; a pair without a ratio (a zero figure on one side: noise.ts) is left out. */
 const pair = (factor: Factor, level: string, base: string, order: string, same: string, where: string) =>
   `SELECT '${factor}' AS factor, ${level} AS level, ${base} AS base, ${order} AS level_order, a.version, a.mode,
-          a.best_rps / b.best_rps AS ratio, ${bandSql('a.spread', 'b.spread')} AS band
+          ${ratioSql('a.best_rps', 'b.best_rps')} AS ratio, ${bandSql('a.spread', 'b.spread')} AS band
    FROM f a JOIN f b ON a.version = b.version AND a.mode = b.mode AND a.test = b.test AND ${same}, first
-   WHERE ${where}`;
+   WHERE ${where} AND ${ratioSql('a.best_rps', 'b.best_rps')} IS NOT NULL`;
 
 /** Every effect in `metric`, per mode, per version and over all versions. */
 export function effectsQuery(metric: Metric = RPS): Query<EffectRow> {

@@ -3,7 +3,7 @@
  * cell_status every chart query reads. All aggregation lives here and in charts.ts, in SQL.
  */
 import { LAZY_COLUMNS, lazyTable, OPTIONAL_COLUMNS, SCHEMA, storedName, type TableName, tableFile } from './schema';
-import { COUNT_REPEATS, METRICS } from '../vocabulary';
+import { COUNT_REPEATS, COUNTED_METRICS, type Metric, RPS } from '../vocabulary';
 import { query, type Query } from './query';
 
 /**
@@ -122,6 +122,15 @@ const statusSql = (stats: string, buildFailed: string, serverFailed: string): st
          ELSE 'not_collected'
        END`;
 
+/**
+ * Score steps per unit of `metric` (1 / its resolution): a score is round(best × steps) × 10000
+ * plus the configuration's order, an exact integer in a DOUBLE while round(best × steps) stays
+ * below 9 × 10^11 (90 million requests/s at 100 steps; 900,000 misses per request at 10^6).
+ */
+function scoreSteps(metric: Metric): number {
+  return Math.round(1 / metric.resolution);
+}
+
 const pickBuild = (column: string): string =>
   `arg_max(${column}, (status = 'ok')::BIGINT * 10000000000000 + epoch_ms(finished_at))`;
 
@@ -187,7 +196,7 @@ SELECT cm.cell_id, cm.version, cm.compiler, cm.flag_set, cm.compiler_index, cm.f
        ts.best_rps, ts.min_rps, coalesce(ts.ok_repeats, 0) AS ok_repeats, ts.p50_ms,
        coalesce(ts.test_error, b.build_error) AS reason,
        b.cc_version, b.cflags, b.ldflags, b.compat_flags, rc.busy_pct, rc.steal_pct,
-       round(ts.best_rps * 100) * 10000 - (cm.compiler_index * 100 + cm.flag_index) AS score
+       round(ts.best_rps * ${scoreSteps(RPS)}) * 10000 - (cm.compiler_index * 100 + cm.flag_index) AS score
 FROM cell_modes cm
 CROSS JOIN tests t
 LEFT JOIN build b ON b.cell_id = cm.cell_id
@@ -195,19 +204,22 @@ LEFT JOIN run_counts rc ON rc.cell_id = cm.cell_id AND rc.mode = cm.mode
 LEFT JOIN test_stats ts ON ts.cell_id = cm.cell_id AND ts.mode = cm.mode AND ts.test = t.test`;
 
 /**
- * The counted metrics' tables (src/vocabulary.ts: ir_status, cycles_status): views with
- * cell_status's rows (every planned cell × mode × test) and columns, so every chart and section
- * query reads either. best_rps and min_rps hold the lowest and the highest repeat of `column` in
- * counts (a cost: the lowest is the best), ok_repeats the repeats with a figure, planned_repeats
- * the counting runs recorded for the cell and mode (at least the protocol's COUNT_REPEATS). A status says why
- * there is no figure as cell_status's does, from the counting runs: unsupported, failed (every
- * repeat errored, crashed or timed out), server_failed (a counting run whose server did not
- * start), build_failed (from the builds), else not_collected; never a zero. A count does not
- * depend on the machine: no load figures (busy_pct, steal_pct and p50_ms are NULL). score ranks
- * the cheapest first, ties broken by compiler then flag-set order (as cell_status's).
+ * A counted metric's table (src/vocabulary.ts: ir_status, cycles_status, l1_status, ll_status,
+ * branch_status): a view with cell_status's rows (every planned cell × mode × test) and columns,
+ * so every chart and section query reads any of them. best_rps and min_rps hold the lowest and
+ * the highest repeat of the metric's column of counts (a cost: the lowest is the best),
+ * ok_repeats the repeats with a figure, planned_repeats the counting runs recorded for the cell
+ * and mode (at least the protocol's COUNT_REPEATS). A status says why there is no figure as
+ * cell_status's does, from the counting runs: unsupported, failed (every repeat errored, crashed
+ * or timed out), server_failed (a counting run whose server did not start), build_failed (from
+ * the builds), else not_collected; never a zero. A count does not depend on the machine: no load
+ * figures (busy_pct, steal_pct and p50_ms are NULL). score ranks the cheapest first in steps of
+ * the metric's resolution, ties broken by compiler then flag-set order (as cell_status's).
  */
-export function countStatusSql(table: string, column: string): string {
-  return `CREATE OR REPLACE VIEW ${table} AS
+export function countStatusSql(metric: Metric): string {
+  const column = metric.countColumn;
+  if (!column) throw new Error(`${metric.id} is not a counted metric`);
+  return `CREATE OR REPLACE VIEW ${metric.table} AS
 WITH count_stats AS (
   SELECT cell_id, mode, test,
          min(${column})::DOUBLE AS best, max(${column})::DOUBLE AS worst, count(${column})::INTEGER AS ok_repeats,
@@ -226,13 +238,22 @@ SELECT s.cell_id, s.version, s.compiler, s.flag_set, s.compiler_index, s.flag_in
        coalesce(c.ok_repeats, 0) AS ok_repeats, NULL::DOUBLE AS p50_ms,
        CASE WHEN c.cell_id IS NOT NULL THEN c.test_error WHEN s.status = 'build_failed' THEN s.reason END AS reason,
        s.cc_version, s.cflags, s.ldflags, s.compat_flags, NULL::DOUBLE AS busy_pct, NULL::DOUBLE AS steal_pct,
-       -round(c.best * 100) * 10000 - (s.compiler_index * 100 + s.flag_index) AS score
+       -round(c.best * ${scoreSteps(metric)}) * 10000 - (s.compiler_index * 100 + s.flag_index) AS score
 FROM cell_status s
 LEFT JOIN count_stats c ON c.cell_id = s.cell_id AND c.mode = s.mode AND c.test = s.test
 LEFT JOIN count_run_stats r ON r.cell_id = s.cell_id AND r.mode = s.mode`;
 }
 
 /** Every counted metric's view (countStatusSql), as one script. */
-export const COUNT_STATUS_SQL = Object.values(METRICS)
-  .flatMap((m) => (m.countColumn ? [countStatusSql(m.table, m.countColumn)] : []))
-  .join(';\n');
+export const COUNT_STATUS_SQL = COUNTED_METRICS.map(countStatusSql).join(';\n');
+
+/**
+ * The names whose mention in a query needs `table`'s lazy columns (LAZY_COLUMNS): the columns
+ * themselves, and the counted metrics' views that read one of them (l1_status reads
+ * counts.l1_misses_per_request), since a query on a view does not name the column it reads.
+ */
+export function lazyReaders(table: TableName): readonly string[] {
+  const columns = LAZY_COLUMNS[table]?.columns ?? [];
+  const views = table === 'counts' ? COUNTED_METRICS.filter((m) => columns.includes(m.countColumn ?? '')).map((m) => m.table) : [];
+  return [...columns, ...views];
+}

@@ -17,11 +17,23 @@
  *             'faster' when 1 / r − 1 > band, 'slower' when r − 1 > band.
  *   geomean   of ratios: exp(mean(ln r)); its band: exp(mean(ln(1 + band))) − 1, the geometric
  *             mean of the bands (unknown bands left out); its verdict: the same rule.
+ *   zero      a figure of zero (a count of simulated last-level misses can be: none in the
+ *             window) has no ratio to a figure above zero: such a pair is not compared, as if a
+ *             figure were missing. Two zeros are equal (ratio 1), and repeats that agree have no
+ *             spread, zero or not.
  */
 
-/** The relative spread of repeats: |best − worst| / best, NULL with fewer than two repeats. */
+/** B / A: 1 when both are zero, NULL when only one is (no ratio) or either is NULL. */
+export function ratioSql(b: string, a: string): string {
+  return `CASE WHEN (${a}) > 0 AND (${b}) > 0 THEN (${b}) / (${a}) WHEN (${a}) = 0 AND (${b}) = 0 THEN 1.0 END`;
+}
+
+/**
+ * The relative spread of repeats: |best − worst| / best; 0 when they agree (zero or not), NULL
+ * with fewer than two repeats or a best of zero and a worst above it.
+ */
 export function spreadSql(best: string, worst: string, repeats: string): string {
-  return `CASE WHEN ${repeats} >= 2 THEN abs(${best} - ${worst}) / ${best} END`;
+  return `CASE WHEN ${repeats} >= 2 THEN CASE WHEN ${best} = ${worst} THEN 0.0 ELSE abs(${best} - ${worst}) / ${best} END END`;
 }
 
 /** The spread of a cell_status row (alias `s`, or none). */

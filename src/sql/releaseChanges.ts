@@ -5,7 +5,7 @@
  * stayed within noise, had no noise estimate, or lack a count on either side, and why.
  */
 import { type Metric } from '../vocabulary';
-import { bandSql, cellSpreadSql, geomeanSql, verdictSql } from './noise';
+import { bandSql, cellSpreadSql, geomeanSql, ratioSql, verdictSql } from './noise';
 import { query, type Query, type SqlParam } from './query';
 
 /** One (pair of releases, mode, test): its configurations' changes, counted by verdict. */
@@ -19,7 +19,7 @@ export interface ReleaseChangeRow {
   test_index: number;
   /** Configurations planned on both releases. */
   configs: number;
-  /** Of those, configurations with a count on both sides. */
+  /** Of those, configurations with a count on both sides and a ratio. */
   compared: number;
   /** Beyond noise: cheaper (ratio < 1) and costlier; within noise; one repeat on a side (no band). */
   cheaper: number;
@@ -44,6 +44,8 @@ export interface ReleaseChangeRow {
   build_failed: number;
   unsupported: number;
   failed: number;
+  /** Configurations counted on both sides without a ratio: zero on one side only (noise.ts). */
+  no_ratio: number;
 }
 
 /**
@@ -56,7 +58,8 @@ export function releaseChangesQuery(pairs: readonly (readonly [string, string])[
   }
   const values = pairs.map((_, i) => `(?, ?, ${i})`).join(', ');
   const params: SqlParam[] = pairs.flatMap(([a, b]) => [a, b]);
-  const missing = `CASE WHEN b.best_rps IS NULL THEN b.status WHEN a.best_rps IS NULL THEN a.status END`;
+  const ratio = ratioSql('b.best_rps', 'a.best_rps');
+  const missing = `CASE WHEN b.best_rps IS NULL THEN b.status WHEN a.best_rps IS NULL THEN a.status WHEN ${ratio} IS NULL THEN 'no_ratio' END`;
   const configs = (verdict: string) =>
     `string_agg(compiler || ' ' || flag_set, ', ' ORDER BY compiler_index, flag_index) FILTER (WHERE verdict = '${verdict}')`;
   return query(
@@ -64,7 +67,7 @@ export function releaseChangesQuery(pairs: readonly (readonly [string, string])[
      items AS MATERIALIZED (
        SELECT p.pair_index, p.from_version, p.to_version, a.mode, a.test, a.test_index,
               a.compiler, a.flag_set, a.compiler_index, a.flag_index,
-              b.best_rps / a.best_rps AS ratio, ${bandSql(cellSpreadSql('a'), cellSpreadSql('b'))} AS band,
+              ${ratio} AS ratio, ${bandSql(cellSpreadSql('a'), cellSpreadSql('b'))} AS band,
               ${missing} AS missing
        FROM pairs p
        JOIN ${metric.table} a ON a.version = p.from_version
@@ -87,7 +90,8 @@ export function releaseChangesQuery(pairs: readonly (readonly [string, string])[
             count(*) FILTER (WHERE missing = 'not_collected')::INTEGER AS not_collected,
             count(*) FILTER (WHERE missing = 'build_failed')::INTEGER AS build_failed,
             count(*) FILTER (WHERE missing = 'unsupported')::INTEGER AS unsupported,
-            count(*) FILTER (WHERE missing IN ('failed', 'server_failed'))::INTEGER AS failed
+            count(*) FILTER (WHERE missing IN ('failed', 'server_failed'))::INTEGER AS failed,
+            count(*) FILTER (WHERE missing = 'no_ratio')::INTEGER AS no_ratio
      FROM judged
      GROUP BY pair_index, from_version, to_version, mode, test
      ORDER BY pair_index, mode, test_index, test`,

@@ -5,7 +5,7 @@
  */
 import { type Metric, RPS, type Verdict } from '../vocabulary';
 import { type ChartSubset, chartSubsetSql } from './charts';
-import { bandSql, cellSpreadSql, verdictSql } from './noise';
+import { bandSql, cellSpreadSql, ratioSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
 /**
@@ -34,7 +34,7 @@ export interface VersionVerdictRow {
   runner_spread: number | null;
   /** The nearest earlier release with a figure for this test and mode, null for the first. */
   prev_version: string | null;
-  /** This version's figure over that release's, minus 1 (0.05 = 5% faster). */
+  /** This version's figure over that release's, minus 1 (0.05 = 5% faster); null without a ratio (a zero figure on one side: noise.ts). */
   change: number | null;
   /** The noise band of that change: the larger spread of the two winners. */
   change_band: number | null;
@@ -48,7 +48,9 @@ export interface VersionVerdictRow {
  * winners come from the exact score, the previous release from arg_max over earlier ones.
  */
 export function versionVerdictsQuery(metric: Metric = RPS, charts: ChartSubset = null): Query<VersionVerdictRow> {
-  const versusWinner = verdictSql('t.best / f.best_rps', bandSql('t.spread', 'f.spread'), metric.lower);
+  // No ratio to a rival (the winner counts zero, the rival more: noise.ts) is no tie: the winner is clear of it.
+  const versusWinner = verdictSql(ratioSql('t.best', 'f.best_rps'), bandSql('t.spread', 'f.spread'), metric.lower);
+  const change = ratioSql('t.best', 'p.prev_best');
   const subset = chartSubsetSql('s', charts);
   return query(
     `WITH f AS MATERIALIZED (
@@ -78,9 +80,9 @@ export function versionVerdictsQuery(metric: Metric = RPS, charts: ChartSubset =
             CASE WHEN coalesce(r.rivals, 0) = 0 THEN 'alone' WHEN r.ties > 0 THEN 'tie'
                  WHEN r.unknowns > 0 THEN 'unknown' ELSE 'clear' END AS winner_call,
             coalesce(r.ties, 0) AS ties, r.runner_compiler, r.runner_flag_set, r.runner_best, r.runner_spread,
-            p.prev_version, t.best / p.prev_best - 1 AS change,
+            p.prev_version, ${change} - 1 AS change,
             ${bandSql('t.spread', 'p.prev_spread')} AS change_band,
-            ${verdictSql('t.best / p.prev_best', bandSql('t.spread', 'p.prev_spread'), metric.lower)} AS change_verdict
+            ${verdictSql(change, bandSql('t.spread', 'p.prev_spread'), metric.lower)} AS change_verdict
      FROM t
      LEFT JOIN rivals r ON r.mode = t.mode AND r.test = t.test AND r.version = t.version
      LEFT JOIN prev p ON p.mode = t.mode AND p.test = t.test AND p.version = t.version

@@ -18,9 +18,10 @@ export interface Controls {
   setCounted(figures: number): void;
 }
 
-/** The metric control's short labels. */
+/** The metric control's short labels (each option's title gives the metric's full label and direction). */
 const METRIC_LABELS: Readonly<Record<MetricId, string>> = {
   rps: 'requests/s (measured)', ir: 'instructions/request (counted)', cycles: 'est. cycles/request (counted)',
+  l1: 'L1 misses/req (simulated)', ll: 'LL misses/req (simulated)', branch: 'mispredicts/req (simulated)',
 };
 
 const SEARCH_DELAY_MS = 250;

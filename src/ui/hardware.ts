@@ -22,6 +22,6 @@ export function hardwareChoice(
       select),
     h('p', { class: 'mt-1 text-xs text-slate-600', attrs: { id: 'hardware-note' } },
       'Figures from different CPUs are never combined: each hardware has its own repeats, and the page shows one at a time. '
-      + 'The counted metrics (instructions and estimated cycles per request) do not depend on the CPU: one dataset for every hardware, not filtered by this choice.'),
+      + 'The counted metrics (instructions, estimated cycles and simulated misses per request) do not depend on the CPU: one dataset for every hardware, not filtered by this choice.'),
   );
 }

@@ -16,7 +16,7 @@ function swatch(fill: string, dashed = false): SVGSVGElement {
   return svgElement(document, 'svg', { width: 14, height: 14, 'aria-hidden': 'true' }, rect, ...overlay);
 }
 
-/** Renders the legend for these compilers (with their colours) into `root`, its marks' words in `metric`. */
+/** Renders the legend for these compilers (with their colours) into `root`, its marks' words in `metric`, and what the metric is when it says (a simulated count). */
 export function renderLegend(root: HTMLElement, compilers: readonly string[], colorOf: (c: string) => string, metric: Metric = RPS): void {
   const entry = (icon: Node, text: string) => h('li', { class: 'flex items-center gap-1' }, icon, text);
   const missing: MissingStatus[] = ['build_failed', 'unsupported', 'not_collected'];
@@ -30,5 +30,6 @@ export function renderLegend(root: HTMLElement, compilers: readonly string[], co
       entry(h('span', { class: 'font-bold', attrs: { 'aria-hidden': 'true' } }, '┃'), 'whisker: worst to best repeat'),
       ...missing.map((s) => entry(swatch(`url(#${MISSING_STYLE[s].pattern})`, s === 'not_collected'), s === 'build_failed' ? 'build, server or test failed' : MISSING_STYLE[s].label)),
     ),
+    ...(metric.note ? [h('p', { class: 'metric-note mt-1 max-w-4xl text-xs text-slate-700', attrs: { 'data-metric': metric.id } }, metric.note)] : []),
   );
 }

@@ -9,14 +9,15 @@ import { chartKey, type AppState, shownVersions } from '../model/state';
 import { releaseChangesQuery, type ReleaseChangeRow } from '../sql/releaseChanges';
 import { h } from '../ui/dom';
 import { labelledSelect, sectionFrame } from '../ui/section';
-import { type Metric, METRICS } from '../vocabulary';
+import { type Metric, metricOf, METRICS } from '../vocabulary';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 
 const LINK = 'text-blue-700 underline hover:no-underline';
 
 /** The counted metric the section shows for a state. */
 function countedMetric(state: AppState): Metric {
-  return state.metric === 'cycles' ? METRICS.cycles : METRICS.ir;
+  const metric = metricOf(state.metric);
+  return metric.kind === 'counted' ? metric : METRICS.ir;
 }
 
 /** The section. */
@@ -25,7 +26,8 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     'For each release against the one before it among the releases shown (the version range; the current versions, or every release), per test and mode, the configurations whose counted cost ',
     'per request changed beyond noise: the noise band of a configuration is the larger spread of its counting repeats on the two releases. ',
     'A missing count (not collected, build failed, unsupported) is listed as missing, never as a change. ',
-    'Instructions per request, or estimated cycles per request when that metric is selected.',
+    'The page\'s metric when it is a counted one (instructions, estimated cycles, simulated misses per request), else instructions per request. ',
+    'A count of zero (simulated last-level misses: none in the window) has no ratio to a count above zero: such a comparison is listed without a ratio.',
   ], () => ctx.link({ section: 'changes' }), ctx.tools);
   const order = labelledSelect('changes-order', 'Order', (v) => ctx.update({ changes: v === 'size' ? 'size' : null, section: 'changes' }));
   frame.controls.append(order.wrap);

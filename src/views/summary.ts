@@ -17,21 +17,22 @@ import { spreadQuery, winnerTallyQuery } from '../sql/counted';
 import { summaryItemsQuery, type SummaryItemRow, summaryQuery, type SummaryRow } from '../sql/summary';
 import { h } from '../ui/dom';
 import { labelledSelect, sectionFrame } from '../ui/section';
-import { type ConfigRef, type Metric, METRIC_IDS, metricOf } from '../vocabulary';
+import { type ConfigRef, type Metric, METRIC_IDS, metricOf, SIMULATED_NOTE } from '../vocabulary';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 
 /** Runs `task` once the browser is idle (soon, where there is no requestIdleCallback). */
 const whenIdle = (task: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(task, { timeout: 5000 }) : setTimeout(task, 500));
 
-/** What the count is and is not, the estimated cycles' formula, and that it is one dataset for every machine. */
+/** What the count is and is not, the estimated cycles' formula, what the simulated misses are, and that it is one dataset for every machine. */
 const COUNT_NOTE = [
   'Two instruments. Requests/second is measured on the hardware shown: the real speed, but noisy on a shared virtual machine. ',
-  'Instructions and estimated cycles per request are counted under Valgrind (callgrind with fixed simulated caches), for the server\'s ',
+  'Instructions, estimated cycles, simulated cache misses and branch mispredictions per request are counted under Valgrind (callgrind with fixed simulated caches), for the server\'s ',
   'work on the benchmark\'s requests only: they measure the code each compiler produced (instructions executed, simulated cache and ',
   'branch behaviour), not wall-clock speed on any CPU; the throughput charts remain the real speed. A count repeats almost exactly, so its ',
   'noise band (its own repeats\' spread) is tiny and small differences are called. A count does not depend on the machine: it is one ',
   'dataset for every hardware class, and the Hardware selector does not filter it. Lower is better for a count. ',
-  `The cycles are an estimate (iai's): ${CYCLES_FORMULA}.`,
+  `The cycles are an estimate (iai's): ${CYCLES_FORMULA}. `,
+  SIMULATED_NOTE,
 ].join('');
 
 /** The summary section. */

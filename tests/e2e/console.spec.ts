@@ -41,9 +41,13 @@ test('a console query in the URL opens the console, runs it and shows its rows u
     /^counts · 2,680 rows · every machine$/, /^count_runs · 268 rows · every machine$/,
     /^all_builds · 74 rows · every machine$/, /^all_redone_results · 20 rows · every machine$/, /^all_redone_runs · 2 rows · every machine$/,
     /^all_results · 4,090 rows · every machine$/,
-    /^all_runs · 410 rows · every machine$/, /^cell_status.*derived$/, /^cycles_status.*derived$/, /^ir_status.*derived$/,
-    /^machine_hardware · 2 rows · derived$/, /^versions.*derived$/,
+    /^all_runs · 410 rows · every machine$/, /^branch_status.*derived$/, /^cell_status.*derived$/, /^cycles_status.*derived$/, /^ir_status.*derived$/,
+    /^l1_status.*derived$/, /^ll_status.*derived$/, /^machine_hardware · 2 rows · derived$/, /^versions.*derived$/,
   ]);
+  // A counted metric's view says what it reads and how it is built (closed: opening it would scroll the page).
+  const l1 = page.locator('#console details[data-table="l1_status"]');
+  await expect(l1).toContainText('for simulated L1 misses per request, counts.l1_misses_per_request');
+  await expect(l1.locator('pre')).toContainText('CREATE OR REPLACE VIEW l1_status AS');
   // The charts are still there below.
   await waitForCharts(page);
   await screenshot(page, testInfo, 'console-from-url');

@@ -3,7 +3,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  bandSql, geomeanBandSql, geomeanSql, spreadSql, verdictCountsSql, verdictSql,
+  bandSql, geomeanBandSql, geomeanSql, ratioSql, spreadSql, verdictCountsSql, verdictSql,
 } from '../../src/sql/noise';
 import { openNodeDuckDB } from '../support/node-duckdb.mjs';
 
@@ -21,6 +21,17 @@ describe('spreadSql', () => {
   it('is (best - worst) / best over two or more repeats, unknown for one', () => {
     expect(each(spreadSql('best', 'worst', 'n'), 'i, best, worst, n', '(1, 100.0, 97.0, 3), (2, 200.0, 200.0, 2), (3, 150.0, 150.0, 1)'))
       .toEqual([0.03, 0, null]);
+  });
+
+  it('is 0 for repeats that agree on zero, unknown for a zero best and a worst above it', () => {
+    expect(each(spreadSql('best', 'worst', 'n'), 'i, best, worst, n', '(1, 0.0, 0.0, 2), (2, 0.0, 0.001, 2)')).toEqual([0, null]);
+  });
+});
+
+describe('ratioSql', () => {
+  it('is B / A, 1 for two zeros, and none for a zero against a figure above it', () => {
+    expect(each(ratioSql('b', 'a'), 'i, b, a', '(1, 103.0, 100.0), (2, 0.0, 0.0), (3, 0.0, 0.5), (4, 0.5, 0.0), (5, NULL, 1.0)'))
+      .toEqual([1.03, 1, null, null, null]);
   });
 });
 

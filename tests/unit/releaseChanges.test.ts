@@ -64,7 +64,7 @@ const base: ReleaseChangeRow = {
   configs: 12, compared: 12, cheaper: 0, costlier: 0, within: 12, unknown: 0,
   cheaper_configs: null, costlier_configs: null, cheaper_ratio: null, costlier_ratio: null,
   cheaper_min: null, cheaper_max: null, costlier_min: null, costlier_max: null, band: null,
-  not_collected: 0, build_failed: 0, unsupported: 0, failed: 0,
+  not_collected: 0, build_failed: 0, unsupported: 0, failed: 0, no_ratio: 0,
 };
 const all12 = { ...base, costlier: 12, within: 0, costlier_configs: 'gcc -O2, ...', costlier_ratio: 1.031, costlier_min: 1.0308, costlier_max: 1.0314, band: 0.001 };
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type AppState, chartKey, chartMatches, decodeState, orderRange, DEFAULTS, encodeState, parseChartKey, reconcileState, zoomedToLine,
 } from '../../src/model/state';
+import { METRIC_IDS } from '../../src/vocabulary';
 
 const full: AppState = {
   hw: 'intel-r-xeon-r-processor-2-cores',
@@ -99,6 +100,15 @@ describe('encodeState / decodeState', () => {
     expect(decodeState('?metric=ir').state.metric).toBe('ir');
     expect(decodeState('?metric=rps')).toEqual({ state: DEFAULTS, problems: [] });
     expect(decodeState('?metric=latency')).toEqual({ state: DEFAULTS, problems: ['Unknown metric "latency"; using "rps".'] });
+  });
+
+  it('round-trips every metric, the simulated misses too', () => {
+    expect(encodeState({ ...DEFAULTS, metric: 'l1' })).toBe('?metric=l1');
+    expect(decodeState('?metric=ll&open=data:SET@7.4.1').state).toMatchObject({ metric: 'll', open: { 'data:SET': '7.4.1' } });
+    for (const metric of METRIC_IDS) {
+      const state: AppState = { ...DEFAULTS, metric, mode: 'pipe' };
+      expect(decodeState(encodeState(state))).toEqual({ state, problems: [] });
+    }
   });
 
   it('writes the hardware first, so a link names its CPU before anything else', () => {
