@@ -41,8 +41,9 @@ export interface FirstViewQueries {
    */
   readonly files: readonly AnswerGroup[];
   /**
-   * Each chart's drilldowns, a file per chart (asked when a pointer or focus enters the chart, or
-   * a bar is opened); the build puts them all in DRILLDOWNS_FILE instead when they are small.
+   * Each chart's drilldowns, a file per chart (fetched once the page is idle as the chart comes
+   * near the screen, or when a pointer or focus enters the chart, or a bar is opened); the build
+   * puts them all in DRILLDOWNS_FILE instead when they are small.
    */
   readonly drilldowns: readonly AnswerGroup[];
 }
