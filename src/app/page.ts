@@ -285,7 +285,7 @@ async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise
   analysis.start();
   page.verdictsWanted = true;
   // Charts drawn before their noise verdicts (the engine's) are drawn again with them.
-  await data.verdicts(page.state.metric).then(() => render(page, page.pendingFocus), warnVerdicts);
+  await data.verdicts(page.state).then(() => render(page, page.pendingFocus), warnVerdicts);
   // Once the page is idle, the drilldowns when the build kept them in one file (small data: then
   // no click waits); otherwise each chart's file as the chart comes near the screen (a tap on a
   // phone has no hover before it), or when it is pointed at, focused or opened. The page is ready
