@@ -54,10 +54,10 @@ interface Runners {
   /** Fetches the answer files the first view says to fetch once the page is idle (none without one). */
   prefetch(): Promise<void>;
   /**
-   * Fetches a chart's own drilldown file (requests/second; once, shared with the doors), or null
-   * when it has none to fetch: no first view, or every chart's are in one file fetched by prefetch.
+   * Whether a chart's drilldowns (requests/second) are precomputed in a file of their own, fetched
+   * on demand: not without a first view, nor when every chart's are in one file fetched by prefetch.
    */
-  drilldownFetch(mode: string, test: string): (() => Promise<unknown>) | null;
+  ownDrilldownFile(mode: string, test: string): boolean;
 }
 
 /** The page: its parts, the state it shows, and what it checks a new state against. */
@@ -111,9 +111,9 @@ function queryRunners(source: Source, dataUrl: string): Runners {
     urgent: view ? answeringRunner(view, doors.urgent, load, source.wanted) : doors.urgent,
     background: view ? answeringRunner(view, doors.background, load, source.wanted) : doors.background,
     prefetch: async () => void (await Promise.all((view?.prefetch ?? []).map(load))),
-    drilldownFetch(mode, test) {
+    ownDrilldownFile(mode, test) {
       const file = view ? answerFile(view, configBarsQuery(mode, test, RPS)) : undefined;
-      return file === undefined || view?.prefetch.includes(file) ? null : () => load(file);
+      return file !== undefined && !view?.prefetch.includes(file);
     },
   };
 }
@@ -287,15 +287,13 @@ async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise
   // Charts drawn before their noise verdicts (the engine's) are drawn again with them.
   await data.verdicts(page.state).then(() => render(page, page.pendingFocus), warnVerdicts);
   // Once the page is idle, the drilldowns when the build kept them in one file (small data: then
-  // no click waits); otherwise each chart's file as the chart comes near the screen (a tap on a
-  // phone has no hover before it), or when it is pointed at, focused or opened. The page is ready
-  // when the drilldowns of the charts near the screen are at hand and the engine has started:
-  // nothing else then loads.
+  // no click waits); otherwise each chart's, from its file, as the chart comes near the screen (a
+  // tap on a phone has no hover before it: the click then only draws), or when it is pointed at,
+  // focused or opened. The page is ready when the drilldowns of the charts near the screen are at
+  // hand and the engine has started: nothing else then loads.
   whenIdle(() => {
-    const near = onceNearScreen(page.charts.flatMap((c) => {
-      const fetch = page.runners.drilldownFetch(c.mode, c.test);
-      return fetch ? [{ element: c.card.element, act: fetch }] : [];
-    }));
+    const near = onceNearScreen(page.charts.flatMap((c) =>
+      page.runners.ownDrilldownFile(c.mode, c.test) ? [{ element: c.card.element, act: () => data.configRows(c.mode, c.test) }] : []));
     void Promise.allSettled([page.runners.prefetch(), near, page.source.database()]).then(() => performance.mark('page:ready'));
   });
 }
