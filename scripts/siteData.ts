@@ -45,7 +45,8 @@ function splitTable(run: Run, dir: string, table: TableName): boolean {
  * Every chart's drilldowns go in one file (DRILLDOWNS_FILE), which the page fetches once it is
  * idle, while that file is at most this many bytes of JSON (1 MiB: the published data's are
  * ~0.9 MB, ~0.18 MB gzip); above it (every release: ~10 MB), each chart's are a file of their own,
- * fetched when the chart is pointed at, focused or opened.
+ * fetched once the page is idle as the chart comes near the screen, or when it is pointed at,
+ * focused or opened.
  */
 export const DRILLDOWN_BUNDLE_BYTES = 1 << 20;
 

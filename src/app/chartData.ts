@@ -44,12 +44,17 @@ export interface ChartData {
   versionRows(state: AppState): Promise<ReadonlyMap<string, readonly VersionRow[]>>;
   /** The drilldowns of one chart in a metric (default: requests/second), by version. */
   configRows(mode: string, test: string, metric?: MetricId): Promise<ReadonlyMap<string, readonly ConfigRow[]>>;
-  /** Noise verdicts of every version bar in a metric, by verdictKey (every part, fetched on the first call). */
-  verdicts(metric?: MetricId): Promise<ReadonlyMap<string, VersionVerdictRow>>;
-  /** Noise verdicts of the version bars of one chart's part, by verdictKey (fetched on the first call). */
-  chartVerdicts(metric: MetricId, key: string): Promise<ReadonlyMap<string, VersionVerdictRow>>;
-  /** The verdicts of one chart's part in a metric if they have arrived, else null (charts draw without their marks until then). */
-  verdictsIfReady(metric: MetricId, key: string): ReadonlyMap<string, VersionVerdictRow> | null;
+  /**
+   * Noise verdicts of every version bar a state may show, by verdictKey (every part, fetched on the
+   * first call): in its metric, of the current versions alone when it shows those, whatever its range.
+   */
+  verdicts(state: AppState): Promise<ReadonlyMap<string, VersionVerdictRow>>;
+  /** The noise verdicts a state may show of the version bars of one chart's part, by verdictKey (fetched on the first call). */
+  chartVerdicts(state: AppState, key: string): Promise<ReadonlyMap<string, VersionVerdictRow>>;
+  /** Those verdicts if they have arrived, else null (charts draw without their marks until then). */
+  verdictsIfReady(state: AppState, key: string): ReadonlyMap<string, VersionVerdictRow> | null;
+  /** Equal for states that show the same verdicts: metric, and whether of the current versions alone. */
+  verdictsKey(state: AppState): string;
 }
 
 /** The key of one version bar's verdict: "<chart key>@<version>". */
@@ -107,11 +112,12 @@ export function createChartData(
     }
     return rows;
   };
-  const partVerdicts = (metric: MetricId, part: number) => {
-    const key = `${metric}|${part}`;
+  const verdictsKey = (state: AppState) => `${state.metric}|${range(state).currentOnly ? 'current' : 'all'}`;
+  const partVerdicts = (state: AppState, part: number) => {
+    const key = `${verdictsKey(state)}|${part}`;
     let found = verdictCache.get(key);
     if (!found) {
-      found = db.run(versionVerdictsQuery(metricOf(metric), parts[part] ?? null)).then((rows) => {
+      found = db.run(versionVerdictsQuery(metricOf(state.metric), range(state).currentOnly, parts[part] ?? null)).then((rows) => {
         const ready = new Map(rows.map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]));
         verdictsReady.set(key, ready);
         return ready;
@@ -134,8 +140,9 @@ export function createChartData(
       }
       return rows;
     },
-    verdicts: async (metric = 'rps') => merged(await Promise.all(parts.map((_, i) => partVerdicts(metric, i)))),
-    chartVerdicts: (metric, key) => partVerdicts(metric, partOf(key)),
-    verdictsIfReady: (metric, key) => verdictsReady.get(`${metric}|${partOf(key)}`) ?? null,
+    verdicts: async (state) => merged(await Promise.all(parts.map((_, i) => partVerdicts(state, i)))),
+    chartVerdicts: (state, key) => partVerdicts(state, partOf(key)),
+    verdictsIfReady: (state, key) => verdictsReady.get(`${verdictsKey(state)}|${partOf(key)}`) ?? null,
+    verdictsKey,
   };
 }

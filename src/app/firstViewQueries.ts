@@ -37,12 +37,15 @@ export interface FirstViewQueries {
   /**
    * The other charts' version bars and verdicts (asked as soon as the first charts are drawn);
    * summary, build factors, trends, compare, across hardware and the changes between releases in
-   * their default state, and the counted figures (asked once the charts are painted).
+   * their default state, and the counted figures (asked once the charts are painted); when the
+   * charts show the current versions alone by default, every release's verdicts (asked when every
+   * release is shown).
    */
   readonly files: readonly AnswerGroup[];
   /**
-   * Each chart's drilldowns, a file per chart (asked when a pointer or focus enters the chart, or
-   * a bar is opened); the build puts them all in DRILLDOWNS_FILE instead when they are small.
+   * Each chart's drilldowns, a file per chart (fetched once the page is idle as the chart comes
+   * near the screen, or when a pointer or focus enters the chart, or a bar is opened); the build
+   * puts them all in DRILLDOWNS_FILE instead when they are small.
    */
   readonly drilldowns: readonly AnswerGroup[];
 }
@@ -66,9 +69,11 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
   const pairs = releasePairs(shownVersions(DEFAULTS, catalog.versions, catalog.currentVersions));
   const drilldowns = catalog.charts.map(({ mode, test }, i) => ({ file: drilldownFile(i, mode, test), queries: [configBarsQuery(mode, test, RPS)] }));
   return {
-    paint: [versionBarsQuery(null, RPS, currentOnly, first), versionVerdictsQuery(RPS, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), datesQuery()],
+    paint: [versionBarsQuery(null, RPS, currentOnly, first), versionVerdictsQuery(RPS, currentOnly, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), datesQuery()],
     files: [
-      ...(others.length ? [{ file: `${ANSWER_DIR}charts.json`, queries: others.flatMap((part) => [versionBarsQuery(null, RPS, currentOnly, part), versionVerdictsQuery(RPS, part)]) }] : []),
+      ...(others.length ? [{ file: `${ANSWER_DIR}charts.json`, queries: others.flatMap((part) => [versionBarsQuery(null, RPS, currentOnly, part), versionVerdictsQuery(RPS, currentOnly, part)]) }] : []),
+      // Every release's verdicts (releases=all), whose bars the engine draws: then it has them at once.
+      ...(currentOnly ? [{ file: `${ANSWER_DIR}every-release-verdicts.json`, queries: [first, ...others].map((part) => versionVerdictsQuery(RPS, false, part)) }] : []),
       {
         file: `${ANSWER_DIR}sections.json`,
         queries: [

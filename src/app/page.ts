@@ -7,7 +7,7 @@ import type { ScaleOrdinal } from 'd3-scale';
 import { compilerColors } from '../chart/palette';
 import type { Database } from '../data/duckdb';
 import { fetchAnswers } from '../data/dataset';
-import { type Answer, answeringRunner, type FirstView } from '../data/firstView';
+import { type Answer, answerFile, answeringRunner, type FirstView } from '../data/firstView';
 import { prioritized } from '../data/priority';
 import type { Catalog } from '../data/tables';
 import { configKey } from '../model/analysisState';
@@ -15,6 +15,7 @@ import { defaultHardware } from '../model/hardware';
 import {
   type AppState, type Catalog as StateCatalog, chartKey, DEFAULTS, orderRange, reconcileState, sameState, zoomedToLine,
 } from '../model/state';
+import { configBarsQuery } from '../sql/charts';
 import { countedFiguresQuery } from '../sql/counted';
 import { compilersQuery, coverageQuery, type CoverageRow, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import type { QueryRunner } from '../sql/query';
@@ -24,7 +25,9 @@ import { byId } from '../ui/dom';
 import { hardwareChoice } from '../ui/hardware';
 import { renderCoverage, renderMeasurement } from '../ui/header';
 import { renderLegend } from '../ui/legend';
+import { onceNearScreen } from '../ui/nearScreen';
 import { showLinkNotice, showNoData } from '../ui/notices';
+import { RPS } from '../vocabulary';
 import { createAnalysis } from '../views/analysis';
 import { type ChartData, createChartData } from './chartData';
 import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor } from './history';
@@ -50,6 +53,11 @@ interface Runners {
   readonly background: QueryRunner;
   /** Fetches the answer files the first view says to fetch once the page is idle (none without one). */
   prefetch(): Promise<void>;
+  /**
+   * Whether a chart's drilldowns (requests/second) are precomputed in a file of their own, fetched
+   * on demand: not without a first view, nor when every chart's are in one file fetched by prefetch.
+   */
+  ownDrilldownFile(mode: string, test: string): boolean;
 }
 
 /** The page: its parts, the state it shows, and what it checks a new state against. */
@@ -103,6 +111,10 @@ function queryRunners(source: Source, dataUrl: string): Runners {
     urgent: view ? answeringRunner(view, doors.urgent, load, source.wanted) : doors.urgent,
     background: view ? answeringRunner(view, doors.background, load, source.wanted) : doors.background,
     prefetch: async () => void (await Promise.all((view?.prefetch ?? []).map(load))),
+    ownDrilldownFile(mode, test) {
+      const file = view ? answerFile(view, configBarsQuery(mode, test, RPS)) : undefined;
+      return file !== undefined && !view?.prefetch.includes(file);
+    },
   };
 }
 
@@ -245,8 +257,9 @@ function followHistory(page: Page): void {
 /**
  * Draws the page for the first time and starts what follows it: the header (after the charts:
  * on two cores DuckDB's worker and the drawing would otherwise compete for the same CPU), the
- * sections, the noise verdicts, and at idle the drilldowns when they are small enough to fetch
- * whole; page:ready marks the page idle after them, with the engine started.
+ * sections, the noise verdicts, and at idle the drilldowns (all of them when they are small
+ * enough to fetch whole, else those of each chart that comes near the screen); page:ready marks
+ * the page idle after them, with the engine started.
  */
 async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise<void> {
   followHistory(page);
@@ -272,9 +285,15 @@ async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise
   analysis.start();
   page.verdictsWanted = true;
   // Charts drawn before their noise verdicts (the engine's) are drawn again with them.
-  await data.verdicts(page.state.metric).then(() => render(page, page.pendingFocus), warnVerdicts);
+  await data.verdicts(page.state).then(() => render(page, page.pendingFocus), warnVerdicts);
   // Once the page is idle, the drilldowns when the build kept them in one file (small data: then
-  // no click waits); otherwise each chart's are fetched when it is pointed at, focused or opened.
-  // The page is ready when they are at hand and the engine has started: nothing else then loads.
-  whenIdle(() => void Promise.allSettled([page.runners.prefetch(), page.source.database()]).then(() => performance.mark('page:ready')));
+  // no click waits); otherwise each chart's, from its file, as the chart comes near the screen (a
+  // tap on a phone has no hover before it: the click then only draws), or when it is pointed at,
+  // focused or opened. The page is ready when the drilldowns of the charts near the screen are at
+  // hand and the engine has started: nothing else then loads.
+  whenIdle(() => {
+    const near = onceNearScreen(page.charts.flatMap((c) =>
+      page.runners.ownDrilldownFile(c.mode, c.test) ? [{ element: c.card.element, act: () => data.configRows(c.mode, c.test) }] : []));
+    void Promise.allSettled([page.runners.prefetch(), near, page.source.database()]).then(() => performance.mark('page:ready'));
+  });
 }

@@ -94,8 +94,8 @@ export async function render(page: PageView, focus?: FocusRequest): Promise<void
   // its own and is drawn once. The engine's arrive after the first paint; charts redraw once then.
   const precomputedVerdicts = page.source.view !== null && s.metric === DEFAULTS.metric;
   // Another metric's verdicts are asked for once the page's own have been (see the end of openPage in page.ts).
-  if (!precomputedVerdicts && page.verdictsWanted && page.charts.some((c) => !data.verdictsIfReady(s.metric, c.key))) {
-    redrawWithVerdicts(page, s.metric);
+  if (!precomputedVerdicts && page.verdictsWanted && page.charts.some((c) => !data.verdictsIfReady(s, c.key))) {
+    redrawWithVerdicts(page, s);
   }
   let visible = 0;
   for (const chart of page.charts) {
@@ -104,8 +104,8 @@ export async function render(page: PageView, focus?: FocusRequest): Promise<void
     if (!shown) continue;
     visible++;
     const verdicts = precomputedVerdicts
-      ? await data.chartVerdicts(s.metric, chart.key).catch((error: unknown) => (warnVerdicts(error), null))
-      : data.verdictsIfReady(s.metric, chart.key);
+      ? await data.chartVerdicts(s, chart.key).catch((error: unknown) => (warnVerdicts(error), null))
+      : data.verdictsIfReady(s, chart.key);
     if (token !== painting.count) return;
     const drawn = await drawCard(page, chart, s, metric, verdicts, focus);
     if (token !== painting.count) return;
@@ -146,10 +146,11 @@ async function firstPaint(page: PageView): Promise<void> {
 /** Says that noise verdicts failed: charts are drawn without their marks. */
 export const warnVerdicts = (error: unknown): void => console.warn('noise verdicts failed; charts are drawn without their marks', error);
 
-/** Asks for a metric's noise verdicts, and draws the page again with them if it still shows that metric. */
-function redrawWithVerdicts(page: PageView, metric: MetricId): void {
-  void page.data.verdicts(metric).then(() => {
-    if (page.state.metric === metric) void render(page, page.pendingFocus);
+/** Asks for the noise verdicts a state shows, and draws the page again with them if it still shows those. */
+function redrawWithVerdicts(page: PageView, s: AppState): void {
+  const { data } = page;
+  void data.verdicts(s).then(() => {
+    if (data.verdictsKey(page.state) === data.verdictsKey(s)) void render(page, page.pendingFocus);
   }, warnVerdicts);
 }
 

@@ -83,6 +83,11 @@ export function answerId(sql: string, params: readonly unknown[]): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
+/** The further answer file that holds the answer to `q` (relative to the data folder), if the first view's index names one. */
+export function answerFile(view: FirstView, q: Query<unknown>): string | undefined {
+  return view.index[answerId(q.sql, q.params)];
+}
+
 /**
  * A runner that answers the queries of `view`, then those its index names a file for (the file
  * fetched by `load` on the first such query, once; a file that fails to load answers nothing),
@@ -113,7 +118,7 @@ export function answeringRunner(
   return {
     async run<Row>(q: Query<Row>): Promise<Row[]> {
       const key = answerKey(q.sql, q.params);
-      const file = known.has(key) ? undefined : view.index[answerId(q.sql, q.params)];
+      const file = known.has(key) ? undefined : answerFile(view, q);
       if (file !== undefined) await loadFile(file);
       const rows = rowsOf(key);
       if (rows) return rows as Row[];

@@ -44,22 +44,24 @@ export interface VersionVerdictRow {
 
 /**
  * Every version of every chart, or of the `charts` subset (both modes, all versions: a version's
- * previous release does not depend on the range shown). No window functions (see charts.ts):
- * winners come from the exact score, the previous release from arg_max over earlier ones.
+ * previous release does not depend on the range shown); with `currentOnly`, the rows of the
+ * current versions (versions.current) alone, each as it is among all (its previous release is the
+ * nearest earlier one, current or not). No window functions (see charts.ts): winners come from
+ * the exact score, the previous release from arg_max over earlier ones.
  */
-export function versionVerdictsQuery(metric: Metric = RPS, charts: ChartSubset = null): Query<VersionVerdictRow> {
+export function versionVerdictsQuery(metric: Metric = RPS, currentOnly = false, charts: ChartSubset = null): Query<VersionVerdictRow> {
   // No ratio to a rival (the winner counts zero, the rival more: noise.ts) is no tie: the winner is clear of it.
   const versusWinner = verdictSql(ratioSql('t.best', 'f.best_rps'), bandSql('t.spread', 'f.spread'), metric.lower);
   const change = ratioSql('t.best', 'p.prev_best');
   const subset = chartSubsetSql('s', charts);
   return query(
     `WITH f AS MATERIALIZED (
-       SELECT s.mode, s.test, s.version, v.ord, s.compiler, s.flag_set, s.best_rps, s.score, ${cellSpreadSql('s')} AS spread
+       SELECT s.mode, s.test, s.version, v.ord, v.current, s.compiler, s.flag_set, s.best_rps, s.score, ${cellSpreadSql('s')} AS spread
        FROM ${metric.table} s JOIN versions v ON v.version = s.version WHERE s.status = 'ok'${charts ? ` AND ${subset.sql}` : ''}
      ),
      t AS MATERIALIZED (
-       SELECT mode, test, version, ord, max(score) AS score, arg_max(best_rps, score) AS best, arg_max(spread, score) AS spread
-       FROM f GROUP BY mode, test, version, ord
+       SELECT mode, test, version, ord, current, max(score) AS score, arg_max(best_rps, score) AS best, arg_max(spread, score) AS spread
+       FROM f GROUP BY mode, test, version, ord, current
      ),
      rivals AS (
        SELECT t.mode, t.test, t.version, count(*)::INTEGER AS rivals,
@@ -85,7 +87,7 @@ export function versionVerdictsQuery(metric: Metric = RPS, charts: ChartSubset =
             ${verdictSql(change, bandSql('t.spread', 'p.prev_spread'), metric.lower)} AS change_verdict
      FROM t
      LEFT JOIN rivals r ON r.mode = t.mode AND r.test = t.test AND r.version = t.version
-     LEFT JOIN prev p ON p.mode = t.mode AND p.test = t.test AND p.version = t.version
+     LEFT JOIN prev p ON p.mode = t.mode AND p.test = t.test AND p.version = t.version${currentOnly ? '\n     WHERE t.current' : ''}
      ORDER BY t.mode, t.test, t.ord`,
     subset.params,
   );

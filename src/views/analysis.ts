@@ -1,12 +1,14 @@
 /**
  * The sections above the charts (summary, build factors, trends, compare, changes between
- * releases, across hardware, status grid) and the page's table of contents. Each section queries and draws when it first comes near the screen, then
- * follows the state; the app only calls render() and start().
+ * releases, across hardware, status grid) and the page's table of contents. Each section queries
+ * and draws when it first comes near the screen (ui/nearScreen.ts), then follows the state; the
+ * app only calls render() and start().
  */
 import type { SectionId } from '../model/analysisState';
 import type { AppState } from '../model/state';
 import type { QueryRunner } from '../sql/query';
 import { h } from '../ui/dom';
+import { onceNearScreen } from '../ui/nearScreen';
 import { createAcrossHardware } from './acrossHardware';
 import { createCompare } from './compare';
 import { type AnalysisContext, cachedRunner, type SectionView } from './context';
@@ -34,9 +36,6 @@ export interface Analysis {
   /** Scrolls a section into view. */
   scrollTo(section: SectionId): void;
 }
-
-/** How far from the screen a section starts loading. */
-const NEAR = '600px';
 
 /** Builds the sections and the contents line into `root`. */
 export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Analysis {
@@ -86,15 +85,13 @@ export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Ana
     drawn.set(id, key);
     void views[id].render(state);
   };
-  const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      const id = (entry.target as HTMLElement).dataset.section as SectionId;
-      if (!entry.isIntersecting || near.has(id)) continue;
+  void onceNearScreen(ids.map((id) => ({
+    element: views[id].frame.element,
+    act: () => {
       near.add(id);
       show(id);
-    }
-  }, { rootMargin: `${NEAR} 0px` });
-  for (const id of ids) observer.observe(views[id].frame.element);
+    },
+  })));
 
   return {
     render(next) {

@@ -1,9 +1,13 @@
 // @ts-check
 /**
  * `npm run bench`: how fast the built site is against its two floors, in one run: headless
- * Chromium against `vite preview` on localhost, a cold cache for every load (a new browser
- * context each time), the three pages interleaved (their order rotating), BENCH_RUNS loads of each
- * (default 9). Prints medians, ratios and the targets; writes every figure to test-results/bench.json.
+ * Chromium against `vite preview` on localhost (a server per dataset), a cold cache for every load
+ * (a new browser context each time), BENCH_RUNS rounds (default 9) of one load of each page on
+ * each dataset, interleaved: in a round each page is loaded on every dataset back to back, pages
+ * and datasets in an order that rotates from round to round, so a load that drifts during the run
+ * weighs on every page and dataset alike. Prints medians, ratios, the targets and the load
+ * average; the first chart's growth from one dataset to the other comes from the rounds' paired
+ * loads. Writes every figure to test-results/bench.json.
  *
  * Pages:
  *   site          the built site (its first view, DuckDB-WASM loading behind it)
@@ -23,8 +27,8 @@
  *   all charts    every chart painted
  *   page ready    the site idle after its own work (page:ready: every chart, the header and the
  *                 noise verdicts drawn, the sections in view asked, the drilldowns at hand when
- *                 they are one file (else each chart's come when it is pointed at, focused or
- *                 opened), and the engine started)
+ *                 they are one file (else those of the charts near the screen), and the engine
+ *                 started)
  *   engine ready  the site's DuckDB-WASM with the tables prepared (tables:ready): the console,
  *                 other ranges and metrics, the status grid and the lazy columns need it
  *   drilldown     a click on a version bar of a chart scrolled into view (three frames before the
@@ -46,7 +50,7 @@ import { BASE_PATH, buildSite } from '../e2e/build-site.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const PORT = 4330;
-const outDir = path.join(root, 'dist-bench');
+const benchDir = path.join(root, 'dist-bench');
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const PAGES = /** @type {const} */ (['site', 'duckdb', 'static']);
 
@@ -58,18 +62,23 @@ const median = (xs) => {
 };
 
 /**
- * The data folder and label of one BENCH_DATA entry.
+ * The data folder, label and site folder (under dist-bench/) of one BENCH_DATA entry.
  * @param {string} name
+ * @returns {{ dir: string, label: string, outDir: string }}
  */
 function dataset(name) {
-  if (name !== 'every-release') return { dir: path.resolve(root, name), label: name };
+  const outDir = path.join(benchDir, name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, ''));
+  if (name !== 'every-release') return { dir: path.resolve(root, name), label: name, outDir };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-every-release-'));
   execFileSync('node', [path.join(root, 'tests/fixtures/make-fixtures.mjs'), '--every-release', '--out', dir], { stdio: 'ignore' });
-  return { dir, label: 'every-release (synthetic: 158 versions x 12 configurations x 21 tests x 2 modes; 3 repeats of the 11 current versions, 1 of the others)' };
+  return { dir, label: 'every-release (synthetic: 158 versions x 12 configurations x 21 tests x 2 modes; 3 repeats of the 11 current versions, 1 of the others)', outDir };
 }
 
-/** Builds the floor pages into the site's floors/ folder unless they are newer than their sources. */
-function buildFloors() {
+/**
+ * Builds the floor pages into the site's floors/ folder unless they are newer than their sources.
+ * @param {string} outDir
+ */
+function buildFloors(outDir) {
   const stamp = path.join(outDir, 'floors', '.built');
   const sources = [path.join(root, 'tests/bench/floors'), path.join(root, 'src'), path.join(root, 'tests/bench/vite.floors.config.ts')];
   /** @param {string} p @returns {number} */
@@ -169,52 +178,75 @@ async function loadFloor(page, url) {
   return { first: m['charts:first-painted'] ?? NaN, all: m['charts:all-painted'] ?? NaN };
 }
 
+/** @typedef {{ dir: string, label: string, outDir: string }} Dataset */
+/** @typedef {{ site: Awaited<ReturnType<typeof loadSite>>[], duckdb: Awaited<ReturnType<typeof loadFloor>>[], static: Awaited<ReturnType<typeof loadFloor>>[] }} Runs */
+
 /**
- * Measures one dataset: builds, serves, loads each page RUNS times.
- * @param {{ dir: string, label: string }} data
+ * Builds each dataset's site and floors, serves each on a port of its own, and loads every page
+ * on every dataset once per round, RUNS rounds: in round i the pages and the datasets start at
+ * the i-th of their lists (rotating), each page loaded on the datasets back to back.
+ * @param {Dataset[]} datasets
  * @param {import('@playwright/test').Browser} browser
  */
-async function measure(data, browser) {
-  await buildSite({ outDir, dataDir: data.dir });
-  buildFloors();
-  const server = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--port', String(PORT), '--strictPort'], {
-    cwd: root, env: { ...process.env, BASE_PATH }, stdio: 'ignore', detached: true,
-  });
-  const base = `http://127.0.0.1:${PORT}${BASE_PATH}`;
-  const urls = { site: base, duckdb: `${base}floors/duckdb.html`, static: `${base}floors/static.html` };
-  /** @type {{ site: Awaited<ReturnType<typeof loadSite>>[], duckdb: Awaited<ReturnType<typeof loadFloor>>[], static: Awaited<ReturnType<typeof loadFloor>>[] }} */
-  const runs = { site: [], duckdb: [], static: [] };
-  /** @type {Map<string, number>} path -> ms of the request's start, the first site load only */
-  const requested = new Map();
+async function measureAll(datasets, browser) {
+  for (const data of datasets) {
+    await buildSite({ outDir: data.outDir, dataDir: data.dir });
+    buildFloors(data.outDir);
+  }
+  const servers = datasets.map((data, k) =>
+    spawn('npx', ['vite', 'preview', '--outDir', data.outDir, '--port', String(PORT + k), '--strictPort'], {
+      cwd: root, env: { ...process.env, BASE_PATH }, stdio: 'ignore', detached: true,
+    }));
+  const bases = datasets.map((_, k) => `http://127.0.0.1:${PORT + k}${BASE_PATH}`);
+  /** @type {Runs[]} */
+  const runs = datasets.map(() => ({ site: [], duckdb: [], static: [] }));
+  /** @type {Map<string, number>[]} per dataset: path -> ms of the request's start, its first site load only */
+  const requested = datasets.map(() => new Map());
+  /** The 1-minute load average before the run and after each round. */
   const load = [os.loadavg()[0] ?? NaN];
+  const rotated = (/** @type {number} */ n, /** @type {number} */ i) => Array.from({ length: n }, (_, j) => (i + j) % n);
   try {
-    await waitForServer(base);
+    for (const base of bases) await waitForServer(base);
     for (let i = 0; i < RUNS; i++) {
-      for (let j = 0; j < PAGES.length; j++) {
-        const which = PAGES[(i + j) % PAGES.length] ?? 'site';
-        const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-        const page = await context.newPage();
-        if (which === 'site') {
-          // What the first load requests, and when (ms after navigation, within a few ms).
-          const t0 = Date.now();
-          if (i === 0) context.on('request', (r) => void requested.set(new URL(r.url()).pathname, Date.now() - t0));
-          const run = await loadSite(page, urls.site, i);
-          runs.site.push(run);
-          if (i === 0) for (const [p, at] of requested) if (p.includes('/data/') && at > run.ready + 200) requested.delete(p);
-        } else {
-          runs[which].push(await loadFloor(page, urls[which]));
+      for (const j of rotated(PAGES.length, i)) {
+        const which = PAGES[j] ?? 'site';
+        for (const k of rotated(datasets.length, i)) {
+          const base = bases[k] ?? '';
+          const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+          const page = await context.newPage();
+          const dataRuns = /** @type {Runs} */ (runs[k]);
+          if (which === 'site') {
+            // What the first load requests, and when (ms after navigation, within a few ms).
+            const t0 = Date.now();
+            const seen = /** @type {Map<string, number>} */ (requested[k]);
+            if (i === 0) context.on('request', (r) => void seen.set(new URL(r.url()).pathname, Date.now() - t0));
+            const run = await loadSite(page, base, i);
+            dataRuns.site.push(run);
+            if (i === 0) for (const [p, at] of seen) if (p.includes('/data/') && at > run.ready + 200) seen.delete(p);
+          } else {
+            dataRuns[which].push(await loadFloor(page, `${base}floors/${which}.html`));
+          }
+          await context.close();
         }
-        await context.close();
       }
+      load.push(os.loadavg()[0] ?? NaN);
     }
   } finally {
-    if (server.pid) process.kill(-server.pid);
+    for (const server of servers) if (server.pid) process.kill(-server.pid);
   }
-  load.push(os.loadavg()[0] ?? NaN);
+  return { load1: load, results: datasets.map((data, k) => summary(data, /** @type {Runs} */ (runs[k]), /** @type {Map<string, number>} */ (requested[k]))) };
+}
 
+/**
+ * One dataset's medians and sizes.
+ * @param {Dataset} data
+ * @param {Runs} runs
+ * @param {Map<string, number>} requested
+ */
+function summary(data, runs, requested) {
   const gzipOf = (/** @type {(p: string) => boolean} */ keep) =>
     [...requested.keys()].filter(keep).reduce((sum, p) => {
-      const file = path.join(outDir, p.slice(BASE_PATH.length));
+      const file = path.join(data.outDir, p.slice(BASE_PATH.length));
       return fs.existsSync(file) ? sum + zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length : sum;
     }, 0);
   const med = (/** @type {Record<string, number>[]} */ rs, /** @type {string} */ k) => median(rs.map((r) => r[k] ?? NaN));
@@ -227,7 +259,6 @@ async function measure(data, browser) {
   return {
     data: data.label,
     charts: runs.site[0]?.charts ?? 0,
-    load1: load,
     median_ms: { site, duckdb_floor: duckdb, static_floor: staticFloor },
     gzip_bytes: {
       javascript: gzipOf((p) => p.endsWith('.js') && !p.includes('/floors/')),
@@ -235,13 +266,21 @@ async function measure(data, browser) {
       data_at_start: gzipOf((p) => p.includes('/data/')),
     },
     // Files that exist (a file not published is answered with index.html by vite preview).
-    data_files_at_start: [...requested.keys()].filter((p) => p.includes('/data/') && fs.existsSync(path.join(outDir, p.slice(BASE_PATH.length))))
+    data_files_at_start: [...requested.keys()].filter((p) => p.includes('/data/') && fs.existsSync(path.join(data.outDir, p.slice(BASE_PATH.length))))
       .map((p) => p.slice(BASE_PATH.length)).sort(),
     every_run: runs,
   };
 }
 
-/** Prints one dataset's figures with their targets. @param {Awaited<ReturnType<typeof measure>>} r */
+/**
+ * The growth of `b`'s figure over `a`'s, from the rounds' paired loads: the median of each
+ * round's ratio, minus 1 (0.2 = 20% more).
+ * @param {{ first: number }[]} a
+ * @param {{ first: number }[]} b
+ */
+const pairedGrowth = (a, b) => median(a.map((r, i) => (b[i]?.first ?? NaN) / r.first)) - 1;
+
+/** Prints one dataset's figures with their targets. @param {ReturnType<typeof summary>} r */
 function report(r) {
   const ms = (/** @type {number} */ v) => `${Math.round(v).toLocaleString('en-US')} ms`.padStart(9);
   const kb = (/** @type {number} */ v) => `${(v / 1024).toFixed(1)} KiB`;
@@ -249,7 +288,7 @@ function report(r) {
   const ok = (/** @type {boolean} */ met) => (met ? 'met' : 'MISSED');
   const { site, duckdb_floor: db, static_floor: st } = r.median_ms;
   const g = r.gzip_bytes;
-  console.log(`\n${r.data}: ${r.charts} charts; medians of ${RUNS} cold loads per page, interleaved; load average ${r.load1.map((l) => l.toFixed(2)).join(' -> ')}`);
+  console.log(`\n${r.data}: ${r.charts} charts; medians of ${RUNS} cold loads per page`);
   console.log(`                      site     DuckDB floor  static floor`);
   console.log(`  first chart    ${ms(site.first)}    ${ms(db.first)}    ${ms(st.first)}   site/static ${x(site.first, st.first)} (target <= 2x: ${ok(site.first <= 2 * st.first)}); site/DuckDB ${x(site.first, db.first)}`);
   console.log(`  all charts     ${ms(site.all)}    ${ms(db.all)}    ${ms(st.all)}   site/static ${x(site.all, st.all)} (target <= 3x: ${ok(site.all <= 3 * st.all)}); site/DuckDB ${x(site.all, db.all)}`);
@@ -262,21 +301,32 @@ function report(r) {
 
 async function main() {
   const names = (process.env.BENCH_DATA ?? 'public/data,every-release').split(',').map((s) => s.trim()).filter(Boolean);
+  const datasets = names.map(dataset);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  const results = [];
+  /** @type {Awaited<ReturnType<typeof measureAll>>} */
+  let measured;
   try {
-    for (const name of names) results.push(await measure(dataset(name), browser));
+    measured = await measureAll(datasets, browser);
   } finally {
     await browser.close();
   }
-  fs.mkdirSync(path.join(root, 'test-results'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'test-results/bench.json'), `${JSON.stringify({ runs: RUNS, results }, null, 2)}\n`);
-  console.log(`site benchmark (Chromium, cold cache, vite preview on localhost); uptime: ${execFileSync('uptime').toString().trim()}`);
-  results.forEach(report);
+  const { load1, results } = measured;
   const [a, b] = results;
-  if (a && b) {
-    const growth = b.median_ms.site.first / a.median_ms.site.first - 1;
-    console.log(`\nfirst chart, ${b.data.split(' ')[0]} against ${a.data}: ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)}% (target <= +20%: ${growth <= 0.2 ? 'met' : 'MISSED'})`);
+  const growth = a && b ? {
+    of: `${b.data.split(' ')[0]} against ${a.data.split(' ')[0]}`,
+    site_first: pairedGrowth(a.every_run.site, b.every_run.site),
+    static_first: pairedGrowth(a.every_run.static, b.every_run.static),
+    medians_site_first: b.median_ms.site.first / a.median_ms.site.first - 1,
+  } : null;
+  fs.mkdirSync(path.join(root, 'test-results'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'test-results/bench.json'), `${JSON.stringify({ runs: RUNS, load1, first_chart_growth: growth, results }, null, 2)}\n`);
+  const during = load1.slice(1);
+  console.log(`site benchmark (Chromium, cold cache, vite preview on localhost); uptime: ${execFileSync('uptime').toString().trim()}`);
+  console.log(`${RUNS} rounds, pages and datasets interleaved; load average (1 min) ${load1[0]?.toFixed(2)} before, ${Math.min(...during).toFixed(2)}-${Math.max(...during).toFixed(2)} after each round (${during.map((l) => l.toFixed(1)).join(' ')})`);
+  results.forEach(report);
+  if (growth) {
+    const pct = (/** @type {number} */ g) => `${g >= 0 ? '+' : ''}${(g * 100).toFixed(0)}%`;
+    console.log(`\nfirst chart, ${growth.of}, median of the ${RUNS} rounds' paired ratios: ${pct(growth.site_first)} (target <= +20%: ${growth.site_first <= 0.2 ? 'met' : 'MISSED'}); static floor ${pct(growth.static_first)}; ratio of the medians ${pct(growth.medians_site_first)}`);
   }
   console.log('every figure: test-results/bench.json');
 }

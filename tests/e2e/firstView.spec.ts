@@ -2,9 +2,11 @@
  * The first view (data/first-view.json and the answer files it names): the page draws every
  * chart from them before DuckDB-WASM is up, with the very bars the engine draws; the sections
  * above the charts open in their default state meanwhile; and a drilldown clicked meanwhile opens
- * from its chart's file alone, at every release too.
+ * from its chart's file alone, at every release too, where each chart's file is fetched as the
+ * chart comes near the screen once the page is idle, or when it is pointed at, focused or opened.
  */
 import { expect, type Page, test } from '@playwright/test';
+import { NEAR_SCREEN } from '../../src/ui/nearScreen';
 import { bar, bars, chart, dataRequests, holdEngine, useEveryReleaseData, waitForCharts } from './helpers';
 
 /** Every drawn version bar: what it shows (value, whisker, noise and change marks, accessible name, geometry). */
@@ -81,10 +83,44 @@ test('the sections above the charts open in their default state from the precomp
   release();
 });
 
+/** The drilldown files among the paths requested under data/. */
+const drilldownFiles = (seen: readonly string[]) => seen.filter((p) => p.includes('/drilldowns/'));
+
+/** The page place (index among the charts) of a chart's drilldown file, from its name (NN-mode-test.json). */
+const placeOf = (file: string) => Number(/\/(\d+)-[^/]+\.json$/.exec(file)?.[1]);
+
+/** Each chart's distance from the screen in CSS pixels (0: on it, partly or wholly), in page order. */
+const distances = (page: Page) =>
+  page.locator('figure[data-chart-key]').evaluateAll((nodes) =>
+    nodes.map((n) => {
+      const box = n.getBoundingClientRect();
+      return Math.max(0, box.top - window.innerHeight, -box.bottom);
+    }));
+
+/** How far from the screen a chart counts as near it, in CSS pixels. */
+const NEAR_PX = Number.parseInt(NEAR_SCREEN, 10);
+
+/**
+ * Checks the rule of which charts have their drilldown file once the page is idle: every chart on
+ * screen has, no chart far from it (twice the nearness: cards settle as they render) has, none
+ * twice. `also` are files fetched for another cause (a click, a pointer, the trends section).
+ */
+async function expectNearScreenFiles(page: Page, seen: readonly string[], also: readonly string[] = []) {
+  const away = await distances(page);
+  const onScreen = away.flatMap((d, i) => (d === 0 ? [i] : []));
+  const far = away.flatMap((d, i) => (d > 2 * NEAR_PX ? [i] : []));
+  expect(onScreen.length).toBeGreaterThan(0);
+  expect(far.length).toBeGreaterThan(0);
+  await expect.poll(() => onScreen.filter((i) => !drilldownFiles(seen).some((f) => placeOf(f) === i))).toEqual([]);
+  const files = drilldownFiles(seen);
+  expect(files.filter((f) => far.includes(placeOf(f)) && !also.includes(f))).toEqual([]);
+  expect(new Set(files).size).toBe(files.length);
+}
+
 test.describe('at every release (158 versions)', () => {
   useEveryReleaseData();
 
-  test("a drilldown clicked before the engine is up fetches its chart's file only, and opens", async ({ page, context }) => {
+  test("a drilldown clicked before the engine is up fetches its chart's file, and opens; pointing at or focusing a chart fetches its file", async ({ page, context }) => {
     const release = await holdEngine(context);
     const seen = dataRequests(page);
     await page.goto('./');
@@ -98,19 +134,54 @@ test.describe('at every release (158 versions)', () => {
     await expect(bars(set)).toHaveCount(12);
     await expect(set.locator('g.bar[data-winner="true"]')).toHaveCount(1);
     expect(await page.evaluate(() => performance.getEntriesByName('duckdb:ready').length)).toBe(0);
-    // Its chart's drilldown file, and (for the trends section's default chart) the first chart's: at
-    // every release each chart's are a file of their own.
-    const drilldowns = seen.filter((p) => p.includes('drilldowns'));
-    expect(drilldowns).toContain('first-view/drilldowns/rps/05-pipe-set.json');
-    expect(drilldowns.filter((p) => !/\/(00-data-ping-inline|05-pipe-set)\.json$/.test(p))).toEqual([]);
-    // Back to the versions (the 11 current ones, shown by default), with no other file.
-    const before = seen.length;
+    // Its chart's drilldown file; besides, the trends section's default chart's (the first) and,
+    // once the page is idle, those of the charts near the screen: at every release each chart's
+    // are a file of their own.
+    const trends = 'first-view/drilldowns/rps/00-data-ping-inline.json';
+    expect(drilldownFiles(seen)).toContain('first-view/drilldowns/rps/05-pipe-set.json');
+    await expectNearScreenFiles(page, seen, [trends]);
+    // Back to the versions (the 11 current ones, shown by default), its file not fetched again.
     await set.locator('[data-action="back"]').click();
     await expect(bars(set)).toHaveCount(11);
-    expect(seen.slice(before).filter((p) => p.includes('/drilldowns/'))).toEqual([]);
-    // Pointing at another chart fetches its drilldowns before any click.
-    await chart(page, 'data:GET').hover();
-    await expect.poll(() => seen.filter((p) => p.includes('/drilldowns/')).at(-1)).toBe('first-view/drilldowns/rps/06-data-get.json');
+    expect(drilldownFiles(seen).filter((p) => p.endsWith('/05-pipe-set.json'))).toHaveLength(1);
+    // A pointer entering, or keyboard focus, fetches the drilldowns of a chart far from the screen
+    // (the last two), before any click.
+    const figures = page.locator('figure[data-chart-key]');
+    const count = await figures.count();
+    const [last, before] = [count - 1, count - 2];
+    expect((await distances(page))[before]).toBeGreaterThan(2 * NEAR_PX);
+    await figures.nth(last).dispatchEvent('pointerenter');
+    await expect.poll(() => drilldownFiles(seen).map(placeOf)).toContain(last);
+    await bars(figures.nth(before)).first().evaluate((el) => (el as SVGGElement).focus({ preventScroll: true }));
+    await expect.poll(() => drilldownFiles(seen).map(placeOf)).toContain(before);
     release();
+  });
+
+  test.describe('on a phone (390 px, touch)', () => {
+    test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+    test('once the page is idle a chart scrolled into view gets its drilldown file with no pointer or focus, and a tap opens it fetching nothing', async ({ page }) => {
+      const seen = dataRequests(page);
+      await page.goto('./');
+      await waitForCharts(page);
+      await page.waitForFunction(() => performance.getEntriesByName('page:ready').length > 0);
+      // At the top of the page the charts are far below: none has its file but the trends section's chart (the first).
+      const trends = 'first-view/drilldowns/rps/00-data-ping-inline.json';
+      expect(drilldownFiles(seen).filter((f) => f !== trends)).toEqual([]);
+      const incr = chart(page, 'pipe:INCR');
+      await incr.evaluate((el) => {
+        for (const type of ['pointerover', 'pointerenter', 'focusin']) el.addEventListener(type, () => el.setAttribute('data-touched', type));
+        el.scrollIntoView({ block: 'center' });
+      });
+      await expect.poll(() => drilldownFiles(seen)).toContain('first-view/drilldowns/rps/09-pipe-incr.json');
+      await expectNearScreenFiles(page, seen, [trends]);
+      await expect(incr).not.toHaveAttribute('data-touched', /.*/);
+      // The tap finds the file at hand.
+      const fetched = seen.length;
+      await bar(incr, '7.4.1').tap();
+      await expect(incr).toHaveAttribute('data-drill', '7.4.1');
+      await expect(bars(incr)).toHaveCount(12);
+      expect(seen.slice(fetched)).toEqual([]);
+    });
   });
 });

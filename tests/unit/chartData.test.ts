@@ -52,7 +52,7 @@ describe('chartParts', () => {
       const allVerdicts = await fx.runner.run(versionVerdictsQuery(metric));
       const parts = chartParts(fx.catalog.charts);
       const bars = await Promise.all(parts.map((part) => fx.runner.run(versionBarsQuery(null, metric, false, part))));
-      const verdicts = await Promise.all(parts.map((part) => fx.runner.run(versionVerdictsQuery(metric, part))));
+      const verdicts = await Promise.all(parts.map((part) => fx.runner.run(versionVerdictsQuery(metric, false, part))));
       expect(Object.keys(byChart(bars[0] ?? []))).toHaveLength(FIRST_CHUNK);
       expect(byChart(bars.flat())).toEqual(byChart(allBars));
       expect(bars.flat()).toHaveLength(allBars.length);
@@ -73,15 +73,15 @@ describe('createChartData', () => {
     const key = chartKey(first?.mode ?? '', first?.test ?? '');
     const [own] = chartParts(fx.catalog.charts);
     expect(await data.chartRows(DEFAULTS, key)).toHaveLength(fx.versions.length);
-    expect((await data.chartVerdicts('rps', key)).get(verdictKey(key, '7.4.1'))).toBeDefined();
-    expect(runner.asked).toEqual([versionBarsQuery(null, METRICS.rps, false, own), versionVerdictsQuery(METRICS.rps, own)]);
-    expect(data.verdictsIfReady('rps', key)).not.toBeNull();
+    expect((await data.chartVerdicts(DEFAULTS, key)).get(verdictKey(key, '7.4.1'))).toBeDefined();
+    expect(runner.asked).toEqual([versionBarsQuery(null, METRICS.rps, false, own), versionVerdictsQuery(METRICS.rps, false, own)]);
+    expect(data.verdictsIfReady(DEFAULTS, key)).not.toBeNull();
     const last = fx.catalog.charts.at(-1);
-    expect(data.verdictsIfReady('rps', chartKey(last?.mode ?? '', last?.test ?? ''))).toBeNull();
+    expect(data.verdictsIfReady(DEFAULTS, chartKey(last?.mode ?? '', last?.test ?? ''))).toBeNull();
 
     const all = await data.versionRows(DEFAULTS);
     expect([...all.keys()]).toEqual(fx.catalog.charts.map((c) => chartKey(c.mode, c.test)));
-    expect(await data.verdicts()).toEqual(new Map((await fx.runner.run(versionVerdictsQuery())).map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r])));
+    expect(await data.verdicts(DEFAULTS)).toEqual(new Map((await fx.runner.run(versionVerdictsQuery())).map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r])));
     expect(runner.asked).toHaveLength(4);
   });
 

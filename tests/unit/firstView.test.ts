@@ -22,7 +22,7 @@ import { chartKey, DEFAULTS } from '../../src/model/state';
 import { configBarsQuery, type VersionRow } from '../../src/sql/charts';
 import type { Query, QueryRunner } from '../../src/sql/query';
 import { DRILLDOWN_BUNDLE_BYTES, firstViewOf, type SiteAnswers } from '../../scripts/siteData';
-import { openDataDirDb } from '../support/fixture-db';
+import { openDataDirDb, rewrittenFixture } from '../support/fixture-db';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const publishedData = path.resolve(here, '../../public/data');
@@ -30,18 +30,28 @@ const fixtureDir = fs.mkdtempSync(path.join(os.tmpdir(), 'first-view-fixtures-')
 for (const table of TABLES) {
   fs.copyFileSync(path.resolve(here, '../fixtures', `fixture-${tableFile(table)}`), path.join(fixtureDir, tableFile(table)));
 }
-afterAll(() => fs.rmSync(fixtureDir, { recursive: true, force: true }));
+// The fixture with two releases that are not current: the charts show the current versions alone by default.
+const NOT_CURRENT = ['3.0.7', '6.2.16'];
+const partlyCurrentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'first-view-partly-current-'));
+for (const table of TABLES) fs.copyFileSync(path.join(fixtureDir, tableFile(table)), path.join(partlyCurrentDir, tableFile(table)));
+fs.writeFileSync(
+  path.join(partlyCurrentDir, tableFile('plan')),
+  await rewrittenFixture('plan', `SELECT * REPLACE (version NOT IN ('${NOT_CURRENT.join("', '")}') AS "current") FROM fixture`),
+);
+afterAll(() => {
+  for (const dir of [fixtureDir, partlyCurrentDir]) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /** A runner standing for an engine that is not there: any query it gets fails the test. */
 const noEngine: QueryRunner = {
   run: <Row>(q: Query<Row>) => Promise.reject(new Error(`the engine was asked: ${q.sql.slice(0, 80)}`)),
 };
 
-/** Every chart's version bars over every version, as the page draws them from `runner`. */
+/** Every chart's version bars in the default state, as the page draws them from `runner`. */
 async function drawnBars(runner: QueryRunner, catalog: Catalog) {
-  const data = createChartData(runner, catalog.versions, catalog.charts);
+  const data = createChartData(runner, catalog.versions, catalog.charts, catalog.currentVersions);
   const colorOf = compilerColors(catalog.compilers);
-  const [rows, verdicts] = await Promise.all([data.versionRows(DEFAULTS), data.verdicts()]);
+  const [rows, verdicts] = await Promise.all([data.versionRows(DEFAULTS), data.verdicts(DEFAULTS)]);
   return catalog.charts.map(({ mode, test }) => {
     const key = chartKey(mode, test);
     return { key, bars: (rows.get(key) ?? []).map((r) => versionBar(r, colorOf, verdicts.get(verdictKey(key, r.version)))) };
@@ -73,6 +83,7 @@ function fileLoader(site: SiteAnswers): ((file: string) => Promise<SiteAnswers['
 describe.each([
   ['the published data', publishedData],
   ['the fixture dataset', fixtureDir],
+  ['the fixture dataset with releases that are not current', partlyCurrentDir],
 ])('the first view of %s', (_name, dir) => {
   it('draws the same bars (values, whiskers, winners, noise marks) for every chart as the engine, without asking it', async () => {
     const site = await published(dir);
@@ -115,10 +126,10 @@ describe.each([
     const { view } = site;
     const load = fileLoader(site);
     const runner = answeringRunner(view, noEngine, load);
-    const data = createChartData(runner, view.catalog.versions, view.catalog.charts);
+    const data = createChartData(runner, view.catalog.versions, view.catalog.charts, view.catalog.currentVersions);
     const keys = view.catalog.charts.map((c) => chartKey(c.mode, c.test));
-    for (const key of keys.slice(0, FIRST_CHUNK)) expect(await data.chartRows(DEFAULTS, key)).toHaveLength(view.catalog.versions.length);
-    await data.chartVerdicts('rps', keys[0] ?? '');
+    for (const key of keys.slice(0, FIRST_CHUNK)) expect(await data.chartRows(DEFAULTS, key)).toHaveLength(view.catalog.currentVersions.length);
+    await data.chartVerdicts(DEFAULTS, keys[0] ?? '');
     expect(load.loaded).toEqual([]);
     const drawnFirst = view.answers.flatMap((a) => decodeRows<VersionRow>(a.rows)).filter((r) => 'ok_cells' in r);
     expect(new Set(drawnFirst.map((r) => chartKey(r.mode, r.test)))).toEqual(new Set(keys.slice(0, FIRST_CHUNK)));
@@ -138,5 +149,31 @@ describe.each([
     const sizes = Object.fromEntries(TABLES.filter((t) => fs.existsSync(path.join(dir, tableFile(t)))).map((t) => [t, fs.statSync(path.join(dir, tableFile(t))).size]));
     expect(sameFiles(view, sizes)).toBe(true);
     expect(sameFiles(view, { ...sizes, results: (sizes.results ?? 0) + 1 })).toBe(false);
+  });
+});
+
+describe('the first view when the plan marks releases that are not current', () => {
+  it("holds the current versions' noise verdicts alone (as they are among every release), and every release's in a file fetched when every release is shown", async () => {
+    const site = await published(partlyCurrentDir);
+    const { view } = site;
+    expect(view.catalog.currentVersions).toEqual(view.catalog.versions.filter((v) => !NOT_CURRENT.includes(v)));
+    const verdictRows = [...view.answers, ...(site.files['first-view/charts.json']?.answers ?? [])]
+      .flatMap((a) => decodeRows<Record<string, unknown>>(a.rows)).filter((r) => 'winner_call' in r);
+    expect(verdictRows.length).toBeGreaterThan(0);
+    expect(verdictRows.filter((r) => NOT_CURRENT.includes(String(r.version)))).toEqual([]);
+    // 7.2.6 is current; the release before it (6.2.16) is not: its change is still against 6.2.16.
+    expect(verdictRows.filter((r) => r.version === '7.2.6').map((r) => r.prev_version)).toContain('6.2.16');
+
+    const engine = await openDataDirDb(partlyCurrentDir);
+    const load = fileLoader(site);
+    const data = createChartData(answeringRunner(view, noEngine, load), view.catalog.versions, view.catalog.charts, view.catalog.currentVersions);
+    const queried = createChartData(engine.runner, engine.catalog.versions, engine.catalog.charts, engine.catalog.currentVersions);
+    const every = { ...DEFAULTS, releases: 'all' as const };
+    expect(await data.verdicts(DEFAULTS)).toEqual(await queried.verdicts(DEFAULTS));
+    expect(load.loaded).toEqual(['first-view/charts.json']);
+    const all = await data.verdicts(every);
+    expect(load.loaded.slice(1)).toEqual(['first-view/every-release-verdicts.json']);
+    expect(all).toEqual(await queried.verdicts(every));
+    expect([...all.values()].filter((r) => NOT_CURRENT.includes(r.version)).length).toBeGreaterThan(0);
   });
 });
