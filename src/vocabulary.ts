@@ -22,6 +22,13 @@ export interface VerdictCounts {
   unknown: number;
 }
 
+/**
+ * How a mode is measured (docs/method.md): 'reference', the 2014 page's protocol (best of
+ * repeats, judged by the noise rule of src/sql/noise.ts), or 'precision' (calibrated request
+ * counts, interleaved rounds, judged by bootstrap intervals: src/model/stats.ts).
+ */
+export type Protocol = 'reference' | 'precision';
+
 /** A configuration: compiler and flag set. */
 export interface ConfigRef {
   readonly compiler: string;

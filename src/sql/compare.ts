@@ -40,7 +40,7 @@ const side = (name: string, s: SideRef, metric: Metric) => {
     SELECT mode, test, min(test_index) AS test_index, arg_min(status, ${STATUS_PRIORITY}) AS status,
            arg_max(best_rps, score) AS best, arg_max(${cellSpreadSql()}, score) AS spread,
            arg_max(compiler || ' ' || flag_set, score) AS config, arg_min(reason, ${STATUS_PRIORITY}) AS reason
-    FROM ${metric.table} WHERE ${where} GROUP BY mode, test
+    FROM ${metric.table} WHERE ${where} AND protocol = 'reference' GROUP BY mode, test
   )`;
   return { sql, params };
 };

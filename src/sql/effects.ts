@@ -42,7 +42,7 @@ const factors = (metric: Metric) => `f AS MATERIALIZED (
   SELECT s.version, s.mode, s.test, s.compiler, s.compiler_index, s.flag_index, s.best_rps, ${cellSpreadSql('s')} AS spread,
          list_contains(string_split(s.flag_set, ' '), '-flto') AS lto,
          trim(replace(' ' || s.flag_set || ' ', ' -flto ', ' ')) AS level
-  FROM ${metric.table} s WHERE s.status = 'ok'
+  FROM ${metric.table} s WHERE s.status = 'ok' AND s.protocol = 'reference'
 ),
 first AS (
   SELECT arg_min(compiler, compiler_index) AS compiler,

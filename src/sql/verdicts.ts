@@ -57,7 +57,7 @@ export function versionVerdictsQuery(metric: Metric = RPS, currentOnly = false, 
   return query(
     `WITH f AS MATERIALIZED (
        SELECT s.mode, s.test, s.version, v.ord, v.current, s.compiler, s.flag_set, s.best_rps, s.score, ${cellSpreadSql('s')} AS spread
-       FROM ${metric.table} s JOIN versions v ON v.version = s.version WHERE s.status = 'ok'${charts ? ` AND ${subset.sql}` : ''}
+       FROM ${metric.table} s JOIN versions v ON v.version = s.version WHERE s.status = 'ok' AND s.protocol = 'reference'${charts ? ` AND ${subset.sql}` : ''}
      ),
      t AS MATERIALIZED (
        SELECT mode, test, version, ord, current, max(score) AS score, arg_max(best_rps, score) AS best, arg_max(spread, score) AS spread
