@@ -29,6 +29,17 @@ export interface VerdictCounts {
  */
 export type Protocol = 'reference' | 'precision';
 
+/**
+ * A ratio's bootstrap interval in a precision mode (src/model/stats.ts): the 95% interval of the
+ * geometric mean of per-round paired ratios, from `rounds` rounds; lo and hi are null with fewer
+ * than two rounds (no interval, no verdict).
+ */
+export interface RatioInterval {
+  readonly lo: number | null;
+  readonly hi: number | null;
+  readonly rounds: number;
+}
+
 /** A configuration: compiler and flag set. */
 export interface ConfigRef {
   readonly compiler: string;
@@ -183,6 +194,8 @@ export interface Bar {
   readonly changeMark?: string;
   /** Measured while other processes kept the machine busy: labelled "⚠ busy" inside the bar. */
   readonly busy?: boolean;
+  /** A figure whose coefficient of variation over its rounds is above 10% (UNSTABLE_CV): labelled "⚠ unstable". */
+  readonly unstable?: boolean;
   /** The bar's accessible name. */
   readonly ariaLabel: string;
   /** Lines shown on hover and focus. */

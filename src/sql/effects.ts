@@ -12,7 +12,7 @@
  * An effect is the geometric mean of its pairs' ratios (each pair's band the larger spread), per
  * version and over all versions, with the noise verdict of noise.ts.
  */
-import { type Metric, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
+import { type Metric, type RatioInterval, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
 import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
@@ -35,6 +35,8 @@ export interface EffectRow extends VerdictCounts {
   band: number | null;
   verdict: Verdict;
   pairs: number;
+  /** In a precision mode, the ratio's bootstrap interval (src/model/precision.ts): the band is null there. */
+  interval?: RatioInterval;
 }
 
 /** The compiler (first in plan order) and level (of the first flag set) effects are measured against. */

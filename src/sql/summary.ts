@@ -10,7 +10,7 @@
  * A score is the geometric mean of a scope's items (each test weighs the same), with the
  * geometric-mean band and the noise verdict of noise.ts; the counts are the items' verdicts.
  */
-import { type ConfigRef, type Metric, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
+import { type ConfigRef, type Metric, type RatioInterval, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
 import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
@@ -35,6 +35,8 @@ export interface SummaryRow extends VerdictCounts {
   worst_ratio: number;
   best_test: string;
   best_ratio: number;
+  /** In a precision mode, the ratio's bootstrap interval (src/model/precision.ts): the band is null there. */
+  interval?: RatioInterval;
 }
 
 /** One item: one test's change for one configuration in one mode and scope. */
@@ -49,6 +51,8 @@ export interface SummaryItemRow {
   verdict: Verdict;
   /** Versions behind the ratio (1 for a single version). */
   versions: number;
+  /** In a precision mode, the ratio's bootstrap interval (src/model/precision.ts). */
+  interval?: RatioInterval;
 }
 
 /**
