@@ -160,6 +160,9 @@ export function metricOf(id: MetricId): Metric {
   return METRICS[id];
 }
 
+/** Coefficient of variation above which a figure is marked unstable (Redis's benchmark specification). */
+export const UNSTABLE_CV = 0.1;
+
 /** Counting runs per cell and mode that the counting protocol plans (collector/matrix.toml, [count] repeats). */
 export const COUNT_REPEATS = 2;
 
@@ -217,6 +220,8 @@ export interface StripRow {
   /** The geometric mean of the points and its band, or null when nothing was compared. */
   readonly mean: number | null;
   readonly band: number | null;
+  /** In a precision mode, the mean's bootstrap interval: drawn around the mean instead of the band around 0. */
+  readonly interval?: RatioInterval;
   readonly verdict: Verdict | null;
   /** Text at the right, after the mean (e.g. "▲10 ≈0 ▼0"). */
   readonly note: string;

@@ -10,11 +10,12 @@
  */
 import type { CompareRow } from '../sql/compare';
 import type { EffectRow } from '../sql/effects';
-import type { CompareRoundRow, EffectRoundRow, ReleaseRoundRow, SummaryRoundRow, VerdictRoundRow } from '../sql/precision';
+import type { CompareRoundRow, EffectRoundRow, PrecisionCvRow, ReleaseRoundRow, SummaryRoundRow, TestDurationRow, VerdictRoundRow } from '../sql/precision';
 import type { ReleaseChangeRow } from '../sql/releaseChanges';
 import type { SummaryItemRow, SummaryRow } from '../sql/summary';
 import type { Standing, VersionVerdictRow, WinnerCall } from '../sql/verdicts';
-import type { RatioInterval, Verdict, VerdictCounts } from '../vocabulary';
+import { type Protocol, type RatioInterval, UNSTABLE_CV, type Verdict, type VerdictCounts } from '../vocabulary';
+import { formatCount, formatPercent } from './format';
 import { effect } from './stats';
 
 /** An effect in the site's words: ratio (geometric mean), interval and verdict. */
@@ -279,3 +280,72 @@ export function precisionCoverageText(
     return `${mode}: ${measured.length} of ${versions.length} versions${list ? `, ${list}` : ' on this hardware'}`;
   });
 }
+
+/**
+ * Per precision mode, how much its figures vary over their rounds: "data-long mode: coefficient
+ * of variation over the rounds, median 0.3%, largest 3.8% of 300 figures; none unstable (above
+ * 10%)", or which are.
+ */
+export function cvLines(rows: readonly PrecisionCvRow[]): { mode: string; text: string }[] {
+  return rows.map((r) => {
+    const spread = r.figures ? `median ${formatPercent(r.median_cv ?? 0)}, largest ${formatPercent(r.max_cv ?? 0)} of ${r.figures} figures` : 'no figure with two rounds yet';
+    const unstable = r.unstable ? `⚠ ${r.unstable} unstable (above ${formatPercent(UNSTABLE_CV)}): ${r.unstable_list ?? ''}` : `none unstable (above ${formatPercent(UNSTABLE_CV)})`;
+    return { mode: r.mode, text: `${r.mode} mode: coefficient of variation of each figure over its rounds, ${spread}; ${unstable}` };
+  });
+}
+
+/** A duration in seconds as people read it: "104 ms", "1.62 s". */
+export function formatSeconds(seconds: number): string {
+  return seconds < 1 ? `${Math.round(seconds * 1000)} ms` : `${seconds.toFixed(2)} s`;
+}
+
+/** One millisecond as a share of a test, "0.96%" ("0.062%" below 0.1%). */
+const formatResolution = (share: number) => (share < 0.001 ? `${(share * 100).toFixed(3)}%` : formatPercent(share));
+
+/**
+ * Per mode, how long its tests lasted and the resolution that gives (testDurationQuery rows):
+ * "pipe mode (reference, 120,000 requests per test): a test lasted 31 ms to 196 ms (each test's
+ * median), so one millisecond is 0.51% to 3.2% of it (up to 3.6% in its shortest run)".
+ */
+export function durationLines(rows: readonly TestDurationRow[]): { mode: string; protocol: string; text: string }[] {
+  return [...groupBy(rows, (r) => r.mode).values()].map((mode) => {
+    const first = mode[0] as TestDurationRow;
+    const medians = mode.map((r) => r.median_seconds);
+    const low = Math.min(...mode.map((r) => r.min_requests));
+    const high = Math.max(...mode.map((r) => r.max_requests));
+    const requests = first.protocol === 'reference' && low === high ? `${formatCount(low)} requests per test` : `calibrated counts of ${formatCount(low)} to ${formatCount(high)} requests`;
+    const worst = Math.max(...mode.map((r) => r.worst_resolution));
+    return {
+      mode: first.mode,
+      protocol: first.protocol,
+      text: `${first.mode} mode (${first.protocol}, ${requests}): a test lasted ${formatSeconds(Math.min(...medians))} to ${formatSeconds(Math.max(...medians))} (each test's median), `
+        + `so one millisecond, the client's clock, is ${formatResolution(0.001 / Math.max(...medians))} to ${formatResolution(0.001 / Math.min(...medians))} of it (up to ${formatResolution(worst)} in its shortest run)`,
+    };
+  });
+}
+
+/** The per-test table of durations: a row per test, a cell per mode (median duration and one millisecond's share of it). */
+export function durationTable(rows: readonly TestDurationRow[]): { modes: string[]; tests: { test: string; cells: ({ text: string; title: string } | null)[] }[] } {
+  const modes = [...new Set(rows.map((r) => r.mode))];
+  const tests = [...groupBy(rows, (r) => r.test).values()].map((test) => ({
+    test: (test[0] as TestDurationRow).test,
+    cells: modes.map((mode) => {
+      const r = test.find((x) => x.mode === mode);
+      return r ? {
+        text: `${formatSeconds(r.median_seconds)} · 1 ms = ${formatResolution(r.median_resolution)}`,
+        title: `${r.test}, ${r.mode} mode: median ${formatSeconds(r.median_seconds)} over ${r.results} results (shortest ${formatSeconds(r.min_seconds)}: 1 ms = ${formatResolution(r.worst_resolution)}), ${r.min_requests === r.max_requests ? formatCount(r.min_requests) : `${formatCount(r.min_requests)} to ${formatCount(r.max_requests)}`} requests`,
+      } : null;
+    }),
+  }));
+  return { modes, tests };
+}
+
+/** What decides a verdict in each protocol: the sections' rule line. */
+export const RULE_TEXT: Readonly<Record<Protocol, string>> = {
+  reference: 'Reference modes (the 2014 protocol: 120,000 requests per test, best of the repeats), judged by the noise rule: '
+    + 'a change counts when it is beyond the larger best-to-worst spread of the two builds\' repeats; a conservative rule with no stated error rate.',
+  precision: 'Precision modes (each test at least 1.5 s, the configurations of a version measured in interleaved rounds), judged by intervals: '
+    + 'a change is the geometric mean of per-round paired ratios with a 95% bootstrap interval (2,000 resamples of whole rounds, and of the tests in a mean over tests; seed 1, as collector stats); '
+    + '▲/▼ only when the interval excludes 0, ≈ no change within noise otherwise, ? fewer than two rounds (no interval). '
+    + 'Within a version, configurations pair in the same round; across versions, rounds pair by number.',
+};

@@ -33,8 +33,9 @@ export interface Effect {
 /** What an interval says: faster or slower only when it excludes a ratio of 1. */
 export type Verdict = 'faster' | 'slower' | 'no change within noise';
 
-/** Coefficient of variation above which a figure is marked unstable (Redis's benchmark specification). */
-export const UNSTABLE_CV = 0.1;
+import { UNSTABLE_CV } from '../vocabulary';
+
+export { UNSTABLE_CV };
 
 /** The fewest rounds an interval is computed from: with one, resampling tests alone would measure how tests differ, not noise. */
 export const MIN_ROUNDS = 2;

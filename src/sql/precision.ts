@@ -10,7 +10,7 @@
  * compared), rounds pair by number: the class's k-th round of each, as `collector stats` pairs the
  * reference modes' repeats by pass. A missing figure leaves out its (round, test) pair only.
  */
-import type { ConfigRef, SideRef } from '../vocabulary';
+import { type ConfigRef, type SideRef, UNSTABLE_CV } from '../vocabulary';
 import type { ChartSubset } from './charts';
 import { chartSubsetSql } from './charts';
 import { query, type Query, type SqlParam } from './query';
@@ -292,5 +292,29 @@ export function testDurationQuery(): Query<TestDurationRow> {
      FROM d WHERE requests IS NOT NULL
      GROUP BY mode, protocol, test
      ORDER BY min(test_index), test, protocol = 'precision', mode`,
+  );
+}
+
+/** One precision mode's figures (configuration, version and test) and how much they vary over their rounds. */
+export interface PrecisionCvRow {
+  mode: string;
+  /** Figures with a coefficient of variation (two rounds or more). */
+  figures: number;
+  median_cv: number | null;
+  max_cv: number | null;
+  /** Figures above UNSTABLE_CV, and which ("7.4.1 gcc -Os -flto SET (22.6%)"), the most variable first. */
+  unstable: number;
+  unstable_list: string | null;
+}
+
+/** Per precision mode on the class shown, the coefficients of variation of its figures over their rounds (cell_status.cv). */
+export function precisionCvQuery(): Query<PrecisionCvRow> {
+  return query(
+    `SELECT mode, count(cv)::INTEGER AS figures, median(cv) AS median_cv, max(cv) AS max_cv,
+            count(*) FILTER (WHERE cv > ${UNSTABLE_CV})::INTEGER AS unstable,
+            string_agg(version || ' ' || compiler || ' ' || flag_set || ' ' || test || ' (' || round(cv * 100, 1) || '%)', ', ' ORDER BY cv DESC)
+              FILTER (WHERE cv > ${UNSTABLE_CV}) AS unstable_list
+     FROM cell_status WHERE protocol = 'precision' AND status = 'ok'
+     GROUP BY mode ORDER BY mode`,
   );
 }
