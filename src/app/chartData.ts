@@ -4,7 +4,7 @@
  * drilldowns (fetched once per chart, on first interest). The precision modes' verdicts are the
  * bootstrap's (src/model/precision.ts), asked only when asked for.
  */
-import { precisionVersionVerdicts } from '../model/precision';
+import { precisionStats } from '../data/precisionStats';
 import { type AppState, chartKey, protocolOf } from '../model/state';
 import { type ChartId, type ChartSubset, configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
 import { precisionVerdictsQuery } from '../sql/precision';
@@ -94,8 +94,8 @@ export function createChartData(
   let precisionFound: Promise<Map<string, VersionVerdictRow>> | null = null;
   let precisionReady: Map<string, VersionVerdictRow> | null = null;
   const precisionVerdicts = () => {
-    precisionFound ??= (precisionModes.length ? db.run(precisionVerdictsQuery()) : Promise.resolve([])).then((rows) => {
-      precisionReady = new Map(precisionVersionVerdicts(rows).map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]));
+    precisionFound ??= (precisionModes.length ? db.run(precisionVerdictsQuery()) : Promise.resolve([])).then((rows) => precisionStats('verdicts', rows)).then((judged) => {
+      precisionReady = new Map(judged.map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]));
       return precisionReady;
     });
     precisionFound.catch(() => (precisionFound = null));

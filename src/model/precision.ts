@@ -66,6 +66,24 @@ export function siteVerdict(interval: RatioInterval): Verdict {
   return 'tie';
 }
 
+/**
+ * Rows averaged into one value per round and test: over all versions (and a factor's pairs) each
+ * test's log ratio in a round is the mean over the versions (and pairs) that have one, so each
+ * test weighs the same and a bootstrap resamples rounds and tests (not thousands of cells).
+ */
+export function perTest<R extends Paired & { test: string }>(rows: readonly R[]): { round: number; test: string; lr: number }[] {
+  const sums = new Map<string, { round: number; test: string; sum: number; n: number }>();
+  for (const r of rows) {
+    if (r.round === null || r.lr === null) continue;
+    const key = `${r.round}\u0000${r.test}`;
+    const s = sums.get(key) ?? { round: r.round, test: r.test, sum: 0, n: 0 };
+    s.sum += r.lr;
+    s.n++;
+    sums.set(key, s);
+  }
+  return [...sums.values()].map((s) => ({ round: s.round, test: s.test, lr: s.sum / s.n }));
+}
+
 function groupBy<R>(rows: readonly R[], key: (r: R) => string): Map<string, R[]> {
   const out = new Map<string, R[]>();
   for (const r of rows) {
@@ -84,11 +102,11 @@ function countsOf(verdicts: readonly Verdict[]): VerdictCounts {
   return c;
 }
 
-/** The precision summary: every configuration's score and per-test items, per mode, per version and over all versions. */
+/** The precision summary: every configuration's score per mode, per version and over all versions, and one scope's per-test items. */
 export interface PrecisionSummary {
   readonly scores: SummaryRow[];
-  /** The items of one scope (a version, or null: all versions), as summaryItemsQuery gives them. */
-  items(scope: string | null): SummaryItemRow[];
+  /** The items of the scope asked for (a version, or null: all versions), as summaryItemsQuery gives them. */
+  readonly items: SummaryItemRow[];
 }
 
 /**
@@ -97,7 +115,7 @@ export interface PrecisionSummary {
  * k-th round of every version together) and every version's tests. An item is one test: on one
  * version, its effect over the rounds; over all versions, over the rounds and the versions.
  */
-export function precisionSummary(rows: readonly SummaryRoundRow[]): PrecisionSummary {
+export function precisionSummary(rows: readonly SummaryRoundRow[], scope: string | null): PrecisionSummary {
   const scores: SummaryRow[] = [];
   const items = new Map<string | null, SummaryItemRow[]>();
   for (const config of groupBy(rows, (r) => `${r.mode}\u0000${r.compiler}\u0000${r.flag_set}`).values()) {
@@ -108,10 +126,10 @@ export function precisionSummary(rows: readonly SummaryRoundRow[]): PrecisionSum
     for (const [version, scoped] of scopes) {
       const tests = [...groupBy(scoped, (r) => r.test).values()].map((test) => {
         const t = test[0] as SummaryRoundRow;
-        const j = judge(test, (r) => r.version);
+        const j = judge(perTest(test));
         return { test: t.test, test_index: t.test_index, ...j, versions: new Set(test.map((r) => r.version)).size };
       });
-      const score = judge(scoped, (r) => `${r.version}\u0000${r.test}`);
+      const score = judge(perTest(scoped), (r) => r.test);
       const ranked = [...tests].sort((a, b) => a.ratio - b.ratio);
       const worst = ranked[0];
       const best = ranked.at(-1);
@@ -130,10 +148,7 @@ export function precisionSummary(rows: readonly SummaryRoundRow[]): PrecisionSum
       }
     }
   }
-  return {
-    scores,
-    items: (scope) => items.get(scope) ?? [],
-  };
+  return { scores, items: items.get(scope) ?? [] };
 }
 
 /**
@@ -152,7 +167,7 @@ export function precisionEffects(rows: readonly EffectRoundRow[]): EffectRow[] {
     scopes.push([null, level]);
     for (const [version, scoped] of scopes) {
       const pairs = [...groupBy(scoped, item).values()].map((pair) => judge(pair).verdict);
-      const e = judge(scoped, item);
+      const e = judge(perTest(scoped), (r) => r.test);
       out.push({
         factor: first.factor, level: first.level, base: first.base, level_order: first.level_order, mode: first.mode, version,
         ratio: e.ratio, band: null, verdict: e.verdict, interval: e.interval, pairs: pairs.length, ...countsOf(pairs),

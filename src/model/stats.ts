@@ -71,7 +71,7 @@ function dropEmpty(m: Matrix): number[][] {
 }
 
 /** The ceil(p·n)-th smallest of sorted values (nearest rank; the smallest for p = 0). */
-export function nearestRank(sorted: readonly number[], p: number): number {
+export function nearestRank(sorted: ArrayLike<number>, p: number): number {
   const k = Math.ceil(p * sorted.length - 1e-9);
   return sorted[Math.min(Math.max(k, 1), sorted.length) - 1] ?? NaN;
 }
@@ -124,7 +124,7 @@ export function effect(logs: Matrix, o: BootstrapOptions = DEFAULT_BOOTSTRAP): E
     if (c > 0) boot[kept++] = s / c;
   }
   if (kept === 0) return out;
-  const sorted = Array.from(boot.subarray(0, kept).sort());
+  const sorted = boot.subarray(0, kept).sort();
   const alpha = 1 - o.confidence;
   out.lo = Math.exp(nearestRank(sorted, alpha / 2));
   out.hi = Math.exp(nearestRank(sorted, 1 - alpha / 2));

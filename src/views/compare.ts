@@ -11,7 +11,8 @@ import { statusText } from '../model/bars';
 import { changeText, configName, countsText, formatBand, formatChange, formatInterval, sideName, verdictGlyphs } from '../model/changeText';
 import { formatFigure, formatPercent } from '../model/format';
 import { metricSuffix } from '../model/metric';
-import { precisionCompare, RULE_TEXT } from '../model/precision';
+import { precisionStats } from '../data/precisionStats';
+import { RULE_TEXT } from '../model/precision';
 import { type AppState, protocolOf } from '../model/state';
 import { unstable } from '../model/stats';
 import { compareQuery, type CompareRow } from '../sql/compare';
@@ -116,7 +117,7 @@ export function createCompare(ctx: AnalysisContext): SectionView {
   async function compared(a: SideRef, b: SideRef, metric: Metric, precision: boolean): Promise<CompareRow[]> {
     if (!precision) return ctx.run(compareQuery(a, b, metric));
     const [rows, rounds] = await Promise.all([ctx.run(compareQuery(a, b, metric, 'precision')), ctx.run(precisionCompareQuery(a, b))]);
-    return precisionCompare(rows, rounds);
+    return precisionStats('compare', rows, rounds);
   }
 
   async function render(state: AppState): Promise<void> {

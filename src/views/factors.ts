@@ -6,7 +6,8 @@
 import { heatTables } from '../chart/heatTable';
 import { effectModes, factorHeadlines, factorsStatus, factorTable } from '../model/factors';
 import { metricSuffix } from '../model/metric';
-import { precisionEffects, RULE_TEXT } from '../model/precision';
+import { precisionStats } from '../data/precisionStats';
+import { RULE_TEXT } from '../model/precision';
 import { type AppState, protocolOf } from '../model/state';
 import { effectsQuery, type EffectRow } from '../sql/effects';
 import { precisionEffectsQuery } from '../sql/precision';
@@ -39,7 +40,7 @@ export function createFactors(ctx: AnalysisContext): SectionView {
     rule.textContent = RULE_TEXT[protocol];
     let rows: EffectRow[];
     try {
-      rows = protocol === 'precision' ? precisionEffects(await ctx.run(precisionEffectsQuery())) : await ctx.run(effectsQuery(metric));
+      rows = protocol === 'precision' ? await precisionStats('effects', await ctx.run(precisionEffectsQuery())) : await ctx.run(effectsQuery(metric));
     } catch (err) {
       showSectionError(frame, 'The build factors', err);
       return;

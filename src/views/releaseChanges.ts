@@ -7,7 +7,8 @@
  * configuration's by the bootstrap interval of its rounds paired by number.
  */
 import { changeGlyph } from '../model/metric';
-import { precisionReleaseChanges, RULE_TEXT } from '../model/precision';
+import { precisionStats } from '../data/precisionStats';
+import { RULE_TEXT } from '../model/precision';
 import { bySize, type ChangeEntry, compareUrl, pairChanges, type PairChanges, releasePairs } from '../model/releaseChanges';
 import { chartKey, type AppState, protocolOf, shownVersions } from '../model/state';
 import { precisionReleaseChangesQuery } from '../sql/precision';
@@ -108,7 +109,7 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     const q: Query<unknown> = precision ? precisionReleaseChangesQuery(pairs) : releaseChangesQuery(pairs, metric);
     let rows: ReleaseChangeRow[];
     try {
-      rows = precision ? precisionReleaseChanges(await ctx.run(precisionReleaseChangesQuery(pairs))) : await ctx.run(releaseChangesQuery(pairs, metric));
+      rows = precision ? await precisionStats('releases', await ctx.run(precisionReleaseChangesQuery(pairs))) : await ctx.run(releaseChangesQuery(pairs, metric));
     } catch (err) {
       showSectionError(frame, 'The changes between releases', err);
       return;

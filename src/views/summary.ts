@@ -11,7 +11,8 @@ import { fileSlug } from '../export/download';
 import { configKey, parseConfigKey } from '../model/analysisState';
 import { configName } from '../model/changeText';
 import { CYCLES_FORMULA, metricSuffix } from '../model/metric';
-import { cvLines, durationLines, durationTable, precisionSummary, RULE_TEXT } from '../model/precision';
+import { precisionStats } from '../data/precisionStats';
+import { cvLines, durationLines, durationTable, RULE_TEXT } from '../model/precision';
 import { type AppState, protocolOf } from '../model/state';
 import {
   ALL_VERSIONS, instrumentLines, scopeText, summaryHeadlines, summaryModes, summaryStatus, summaryStrip, summaryTable,
@@ -124,8 +125,8 @@ export function createSummary(ctx: AnalysisContext): SectionView {
   /** The scores and one scope's items in the protocol's modes (precision: from the paired rounds, judged here). */
   async function scored(base: ConfigRef, scope: string | null, metric: Metric, protocol: Protocol): Promise<[SummaryRow[], SummaryItemRow[]]> {
     if (protocol === 'precision') {
-      const summary = precisionSummary(await ctx.run(precisionSummaryQuery(base)));
-      return [summary.scores, summary.items(scope)];
+      const summary = await precisionStats('summary', await ctx.run(precisionSummaryQuery(base)), scope);
+      return [summary.scores, summary.items];
     }
     return Promise.all([ctx.run(summaryQuery(base, metric)), ctx.run(summaryItemsQuery(base, scope, metric))]);
   }
