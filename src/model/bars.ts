@@ -125,7 +125,7 @@ function configurationsText(row: VersionRow): string {
 }
 
 /** The worst repeat, for the whisker: only when two or more repeats were measured, and not for a precision figure (a geometric mean, its variation in words). */
-const lowOf = (row: Figure) => (row.protocol === 'reference' && (row.ok_repeats ?? 0) >= 2 ? row.min_rps : null);
+const lowOf = (row: Figure) => (row.protocol !== 'precision' && (row.ok_repeats ?? 0) >= 2 ? row.min_rps : null);
 
 /**
  * The bar of one version: its best configuration, coloured by that configuration's compiler;

@@ -77,8 +77,8 @@ const countOf = (status: CellStatus): string =>
   `count(*) FILTER (WHERE s.status = '${status}')::INTEGER AS ${status}_cells`;
 
 /**
- * Every version bar of every chart (all tests, both modes), or of the `charts` subset, in test
- * order, then mode, then release order; with a range, only versions whose ord is within [from,
+ * Every version bar of every chart (all tests, every mode), or of the `charts` subset, in the
+ * catalog's order (the reference modes' charts first; test order, then mode), then release order; with a range, only versions whose ord is within [from,
  * to]; with `currentOnly`, only the current versions (versions.current).
  */
 export function versionBarsQuery(
@@ -111,7 +111,7 @@ export function versionBarsQuery(
      FROM ${metric.table} s JOIN versions v ON v.version = s.version
      ${where}
      GROUP BY s.mode, s.test, s.test_index, s.version, v.ord
-     ORDER BY s.test_index, s.test, s.mode, v.ord`,
+     ORDER BY min(s.protocol) = 'precision', s.test_index, s.test, s.mode, v.ord`,
     [...(range ? [range.from, range.to] : []), ...subset.params],
   );
 }
