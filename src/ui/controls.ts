@@ -78,7 +78,8 @@ export function createControls(
     ['all', `The reference modes (${modes.reference.join(', ')}): the 2014 page's protocol, 120,000 requests per test, best of the repeats`],
     ...['precision', ...modes.precision].map((m) => [m, precisionTitle]),
   ]));
-  const coverage = h('p', { class: 'basis-full text-xs text-slate-600', attrs: { id: 'precision-coverage' } },
+  // Under the filter bar, not in it: the bar stays one line tall where it sticks to the top.
+  const coverage = h('p', { class: 'mx-auto max-w-7xl px-4 pt-2 text-xs text-slate-600', attrs: { id: 'precision-coverage' } },
     modes.precision.length ? `Precision modes (requests/second only; tests of at least 1.5 s, interleaved rounds, 95% intervals), measured so far: ${modes.coverage.join('; ')}.` : '');
   coverage.hidden = modes.precision.length === 0;
 
@@ -119,8 +120,9 @@ export function createControls(
     ...(others > 0 ? [everyLabel] : []),
     reset,
     count,
-    coverage,
   );
+  document.getElementById('precision-coverage')?.remove();
+  root.after(coverage);
 
   return {
     sync(state, shown, total) {
