@@ -275,6 +275,8 @@ export function precisionReleaseChanges(rows: readonly ReleaseRoundRow[]): Relea
       within: configs.filter((c) => c.verdict === 'tie').length, unknown: configs.filter((c) => c.verdict === 'unknown').length,
       cheaper_configs: faster.names, costlier_configs: slower.names, cheaper_ratio: faster.ratio, costlier_ratio: slower.ratio,
       cheaper_min: faster.min, cheaper_max: faster.max, costlier_min: slower.min, costlier_max: slower.max, band: null,
+      // A rate is never zero: every pair of figures has a ratio.
+      no_ratio: 0,
       not_collected: missing('not_collected'), build_failed: missing('build_failed'), unsupported: missing('unsupported'),
       failed: missing('failed') + missing('server_failed'),
     });
