@@ -5,6 +5,7 @@
  * bootstrap's (src/model/precision.ts), asked only when asked for.
  */
 import { precisionStats } from '../data/precisionStats';
+import { groupBy } from '../model/group';
 import { type AppState, chartKey, protocolOf } from '../model/state';
 import { type ChartId, type ChartSubset, configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
 import { precisionVerdictsQuery } from '../sql/precision';
@@ -66,17 +67,6 @@ export function verdictKey(chart: string, version: string): string {
   return `${chart}@${version}`;
 }
 
-function groupBy<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Map<string, Row[]> {
-  const groups = new Map<string, Row[]>();
-  for (const row of rows) {
-    const key = keyOf(row);
-    const group = groups.get(key);
-    if (group) group.push(row);
-    else groups.set(key, [row]);
-  }
-  return groups;
-}
-
 /** Merges maps with disjoint keys. */
 const merged = <V>(maps: readonly ReadonlyMap<string, V>[]): Map<string, V> => new Map(maps.flatMap((m) => [...m]));
 
@@ -94,11 +84,15 @@ export function createChartData(
   let precisionFound: Promise<Map<string, VersionVerdictRow>> | null = null;
   let precisionReady: Map<string, VersionVerdictRow> | null = null;
   const precisionVerdicts = () => {
-    precisionFound ??= (precisionModes.length ? db.run(precisionVerdictsQuery()) : Promise.resolve([])).then((rows) => precisionStats('verdicts', rows)).then((judged) => {
-      precisionReady = new Map(judged.map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]));
-      return precisionReady;
-    });
-    precisionFound.catch(() => (precisionFound = null));
+    if (!precisionFound) {
+      const found = (precisionModes.length ? db.run(precisionVerdictsQuery()) : Promise.resolve([])).then((rows) => precisionStats('verdicts', rows)).then((judged) => {
+        precisionReady = new Map(judged.map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]));
+        return precisionReady;
+      });
+      // A failed query is asked again next time.
+      found.catch(() => (precisionFound = null));
+      precisionFound = found;
+    }
     return precisionFound;
   };
   const partIndex = new Map(charts.map((c, i) => [chartKey(c.mode, c.test), i < FIRST_CHUNK || parts.length === 1 ? 0 : 1]));

@@ -16,6 +16,7 @@ import type { SummaryItemRow, SummaryRow } from '../sql/summary';
 import type { Standing, VersionVerdictRow, WinnerCall } from '../sql/verdicts';
 import { type Protocol, type RatioInterval, UNSTABLE_CV, type Verdict, type VerdictCounts } from '../vocabulary';
 import { formatCount, formatPercent } from './format';
+import { groupBy } from './group';
 import { effect } from './stats';
 
 /** An effect in the site's words: ratio (geometric mean), interval and verdict. */
@@ -84,15 +85,9 @@ export function perTest<R extends Paired & { test: string }>(rows: readonly R[])
   return [...sums.values()].map((s) => ({ round: s.round, test: s.test, lr: s.sum / s.n }));
 }
 
-function groupBy<R>(rows: readonly R[], key: (r: R) => string): Map<string, R[]> {
-  const out = new Map<string, R[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const group = out.get(k);
-    if (group) group.push(r);
-    else out.set(k, [r]);
-  }
-  return out;
+/** Each version's rows, then all of them (version null: the scope "all versions"). */
+function scopes<R extends { version: string }>(rows: R[]): [string | null, R[]][] {
+  return [...groupBy(rows, (r) => r.version), [null, rows]];
 }
 
 /** How many of `verdicts` are each verdict. */
@@ -121,9 +116,7 @@ export function precisionSummary(rows: readonly SummaryRoundRow[], scope: string
   for (const config of groupBy(rows, (r) => `${r.mode}\u0000${r.compiler}\u0000${r.flag_set}`).values()) {
     const first = config[0];
     if (!first) continue;
-    const scopes: [string | null, SummaryRoundRow[]][] = [...groupBy(config, (r) => r.version)];
-    scopes.push([null, config]);
-    for (const [version, scoped] of scopes) {
+    for (const [version, scoped] of scopes(config)) {
       const tests = [...groupBy(scoped, (r) => r.test).values()].map((test) => {
         const t = test[0] as SummaryRoundRow;
         const j = judge(perTest(test));
@@ -163,9 +156,7 @@ export function precisionEffects(rows: readonly EffectRoundRow[]): EffectRow[] {
   for (const level of groupBy(rows, (r) => `${r.mode}\u0000${r.factor}\u0000${r.level}`).values()) {
     const first = level[0];
     if (!first) continue;
-    const scopes: [string | null, EffectRoundRow[]][] = [...groupBy(level, (r) => r.version)];
-    scopes.push([null, level]);
-    for (const [version, scoped] of scopes) {
+    for (const [version, scoped] of scopes(level)) {
       const pairs = [...groupBy(scoped, item).values()].map((pair) => judge(pair).verdict);
       const e = judge(perTest(scoped), (r) => r.test);
       out.push({

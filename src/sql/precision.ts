@@ -11,9 +11,9 @@
  * reference modes' repeats by pass. A missing figure leaves out its (round, test) pair only.
  */
 import { type ConfigRef, type SideRef, UNSTABLE_CV } from '../vocabulary';
-import type { ChartSubset } from './charts';
-import { chartSubsetSql } from './charts';
+import { type ChartSubset, chartSubsetSql } from './charts';
 import { query, type Query, type SqlParam } from './query';
+import type { ReleaseChangeRow } from './releaseChanges';
 
 /**
  * Every precision figure of the class shown with its round number (1 = the class's first round of
@@ -205,13 +205,7 @@ export function precisionVerdictsQuery(charts: ChartSubset = null): Query<Verdic
 }
 
 /** One configuration of one release pair in one mode and test: a paired round, or why it has none. */
-export interface ReleaseRoundRow {
-  pair_index: number;
-  from_version: string;
-  to_version: string;
-  mode: string;
-  test: string;
-  test_index: number;
+export interface ReleaseRoundRow extends Pick<ReleaseChangeRow, 'pair_index' | 'from_version' | 'to_version' | 'mode' | 'test' | 'test_index'> {
   compiler: string;
   flag_set: string;
   compiler_index: number;

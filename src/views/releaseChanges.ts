@@ -89,6 +89,16 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     }
   }
 
+  /** The rows of consecutive releases `pairs` and the query behind them (precision: the paired rounds, judged here). */
+  async function changes(pairs: readonly (readonly [string, string])[], metric: Metric, precision: boolean): Promise<{ rows: ReleaseChangeRow[]; query: Query<unknown> }> {
+    if (!precision) {
+      const counted = releaseChangesQuery(pairs, metric);
+      return { rows: await ctx.run(counted), query: counted };
+    }
+    const rounds = precisionReleaseChangesQuery(pairs);
+    return { rows: await precisionStats('releases', await ctx.run(rounds)), query: rounds };
+  }
+
   let renders = 0;
   async function render(state: AppState): Promise<void> {
     order.setOptions([['release', 'by release'], ['size', 'by size of change']], state.changes ?? 'release');
@@ -106,10 +116,10 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
       return;
     }
     frame.status.textContent = 'Computing…';
-    const q: Query<unknown> = precision ? precisionReleaseChangesQuery(pairs) : releaseChangesQuery(pairs, metric);
     let rows: ReleaseChangeRow[];
+    let q: Query<unknown>;
     try {
-      rows = precision ? await precisionStats('releases', await ctx.run(precisionReleaseChangesQuery(pairs))) : await ctx.run(releaseChangesQuery(pairs, metric));
+      ({ rows, query: q } = await changes(pairs, metric, precision));
     } catch (err) {
       showSectionError(frame, 'The changes between releases', err);
       return;
