@@ -22,6 +22,24 @@ export interface VerdictCounts {
   unknown: number;
 }
 
+/**
+ * How a mode is measured (docs/method.md): 'reference', the 2014 page's protocol (best of
+ * repeats, judged by the noise rule of src/sql/noise.ts), or 'precision' (calibrated request
+ * counts, interleaved rounds, judged by bootstrap intervals: src/model/stats.ts).
+ */
+export type Protocol = 'reference' | 'precision';
+
+/**
+ * A ratio's bootstrap interval in a precision mode (src/model/stats.ts): the 95% interval of the
+ * geometric mean of per-round paired ratios, from `rounds` rounds; lo and hi are null with fewer
+ * than two rounds (no interval, no verdict).
+ */
+export interface RatioInterval {
+  readonly lo: number | null;
+  readonly hi: number | null;
+  readonly rounds: number;
+}
+
 /** A configuration: compiler and flag set. */
 export interface ConfigRef {
   readonly compiler: string;
@@ -142,6 +160,9 @@ export function metricOf(id: MetricId): Metric {
   return METRICS[id];
 }
 
+/** Coefficient of variation above which a figure is marked unstable (Redis's benchmark specification). */
+export const UNSTABLE_CV = 0.1;
+
 /** Counting runs per cell and mode that the counting protocol plans (collector/matrix.toml, [count] repeats). */
 export const COUNT_REPEATS = 2;
 
@@ -176,6 +197,8 @@ export interface Bar {
   readonly changeMark?: string;
   /** Measured while other processes kept the machine busy: labelled "⚠ busy" inside the bar. */
   readonly busy?: boolean;
+  /** A figure whose coefficient of variation over its rounds is above 10% (UNSTABLE_CV): labelled "⚠ unstable". */
+  readonly unstable?: boolean;
   /** The bar's accessible name. */
   readonly ariaLabel: string;
   /** Lines shown on hover and focus. */
@@ -197,6 +220,8 @@ export interface StripRow {
   /** The geometric mean of the points and its band, or null when nothing was compared. */
   readonly mean: number | null;
   readonly band: number | null;
+  /** In a precision mode, the mean's bootstrap interval: drawn around the mean instead of the band around 0. */
+  readonly interval?: RatioInterval;
   readonly verdict: Verdict | null;
   /** Text at the right, after the mean (e.g. "▲10 ≈0 ▼0"). */
   readonly note: string;

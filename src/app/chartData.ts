@@ -1,10 +1,14 @@
 /**
  * The query results behind the charts, cached: version bars and their noise verdicts per version
  * range, asked in two parts (the charts at the top of the page, then the rest), and each chart's
- * drilldowns (fetched once per chart, on first interest).
+ * drilldowns (fetched once per chart, on first interest). The precision modes' verdicts are the
+ * bootstrap's (src/model/precision.ts), asked only when asked for.
  */
-import { type AppState, chartKey } from '../model/state';
+import { precisionStats } from '../data/precisionStats';
+import { groupBy } from '../model/group';
+import { type AppState, chartKey, protocolOf } from '../model/state';
 import { type ChartId, type ChartSubset, configBarsQuery, type ConfigRow, versionBarsQuery, type VersionRow } from '../sql/charts';
+import { precisionVerdictsQuery } from '../sql/precision';
 import type { Query, QueryRunner } from '../sql/query';
 import { versionVerdictsQuery, type VersionVerdictRow } from '../sql/verdicts';
 import { type MetricId, metricOf } from '../vocabulary';
@@ -46,31 +50,21 @@ export interface ChartData {
   configRows(mode: string, test: string, metric?: MetricId): Promise<ReadonlyMap<string, readonly ConfigRow[]>>;
   /**
    * Noise verdicts of every version bar a state may show, by verdictKey (every part, fetched on the
-   * first call): in its metric, of the current versions alone when it shows those, whatever its range.
+   * first call): in its metric, of the current versions alone when it shows those, whatever its range;
+   * when it shows the precision protocol in requests/second, the precision charts' too.
    */
   verdicts(state: AppState): Promise<ReadonlyMap<string, VersionVerdictRow>>;
   /** The noise verdicts a state may show of the version bars of one chart's part, by verdictKey (fetched on the first call). */
   chartVerdicts(state: AppState, key: string): Promise<ReadonlyMap<string, VersionVerdictRow>>;
-  /** Those verdicts if they have arrived, else null (charts draw without their marks until then). */
+  /** Those verdicts if they have arrived, else null (charts draw without their marks until then); a precision chart's once asked for. */
   verdictsIfReady(state: AppState, key: string): ReadonlyMap<string, VersionVerdictRow> | null;
-  /** Equal for states that show the same verdicts: metric, and whether of the current versions alone. */
+  /** Equal for states that show the same verdicts: metric, whether of the current versions alone, and whether the precision charts'. */
   verdictsKey(state: AppState): string;
 }
 
 /** The key of one version bar's verdict: "<chart key>@<version>". */
 export function verdictKey(chart: string, version: string): string {
   return `${chart}@${version}`;
-}
-
-function groupBy<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Map<string, Row[]> {
-  const groups = new Map<string, Row[]>();
-  for (const row of rows) {
-    const key = keyOf(row);
-    const group = groups.get(key);
-    if (group) group.push(row);
-    else groups.set(key, [row]);
-  }
-  return groups;
 }
 
 /** Merges maps with disjoint keys. */
@@ -82,9 +76,25 @@ const merged = <V>(maps: readonly ReadonlyMap<string, V>[]): Map<string, V> => n
  * marks others).
  */
 export function createChartData(
-  db: QueryRunner, versions: readonly string[], charts: readonly ChartId[], current: readonly string[] = versions,
+  db: QueryRunner, versions: readonly string[], charts: readonly ChartId[], current: readonly string[] = versions, precisionModes: readonly string[] = [],
 ): ChartData {
   const parts = chartParts(charts);
+  const precise = (key: string) => precisionModes.some((m) => key.startsWith(`${m}:`));
+  // The precision charts' verdicts (requests/second only): one query over them all, judged here.
+  let precisionFound: Promise<Map<string, VersionVerdictRow>> | null = null;
+  let precisionReady: Map<string, VersionVerdictRow> | null = null;
+  const precisionVerdicts = () => {
+    if (!precisionFound) {
+      const found = (precisionModes.length ? db.run(precisionVerdictsQuery()) : Promise.resolve([])).then((rows) => precisionStats('verdicts', rows)).then((judged) => {
+        precisionReady = new Map(judged.map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]));
+        return precisionReady;
+      });
+      // A failed query is asked again next time.
+      found.catch(() => (precisionFound = null));
+      precisionFound = found;
+    }
+    return precisionFound;
+  };
   const partIndex = new Map(charts.map((c, i) => [chartKey(c.mode, c.test), i < FIRST_CHUNK || parts.length === 1 ? 0 : 1]));
   const partOf = (key: string) => partIndex.get(key) ?? parts.length - 1;
   // Caches are keyed by metric, part (and range or chart): switching metrics back costs no query.
@@ -112,9 +122,11 @@ export function createChartData(
     }
     return rows;
   };
-  const verdictsKey = (state: AppState) => `${state.metric}|${range(state).currentOnly ? 'current' : 'all'}`;
+  const partKey = (state: AppState) => `${state.metric}|${range(state).currentOnly ? 'current' : 'all'}`;
+  // The precision charts' verdicts are the bootstrap's, in requests/second when the precision protocol is shown.
+  const withPrecision = (state: AppState) => state.metric === 'rps' && protocolOf(state.mode, precisionModes) === 'precision';
   const partVerdicts = (state: AppState, part: number) => {
-    const key = `${verdictsKey(state)}|${part}`;
+    const key = `${partKey(state)}|${part}`;
     let found = verdictCache.get(key);
     if (!found) {
       found = db.run(versionVerdictsQuery(metricOf(state.metric), range(state).currentOnly, parts[part] ?? null)).then((rows) => {
@@ -140,9 +152,14 @@ export function createChartData(
       }
       return rows;
     },
-    verdicts: async (state) => merged(await Promise.all(parts.map((_, i) => partVerdicts(state, i)))),
+    verdicts: async (state) => merged(await Promise.all([
+      ...parts.map((_, i) => partVerdicts(state, i)),
+      ...(withPrecision(state) ? [precisionVerdicts()] : []),
+    ])),
     chartVerdicts: (state, key) => partVerdicts(state, partOf(key)),
-    verdictsIfReady: (state, key) => verdictsReady.get(`${verdictsKey(state)}|${partOf(key)}`) ?? null,
-    verdictsKey,
+    verdictsIfReady: (state, key) => (precise(key)
+      ? (state.metric === 'rps' ? precisionReady : new Map())
+      : verdictsReady.get(`${partKey(state)}|${partOf(key)}`) ?? null),
+    verdictsKey: (state) => `${partKey(state)}${withPrecision(state) ? '|precision' : ''}`,
   };
 }

@@ -16,6 +16,7 @@ import { compareQuery } from '../sql/compare';
 import { countedFiguresQuery, spreadQuery, winnerTallyQuery } from '../sql/counted';
 import { effectsQuery } from '../sql/effects';
 import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
+import { testDurationQuery } from '../sql/precision';
 import type { Query } from '../sql/query';
 import { releaseChangesQuery } from '../sql/releaseChanges';
 import { summaryItemsQuery, summaryQuery } from '../sql/summary';
@@ -77,7 +78,7 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
       {
         file: `${ANSWER_DIR}sections.json`,
         queries: [
-          countedFiguresQuery(), effectsQuery(RPS), winnerTallyQuery(), spreadQuery(),
+          countedFiguresQuery(), effectsQuery(RPS), winnerTallyQuery(), spreadQuery(), testDurationQuery(),
           // The summary's scores in every metric (its line on the best build under each).
           ...(base ? [summaryItemsQuery(base, null, RPS), ...METRIC_IDS.map((id) => summaryQuery(base, metricOf(id)))] : []),
           ...(sides ? [compareQuery(sides.a, sides.b, RPS)] : []),

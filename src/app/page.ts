@@ -12,8 +12,9 @@ import { prioritized } from '../data/priority';
 import type { Catalog } from '../data/tables';
 import { configKey } from '../model/analysisState';
 import { defaultHardware } from '../model/hardware';
+import { precisionCoverageText } from '../model/precision';
 import {
-  type AppState, type Catalog as StateCatalog, chartKey, DEFAULTS, orderRange, reconcileState, sameState, zoomedToLine,
+  type AppState, type Catalog as StateCatalog, chartKey, DEFAULTS, orderRange, protocolOf, reconcileState, sameState, zoomedToLine,
 } from '../model/state';
 import { configBarsQuery } from '../sql/charts';
 import { countedFiguresQuery } from '../sql/counted';
@@ -139,7 +140,7 @@ async function renderHeader(background: QueryRunner, dataCatalog: Catalog): Prom
 function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main: HTMLElement, colors: ScaleOrdinal<string, string>, dataUrl: string): Page {
   const { versions, configs, hardware, selectedHardware } = dataCatalog;
   const colorOf = (compiler: string) => colors(compiler);
-  const data = createChartData(runners.urgent, versions, dataCatalog.charts, dataCatalog.currentVersions);
+  const data = createChartData(runners.urgent, versions, dataCatalog.charts, dataCatalog.currentVersions, dataCatalog.precisionModes);
   // The parts' actions run after the page exists: they read its state then.
   const current = () => page.state;
   const show = (next: AppState, focus?: FocusRequest) => setState(page, next, focus);
@@ -149,14 +150,19 @@ function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main
   grid.append(...charts.map((c) => c.card.element));
   main.replaceChildren(grid);
 
+  const { precisionModes } = dataCatalog;
+  const modes = [...new Set(dataCatalog.charts.map((c) => c.mode))];
   const catalog: StateCatalog = {
-    versions, charts: new Set(charts.map((c) => c.key)), configs: new Set(configs.map(configKey)),
+    versions, charts: new Set(charts.map((c) => c.key)), configs: new Set(configs.map(configKey)), modes, precisionModes,
     hardware, defaultHardware: defaultHardware(hardware)?.slug ?? null,
   };
   const state = initialState(catalog);
   const choice = hardwareChoice(hardware, selectedHardware, (hw) => location.assign(absoluteUrlFor({ ...current(), hw })));
   if (choice) byId('measurement').closest('details')?.before(choice);
-  const controls = createControls(byId('controls'), versions, (patch) => show(patched(current(), patch, versions)), versions.length - dataCatalog.currentVersions.length);
+  const controls = createControls(byId('controls'), versions, (patch) => show(patched(current(), patch, versions, precisionModes)), versions.length - dataCatalog.currentVersions.length, {
+    reference: modes.filter((m) => !precisionModes.includes(m)), precision: precisionModes,
+    coverage: precisionCoverageText(precisionModes, dataCatalog.rounds, versions),
+  });
   const results = createOpenResults({
     data, compilers: colors.domain(), colorOf, dataUrl, database: source.database,
     state: current, setState: (next) => show(next), link: absoluteUrlFor,
@@ -164,6 +170,7 @@ function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main
   for (const chart of charts) results.attach({ mode: chart.mode, test: chart.test, element: chart.card.element });
   const analysis = createAnalysis(byId('analysis'), {
     db: runners.background, versions, currentVersions: dataCatalog.currentVersions, configs, compilers: colors.domain(), colorOf, charts: dataCatalog.charts, hardware, selectedHardware,
+    precisionModes, rounds: dataCatalog.rounds,
     update: (patch) => show({ ...current(), ...patch }),
     link: (patch) => absoluteUrlFor({ ...current(), chart: null, ...patch }),
     tools: results.sectionTools,
@@ -171,7 +178,7 @@ function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main
   const page: Page = {
     state, pendingFocus: undefined, verdictsWanted: false,
     painting: { count: 0, drawn: new Map(), firstPainted: false, allPainted: false, legendMetric: DEFAULTS.metric },
-    source, runners, main, versions, colors, data, charts, catalog, loadedHardware: state.hw, controls, results, analysis,
+    source, runners, main, versions, colors, data, charts, catalog, loadedHardware: state.hw, controls, results, analysis, precisionModes,
   };
   return page;
 }
@@ -197,7 +204,7 @@ function chartEntries(dataCatalog: Catalog, data: ChartData, current: () => AppS
       zoom: (line) => show({ ...zoomedTo(line), chart: key }),
       zoomText: (line) => (zoomedTo(line).from === null ? 'Show every release again' : `Show only the ${line} releases`),
       link: () => absoluteUrlFor({ ...current(), chart: key }),
-    });
+    }, dataCatalog.precisionModes.includes(mode));
     return { key, mode, test, card };
   });
 }
@@ -215,10 +222,19 @@ function initialState(catalog: StateCatalog): AppState {
   return state;
 }
 
-/** The state after a change of the controls; Reset is for the filters: an open console and the hardware stay as they are. */
-function patched(state: AppState, patch: StatePatch, versions: readonly string[]): AppState {
+/**
+ * The state after a change of the controls; Reset is for the filters: an open console and the
+ * hardware stay as they are. The precision modes measure requests/second only: picking one shows
+ * requests/second, and picking a counted metric there goes back to the reference modes.
+ */
+function patched(state: AppState, patch: StatePatch, versions: readonly string[], precisionModes: readonly string[]): AppState {
   const { reset, ...fields } = patch;
-  return reset ? { ...DEFAULTS, hw: state.hw, sql: state.sql, limit: state.limit } : orderRange({ ...state, ...fields }, versions);
+  if (reset) return { ...DEFAULTS, hw: state.hw, sql: state.sql, limit: state.limit };
+  const next = { ...state, ...fields };
+  const precise = protocolOf(next.mode, precisionModes) === 'precision';
+  if (precise && patch.mode !== undefined) next.metric = 'rps';
+  else if (precise && next.metric !== 'rps') next.mode = 'all';
+  return orderRange(next, versions);
 }
 
 /** Shows a new state: a reader's action, pushed to history; `focus` says where keyboard focus goes once drawn. */

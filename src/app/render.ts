@@ -5,7 +5,7 @@
  */
 import type { ScaleOrdinal } from 'd3-scale';
 import { configBar, groupedByLine, versionBar } from '../model/bars';
-import { type AppState, chartMatches, DEFAULTS } from '../model/state';
+import { type AppState, chartMatches, DEFAULTS, protocolOf } from '../model/state';
 import type { VersionVerdictRow } from '../sql/verdicts';
 import type { ChartCard } from '../ui/chartCard';
 import type { Controls } from '../ui/controls';
@@ -65,6 +65,8 @@ export interface PageView {
   readonly controls: Controls;
   readonly results: OpenResults;
   readonly analysis: Analysis;
+  /** The modes measured by the precision protocol (the mode filter's 'all' leaves them out). */
+  readonly precisionModes: readonly string[];
 }
 
 /** Lets other tasks run (DuckDB's module starting its worker, a click) between charts. */
@@ -92,18 +94,22 @@ export async function render(page: PageView, focus?: FocusRequest): Promise<void
   const metric = metricOf(s.metric);
   // Precomputed noise verdicts (tie marks, regressions) come with the bars: each chart waits for
   // its own and is drawn once. The engine's arrive after the first paint; charts redraw once then.
-  const precomputedVerdicts = page.source.view !== null && s.metric === DEFAULTS.metric;
+  // The precision charts' verdicts (bootstrap intervals) are the engine's, asked when one is shown.
+  const precise = (c: ChartEntry) => page.precisionModes.includes(c.mode);
+  const precomputed = (c: ChartEntry) => page.source.view !== null && s.metric === DEFAULTS.metric && !precise(c);
+  const shownCharts = page.charts.filter((c) => chartMatches(s, c.mode, c.test, page.precisionModes));
+  const withPrecision = shownCharts.some(precise);
   // Another metric's verdicts are asked for once the page's own have been (see the end of openPage in page.ts).
-  if (!precomputedVerdicts && page.verdictsWanted && page.charts.some((c) => !data.verdictsIfReady(s, c.key))) {
+  if (page.verdictsWanted && page.charts.some((c) => !precomputed(c) && (withPrecision || !precise(c)) && !data.verdictsIfReady(s, c.key))) {
     redrawWithVerdicts(page, s);
   }
   let visible = 0;
   for (const chart of page.charts) {
-    const shown = chartMatches(s, chart.mode, chart.test);
+    const shown = shownCharts.includes(chart);
     chart.card.setHidden(!shown);
     if (!shown) continue;
     visible++;
-    const verdicts = precomputedVerdicts
+    const verdicts = precomputed(chart)
       ? await data.chartVerdicts(s, chart.key).catch((error: unknown) => (warnVerdicts(error), null))
       : data.verdictsIfReady(s, chart.key);
     if (token !== painting.count) return;
@@ -119,7 +125,7 @@ export async function render(page: PageView, focus?: FocusRequest): Promise<void
       if (token !== painting.count) return;
     }
   }
-  page.controls.sync(s, visible, page.charts.length);
+  page.controls.sync(s, visible, page.charts.filter((c) => precise(c) === withPrecisionProtocol(page, s)).length);
   if (painting.legendMetric !== s.metric) {
     painting.legendMetric = s.metric;
     renderLegend(byId('legend'), page.colors.domain(), (compiler) => page.colors(compiler), metric);
@@ -145,6 +151,9 @@ async function firstPaint(page: PageView): Promise<void> {
 
 /** Says that noise verdicts failed: charts are drawn without their marks. */
 export const warnVerdicts = (error: unknown): void => console.warn('noise verdicts failed; charts are drawn without their marks', error);
+
+/** Whether the state shows the precision protocol (its charts are counted against each other). */
+const withPrecisionProtocol = (page: PageView, s: AppState) => protocolOf(s.mode, page.precisionModes) === 'precision';
 
 /** Asks for the noise verdicts a state shows, and draws the page again with them if it still shows those. */
 function redrawWithVerdicts(page: PageView, s: AppState): void {
@@ -174,8 +183,8 @@ async function drawCard(
   if (drill !== undefined) {
     const rows = (await data.configRows(chart.mode, chart.test, s.metric)).get(drill) ?? [];
     if (token !== painting.count) return false;
-    const call = verdicts?.get(verdictKey(chart.key, drill))?.winner_call;
-    chart.card.showConfigs(drill, rows.map((r) => configBar(r, colorOf, call, metric)), s.view, focusHere?.kind === 'open');
+    const verdict = verdicts?.get(verdictKey(chart.key, drill));
+    chart.card.showConfigs(drill, rows.map((r) => configBar(r, colorOf, verdict?.winner_call, metric, verdict?.standings?.[r.cell_id])), s.view, focusHere?.kind === 'open');
   } else {
     const rows = await data.chartRows(s, chart.key);
     if (token !== painting.count) return false;

@@ -11,7 +11,7 @@ import type { AxisView, Domain } from '../model/domain';
 import { tickSpecifier } from '../model/format';
 import type { Bar } from '../vocabulary';
 import {
-  barLayout, type BarLayout, barMark, barTop, barX, busyInside, groupLabels, MARGIN, MIN_WIDTH, valueAxis, WIDTH,
+  barLayout, type BarLayout, barMark, barTop, barX, busyInside, groupLabels, MARGIN, MIN_WIDTH, unstableInside, valueAxis, WIDTH,
 } from './barLayout';
 import { ensurePatterns, MISSING_STYLE, textureFor } from './palette';
 import { svgElement } from './svg';
@@ -200,6 +200,7 @@ function drawBars(plot: Selection<SVGGElement, unknown, null, undefined>, bars: 
     .attr('data-noise', (b) => b.noise ?? null)
     .attr('data-change', (b) => b.change ?? null)
     .attr('data-busy', (b) => (b.busy ? 'true' : null))
+    .attr('data-unstable', (b) => (b.unstable ? 'true' : null))
     .attr('data-low', (b) => (b.low === undefined || b.low === null ? null : String(b.low)))
     .each(function (b) {
       drawBar(select(this), b, layout, y);
@@ -250,7 +251,8 @@ function drawBar(g: Selection<SVGGElement, unknown, null, undefined>, b: Bar, la
     .attr('x', x).attr('width', bandwidth)
     .attr('y', shape.attr('y')).attr('height', shape.attr('height'));
   const busy = busyInside(b, y, layout);
-  const label = missing ? missing.label : busy ? '⚠ busy' : '';
+  const unstable = unstableInside(b, y, layout);
+  const label = missing ? missing.label : busy ? '⚠ busy' : unstable ? '⚠ unstable' : '';
   barPart(g, 'text', 'status-label', label !== '')
     ?.text(label)
     .attr('transform', `translate(${x + bandwidth / 2},${base - 6}) rotate(-90)`)
@@ -264,7 +266,7 @@ function drawBar(g: Selection<SVGGElement, unknown, null, undefined>, b: Bar, la
     .attr('class', 'whisker stroke-slate-900')
     .attr('stroke-width', 1.5)
     .attr('stroke-linecap', 'square');
-  const mark = barMark(b, busy);
+  const mark = barMark(b, busy, unstable);
   barPart(g, 'text', 'winner-mark', mark.text !== '')
     ?.text(mark.text)
     .attr('x', x + bandwidth / 2)

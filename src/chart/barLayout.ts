@@ -94,6 +94,14 @@ export function busyInside(bar: Bar, y: ScaleLinear<number, number>, layout: Bar
   return bar.busy === true && bar.value !== null && layout.base - barTop(bar.value, y, layout) >= BUSY_LABEL_PX;
 }
 
+/** The height a bar needs for "⚠ unstable" written inside it. */
+const UNSTABLE_LABEL_PX = 74;
+
+/** Whether an unstable bar that is not busy has room to say "⚠ unstable" inside it (busy is said first). */
+export function unstableInside(bar: Bar, y: ScaleLinear<number, number>, layout: BarLayout): boolean {
+  return bar.unstable === true && bar.busy !== true && bar.value !== null && layout.base - barTop(bar.value, y, layout) >= UNSTABLE_LABEL_PX;
+}
+
 /**
  * The group labels that have room, each at the centre of its bars: a label that would overlap
  * the one before is left out (two releases of a line are ~7 units wide). None without groups.
@@ -116,13 +124,14 @@ export function groupLabels(bars: readonly Bar[], layout: BarLayout): { name: st
 
 /**
  * The one mark above a bar: ★ the winner, ≈ a tie within noise, ? no spread to judge by, ▲/▼ a
- * change beyond noise (blue better, orange worse), followed by ⚠ when the bar is busy and too
- * short to say so inside. `tone` is its fill class.
+ * change beyond noise (blue better, orange worse), followed by ⚠ when the bar is busy or unstable
+ * and too short to say so inside. `tone` is its fill class.
  */
-export function barMark(bar: Bar, busyWrittenInside: boolean): { text: string; tone: string } {
+export function barMark(bar: Bar, busyWrittenInside: boolean, unstableWrittenInside = false): { text: string; tone: string } {
   const arrow = bar.change ? (bar.changeMark ?? (bar.change === 'faster' ? '▲' : '▼')) : '';
   const glyph = bar.noise === 'tie' ? '≈' : bar.noise === 'unknown' ? '?' : bar.winner ? '★' : arrow;
-  const text = bar.busy && !busyWrittenInside ? `${glyph}⚠` : glyph;
+  const warn = (bar.busy && !busyWrittenInside) || (bar.unstable && !bar.busy && !unstableWrittenInside);
+  const text = warn ? `${glyph}⚠` : glyph;
   const tone = arrow && glyph === arrow ? (bar.change === 'faster' ? 'fill-[#0072B2]' : 'fill-[#D55E00]') : 'fill-slate-900';
   return { text, tone };
 }

@@ -1,8 +1,9 @@
 /**
  * The distribution of per-test changes: one row per configuration, one dot per test at its change
  * against the baseline (blue ▲ faster, orange ▼ slower beyond noise, grey within noise), the
- * geometric mean as a black tick with its noise band shaded around zero, and the mean and the
- * counts written at the right. Rows are focusable and name all of it. It only draws.
+ * geometric mean as a black tick with its noise band shaded around zero (in a precision mode, its
+ * 95% interval shaded around the mean), and the mean and the counts written at the right. Rows
+ * are focusable and name all of it. It only draws.
  */
 import { axisBottom } from 'd3-axis';
 import { format } from 'd3-format';
@@ -44,7 +45,10 @@ export function changeStrip(el: HTMLElement, rows: readonly StripRow[], label: s
   function draw(data: readonly StripRow[], name: string): void {
     const height = MARGIN.top + data.length * ROW_H + MARGIN.bottom;
     svg.attr('viewBox', `0 0 ${WIDTH} ${height}`).attr('aria-label', name);
-    const changes = data.flatMap((r) => [...r.points.map((p) => p.ratio - 1), ...(r.mean === null ? [] : [r.mean - 1])]);
+    const changes = data.flatMap((r) => [
+      ...r.points.map((p) => p.ratio - 1), ...(r.mean === null ? [] : [r.mean - 1]),
+      ...(r.interval?.lo != null && r.interval.hi != null ? [r.interval.lo - 1, r.interval.hi - 1] : []),
+    ]);
     const span = Math.max(MIN_SPAN, ...changes.map(Math.abs));
     const x = scaleLinear().domain([-span, span]).range([MARGIN.left, WIDTH - MARGIN.right]).nice();
     const y = scaleBand<string>().domain(data.map((r) => r.key)).range([MARGIN.top, MARGIN.top + data.length * ROW_H]).padding(0.15);
@@ -75,7 +79,9 @@ export function changeStrip(el: HTMLElement, rows: readonly StripRow[], label: s
       const mid = top + y.bandwidth() / 2;
       g.select('rect.row-bg').attr('x', 0).attr('y', top).attr('width', WIDTH).attr('height', y.bandwidth());
       const band = r.band ?? 0;
-      g.select('rect.band').attr('x', x(-band)).attr('width', Math.max(0, x(band) - x(-band))).attr('y', top).attr('height', y.bandwidth());
+      const [from, to] = r.interval ? [(r.interval.lo ?? 1) - 1, (r.interval.hi ?? 1) - 1] : [-band, band];
+      g.select('rect.band').attr('x', x(from)).attr('width', Math.max(0, x(to) - x(from))).attr('y', top).attr('height', y.bandwidth())
+        .attr('data-interval', r.interval?.lo != null && r.interval.hi != null ? `${r.interval.lo} ${r.interval.hi}` : null);
       g.select('text.row-label').attr('x', MARGIN.left - 8).attr('y', mid).text(r.label).classed('font-semibold', r.reference);
       g.select('g.dots').selectAll<SVGCircleElement, StripPoint>('circle')
         .data(r.points, (p) => p.key)

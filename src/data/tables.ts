@@ -5,7 +5,7 @@
 import { type HardwareClass, hardwareSlug, pickHardware } from '../model/hardware';
 import { sortVersions } from '../model/versions';
 import { hardwareClassesQuery, hardwareViewsSql } from '../sql/hardware';
-import { catalogQuery, CELL_STATUS_SQL, COUNT_STATUS_SQL, createTableSql, PLAN_VERSIONS_SQL, versionsTableSql } from '../sql/load';
+import { catalogQuery, CELL_STATUS_SQL, COUNT_STATUS_SQL, createTableSql, PLAN_VERSIONS_SQL, PRECISION_CHART_ORDER, versionsTableSql } from '../sql/load';
 import { query, type QueryRunner } from '../sql/query';
 import type { ConfigRef } from '../vocabulary';
 import { TABLES, tableFile, type TableName } from '../sql/schema';
@@ -28,8 +28,12 @@ export interface Catalog {
   readonly compilers: readonly string[];
   /** Configurations (compiler and flag set) in plan order: by compiler, then flag set. */
   readonly configs: readonly ConfigRef[];
-  /** Charts (mode and test) in the client's test order, data mode first. */
+  /** Charts (mode and test) in the client's test order, data mode first; the precision modes' after the reference modes'. */
   readonly charts: readonly { readonly mode: string; readonly test: string }[];
+  /** The precision modes (runs in interleaved rounds: docs/method.md), in chart order; none without their runs. */
+  readonly precisionModes: readonly string[];
+  /** The rounds each version has in each precision mode on the class shown (versions without any left out). */
+  readonly rounds: readonly { readonly mode: string; readonly version: string; readonly rounds: number }[];
   /** Every hardware class in the data, the earliest measured first. */
   readonly hardware: readonly HardwareClass[];
   /** The class builds, runs, results and every derived table show; null when no machine is described. */
@@ -87,6 +91,8 @@ export async function prepareTables(
     compilers: rows.filter((r) => r.kind === 'compiler').map((r) => r.name),
     configs: rows.filter((r) => r.kind === 'config').map((r) => ({ compiler: r.mode ?? '', flag_set: r.name })),
     charts: rows.filter((r) => r.kind === 'chart').map((r) => ({ mode: r.mode ?? '', test: r.name })),
+    precisionModes: [...new Set(rows.filter((r) => r.kind === 'chart' && r.ord >= PRECISION_CHART_ORDER).map((r) => r.mode ?? ''))],
+    rounds: rows.filter((r) => r.kind === 'rounds').map((r) => ({ mode: r.mode ?? '', version: r.name, rounds: r.ord })),
     hardware: classes,
     selectedHardware,
   };

@@ -3,11 +3,12 @@
  * computed here beyond formatting; the figures come from SQL.
  */
 import type { ConfigRow, VersionRow } from '../sql/charts';
-import type { VersionVerdictRow, WinnerCall } from '../sql/verdicts';
+import type { Standing, VersionVerdictRow, WinnerCall } from '../sql/verdicts';
 import { type Bar, type CellStatus, type Metric, RPS } from '../vocabulary';
-import { formatChange, verdictGlyphs, verdictText } from './changeText';
+import { formatChange, intervalVerdictText, verdictGlyphs, verdictText } from './changeText';
 import { formatFigure, formatMs, formatPercent, formatSpread } from './format';
 import { changeGlyph } from './metric';
+import { unstable, UNSTABLE_CV } from './stats';
 import { minorLine } from './versions';
 
 /** A sentence for why a bar has no figure. */
@@ -69,6 +70,29 @@ export function busyText(load: MachineLoad): string {
   return isBusy(load) ? `⚠ Busy machine: ${used}; the figure may be low` : `Quiet machine: ${used}`;
 }
 
+/** A row of a precision mode: its figure is the geometric mean over its rounds. */
+type Figure = Pick<VersionRow, 'best_rps' | 'min_rps' | 'ok_repeats' | 'planned_repeats' | 'protocol' | 'cv'>;
+
+/** Whether a precision figure's coefficient of variation over its rounds is above UNSTABLE_CV. */
+export const isUnstable = (row: Pick<VersionRow, 'protocol' | 'cv'>): boolean => row.protocol === 'precision' && row.cv !== null && unstable(row.cv);
+
+/**
+ * "geometric mean of 5 of 5 rounds, coefficient of variation 0.4%" ("⚠ unstable" above 10%);
+ * "1 of 5 rounds: a single round, no interval".
+ */
+function roundsText(row: Figure): string {
+  const counted = `geometric mean of ${row.ok_repeats ?? '?'} of ${row.planned_repeats ?? '?'} rounds`;
+  if (row.ok_repeats === 1) return `${counted}: a single round, no interval`;
+  if (row.cv === null) return counted;
+  return `${counted}, coefficient of variation ${formatPercent(row.cv)}${isUnstable(row) ? ` ⚠ unstable (above ${formatPercent(UNSTABLE_CV)})` : ''}`;
+}
+
+/** How a figure was made: its repeats and their spread, or (a precision mode) its rounds and their variation. */
+function figureText(row: Figure, metric: Metric): string {
+  if (row.protocol === 'precision') return roundsText(row);
+  return repeatsText(row.best_rps ?? 0, row.min_rps, row.ok_repeats, row.planned_repeats, metric);
+}
+
 /** "best of 3 of 3 repeats, spread 119,000 – 123,456 req/s (3.6%)" for a figure (a cost: lowest first). */
 function repeatsText(best: number, worst: number | null, okRepeats: number | null, planned: number | null, metric: Metric): string {
   const counted = `best of ${okRepeats ?? '?'} of ${planned ?? '?'} repeats`;
@@ -100,8 +124,8 @@ function configurationsText(row: VersionRow): string {
   return parts.join(' · ');
 }
 
-/** The worst repeat, for the whisker: only when two or more repeats were measured. */
-const lowOf = (row: { min_rps: number | null; ok_repeats: number | null }) => ((row.ok_repeats ?? 0) >= 2 ? row.min_rps : null);
+/** The worst repeat, for the whisker: only when two or more repeats were measured, and not for a precision figure (a geometric mean, its variation in words). */
+const lowOf = (row: Figure) => (row.protocol !== 'precision' && (row.ok_repeats ?? 0) >= 2 ? row.min_rps : null);
 
 /**
  * The bar of one version: its best configuration, coloured by that configuration's compiler;
@@ -131,15 +155,16 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
     winner: false,
     low: lowOf(row),
     busy: isBusy(row),
+    unstable: isUnstable(row),
     change,
     ...(change ? { changeMark: changeGlyph(metric, change) } : {}),
-    ariaLabel: `Redis ${row.version}: ${figure} ${metric.spoken}, best configuration ${config}${verdict ? `, ${winnerCallText(verdict, row.best_rps, metric)}` : ''}${verdict ? previousReleaseText(verdict, ', ', metric) : ''}${isBusy(row) ? ', measured on a busy machine' : ''}. Show its configurations.`,
+    ariaLabel: `Redis ${row.version}: ${figure} ${metric.spoken}${row.protocol === 'precision' ? ' (geometric mean over the rounds)' : ''}, best configuration ${config}${verdict ? `, ${winnerCallText(verdict, row.best_rps, metric)}` : ''}${verdict ? previousReleaseText(verdict, ', ', metric) : ''}${isBusy(row) ? ', measured on a busy machine' : ''}${isUnstable(row) ? ', unstable (coefficient of variation above 10%)' : ''}. Show its configurations.`,
     tooltip: [
       `Redis ${row.version} — ${figure} ${metric.unit}`,
       `Best configuration: ${config}${row.cc_version ? ` (${row.cc_version})` : ''}`,
       ...(verdict ? [capitalize(winnerCallText(verdict, row.best_rps, metric)), previousReleaseText(verdict, '', metric)].filter(Boolean) : []),
       ...latencyLines(row.p50_ms, metric),
-      capitalize(repeatsText(row.best_rps, row.min_rps, row.ok_repeats, row.planned_repeats, metric)),
+      capitalize(figureText(row, metric)),
       loadText(row, metric),
       configurationsText(row),
       'Click for all configurations',
@@ -150,9 +175,10 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
 /**
  * The bar of one configuration in a version's drilldown, grouped by compiler; `call` is whether
  * the version's winner is called (versionVerdictsQuery): in a tie, the fastest and every
- * configuration within noise of it are marked as tied.
+ * configuration within noise of it are marked as tied. In a precision mode `standing` is this
+ * configuration against the fastest, by its bootstrap interval (src/model/precision.ts).
  */
-export function configBar(row: ConfigRow, colorOf: (compiler: string) => string, call?: WinnerCall, metric: Metric = RPS): Bar {
+export function configBar(row: ConfigRow, colorOf: (compiler: string) => string, call?: WinnerCall, metric: Metric = RPS, standing?: Standing): Bar {
   const { version } = row;
   const name = `${row.compiler} ${row.flag_set}`;
   const flags = [
@@ -171,14 +197,20 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
     };
   }
   const figure = formatFigure(row.best_rps, metric.unit);
-  const tie = call === 'tie' && (row.winner || row.vs_winner_verdict === 'tie');
+  const precise = row.protocol === 'precision';
+  const versus = precise ? standing?.verdict ?? null : row.vs_winner_verdict;
+  const tie = call === 'tie' && (row.winner || versus === 'tie');
   const noise = tie ? 'tie' : row.winner && call === 'unknown' ? 'unknown' : null;
   const called = row.winner && (call === 'clear' || call === 'alone');
-  const standing = row.winner
-    ? `the ${metric.best} configuration${tie ? ', but a tie within noise' : called || call === undefined ? '' : ', not called a winner (too few repeats to judge the noise)'}`
+  const few = precise ? 'fewer than two rounds: no interval' : 'too few repeats to judge the noise';
+  const against = precise && standing
+    ? `: ${formatChange(standing.ratio)} in paired rounds, ${intervalVerdictText(standing.verdict, standing.interval, metric)}`
+    : versus === 'tie' ? ', within noise' : versus === 'slower' ? ', beyond noise' : '';
+  const place = row.winner
+    ? `the ${metric.best} configuration${tie ? `, but a tie within noise${precise ? ' (an interval against it holds 0)' : ''}` : called || call === undefined ? '' : `, not called a winner (${few})`}`
     : row.vs_winner === null
       ? `${metric.worse} than the ${metric.best}, which counts none`
-      : `${formatPercent(Math.abs(row.vs_winner))} ${metric.worse} than the ${metric.best}${row.vs_winner_verdict === 'tie' ? ', within noise' : row.vs_winner_verdict === 'slower' ? ', beyond noise' : ''}`;
+      : `${formatPercent(Math.abs(row.vs_winner))} ${metric.worse} than the ${metric.best}${against}`;
   return {
     ...common,
     value: row.best_rps,
@@ -188,14 +220,15 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
     noise,
     low: lowOf(row),
     busy: isBusy(row),
-    ariaLabel: `Redis ${version} ${name}: ${figure} ${metric.spoken}${called || (row.winner && call === undefined) ? ', winner' : tie ? ', tie within noise' : row.winner ? `, ${metric.best}` : ''}${isBusy(row) ? ', measured on a busy machine' : ''}. Back to all versions.`,
+    unstable: isUnstable(row),
+    ariaLabel: `Redis ${version} ${name}: ${figure} ${metric.spoken}${called || (row.winner && call === undefined) ? ', winner' : tie ? ', tie within noise' : row.winner ? `, ${metric.best}` : ''}${isBusy(row) ? ', measured on a busy machine' : ''}${isUnstable(row) ? ', unstable (coefficient of variation above 10%)' : ''}. Back to all versions.`,
     tooltip: [
       `${name} — ${figure} ${metric.unit}`,
-      `Redis ${version}, ${standing}`,
+      `Redis ${version}, ${place}`,
       ...(row.cc_version ? [row.cc_version] : []),
       ...flags,
       ...latencyLines(row.p50_ms, metric),
-      capitalize(repeatsText(row.best_rps, row.min_rps, row.ok_repeats, row.planned_repeats, metric)),
+      capitalize(figureText(row, metric)),
       loadText(row, metric),
       'Click to return to all versions',
     ],
@@ -208,6 +241,18 @@ function winnerCallText(v: VersionVerdictRow, best: number, metric: Metric): str
   const runner = v.runner_compiler && v.runner_best
     ? ` (runner-up ${v.runner_compiler} ${v.runner_flag_set ?? ''}, ${formatPercent(gap(v.runner_best))} ${metric.worse})`
     : '';
+  if (v.standings) {
+    switch (v.winner_call) {
+      case 'clear':
+        return `a clear winner: ${metric.better} than every other configuration, each 95% interval of the paired rounds below 0${runner}`;
+      case 'tie':
+        return `a tie within noise with ${v.ties} other configuration${v.ties === 1 ? '' : 's'}: ${v.ties === 1 ? 'its' : 'their'} 95% interval${v.ties === 1 ? '' : 's'} hold${v.ties === 1 ? 's' : ''} 0${runner}`;
+      case 'unknown':
+        return `no winner called: fewer than two rounds, no interval${runner}`;
+      case 'alone':
+        return 'the only configuration measured';
+    }
+  }
   switch (v.winner_call) {
     case 'clear':
       return `a clear winner: ${metric.better} than every other configuration beyond noise${runner}`;
@@ -223,7 +268,8 @@ function winnerCallText(v: VersionVerdictRow, best: number, metric: Metric): str
 /** "▼ 7.7% slower than 6.2.16, beyond the ±1.3% noise band" ('' for the first release). */
 function previousReleaseText(v: VersionVerdictRow, prefix: string, metric: Metric): string {
   if (v.prev_version === null || v.change === null || v.change_verdict === null) return '';
-  return `${prefix}${verdictGlyphs(metric)[v.change_verdict]} ${formatChange(1 + v.change)} against ${v.prev_version}, ${verdictText(v.change_verdict, v.change_band, metric)}`;
+  const paired = v.change_interval ? ' (rounds paired by number)' : '';
+  return `${prefix}${verdictGlyphs(metric)[v.change_verdict]} ${formatChange(1 + v.change)} against ${v.prev_version}${paired}, ${verdictText(v.change_verdict, v.change_band, metric, v.change_interval)}`;
 }
 
 /** The text with its first letter in upper case. */

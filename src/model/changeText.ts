@@ -1,10 +1,11 @@
 /**
- * Words and marks for ratios and their noise verdicts (the rule is in src/sql/noise.ts): the
- * same glyphs and sentences on every view. An arrow follows the number (▲ up, ▼ down) and its
+ * Words and marks for ratios and their verdicts: by the noise rule in the reference modes
+ * (src/sql/noise.ts), by a bootstrap interval in the precision modes (src/model/precision.ts);
+ * the same glyphs and sentences on every view. An arrow follows the number (▲ up, ▼ down) and its
  * colour and words say whether that is better in the page's metric (src/vocabulary.ts).
  */
 import { format } from 'd3-format';
-import { type ConfigRef, type Metric, RPS, type SideRef, type Verdict, type VerdictCounts } from '../vocabulary';
+import { type ConfigRef, type Metric, type RatioInterval, RPS, type SideRef, type Verdict, type VerdictCounts } from '../vocabulary';
 import { changeGlyph } from './metric';
 
 const signedPercent = format('+.1%');
@@ -32,8 +33,29 @@ export function verdictGlyphs(metric: Metric = RPS): Readonly<Record<Verdict, st
 /** The marks of the verdicts in requests/second (verdictGlyphs). */
 export const VERDICT_GLYPH: Readonly<Record<Verdict, string>> = verdictGlyphs(RPS);
 
-/** A verdict in words in `metric`, e.g. "faster beyond the ±1.8% noise band", "cheaper beyond …". */
-export function verdictText(verdict: Verdict, band: number | null, metric: Metric = RPS): string {
+/** A bootstrap interval as two changes: "+1.2% to +3.0%". */
+export function formatInterval(interval: RatioInterval): string {
+  return interval.lo === null || interval.hi === null ? 'none' : `${formatChange(interval.lo)} to ${formatChange(interval.hi)}`;
+}
+
+/**
+ * A verdict by its 95% bootstrap interval, in words: "faster: 95% interval +1.2% to +3.0%
+ * (5 rounds)", "no change within noise: 95% interval −0.4% to +0.6% (5 rounds)", "no interval
+ * (1 round): not judged".
+ */
+export function intervalVerdictText(verdict: Verdict, interval: RatioInterval, metric: Metric = RPS): string {
+  const rounds = `${interval.rounds} round${interval.rounds === 1 ? '' : 's'}`;
+  if (verdict === 'unknown' || interval.lo === null) return `no interval (${rounds}; two are needed): not judged`;
+  const words = verdict === 'faster' ? metric.better : verdict === 'slower' ? metric.worse : 'no change within noise';
+  return `${words}: 95% interval ${formatInterval(interval)} (${rounds})`;
+}
+
+/**
+ * A verdict in words in `metric`, e.g. "faster beyond the ±1.8% noise band", "cheaper beyond …";
+ * with an `interval` (a precision mode), by the interval (intervalVerdictText).
+ */
+export function verdictText(verdict: Verdict, band: number | null, metric: Metric = RPS, interval?: RatioInterval): string {
+  if (interval) return intervalVerdictText(verdict, interval, metric);
   const noise = band === null ? 'the noise band' : `the ${formatBand(band)} noise band`;
   switch (verdict) {
     case 'faster':
@@ -47,9 +69,9 @@ export function verdictText(verdict: Verdict, band: number | null, metric: Metri
   }
 }
 
-/** "+4.1%, faster beyond the ±1.8% noise band" ("−4.1%, cheaper beyond …" for a cost). */
-export function changeText(ratio: number, band: number | null, verdict: Verdict, metric: Metric = RPS): string {
-  return `${formatChange(ratio)}, ${verdictText(verdict, band, metric)}`;
+/** "+4.1%, faster beyond the ±1.8% noise band" ("−4.1%, cheaper beyond …" for a cost); with an `interval`, by the interval. */
+export function changeText(ratio: number, band: number | null, verdict: Verdict, metric: Metric = RPS, interval?: RatioInterval): string {
+  return `${formatChange(ratio)}, ${verdictText(verdict, band, metric, interval)}`;
 }
 
 /** A configuration as people write it: "clang -O2 -flto". */
@@ -68,7 +90,11 @@ export function countsNote(c: VerdictCounts, metric: Metric = RPS): string {
   return `${glyph.faster}${c.faster} ≈${c.tie} ${glyph.slower}${c.slower}${c.unknown ? ` ?${c.unknown}` : ''}`;
 }
 
-/** "10 faster, 2 within noise, 0 slower beyond noise" ("cheaper"/"costlier" for a cost; with the unknowns when there are any). */
-export function countsText(c: VerdictCounts, what: string, metric: Metric = RPS): string {
+/**
+ * "10 faster, 2 within noise, 0 slower beyond noise" ("cheaper"/"costlier" for a cost; with the
+ * unknowns when there are any); `precision`: judged by their intervals.
+ */
+export function countsText(c: VerdictCounts, what: string, metric: Metric = RPS, precision = false): string {
+  if (precision) return `${what}: ${c.faster} ${metric.better} and ${c.slower} ${metric.worse} by their 95% intervals, ${c.tie} no change within noise${c.unknown ? `, ${c.unknown} without an interval (one round)` : ''}`;
   return `${what}: ${c.faster} ${metric.better} and ${c.slower} ${metric.worse} beyond noise, ${c.tie} within noise${c.unknown ? `, ${c.unknown} without a spread` : ''}`;
 }

@@ -58,7 +58,7 @@ export function factorTable(mode: string, rows: readonly EffectRow[], versions: 
         const r = inMode.find((x) => x.factor === effect.factor && x.level === effect.level && x.version === version);
         const where = `${effectName(effect)}, ${version === null ? 'all versions' : `Redis ${version}`}, ${mode} mode`;
         return r
-          ? { ratio: r.ratio, verdict: r.verdict, glyph: glyph[r.verdict], title: `${where}: ${changeText(r.ratio, r.band, r.verdict, metric)}; ${countsText(r, `${r.pairs} pairs (${HELD[r.factor]})`, metric)}` }
+          ? { ratio: r.ratio, verdict: r.verdict, glyph: glyph[r.verdict], title: `${where}: ${changeText(r.ratio, r.band, r.verdict, metric, r.interval)}; ${countsText(r, `${r.pairs} pairs (${HELD[r.factor]})`, metric, r.interval !== undefined)}` }
           : { ratio: null, verdict: null, title: `${where}: no pair of builds measured` };
       }),
     })),

@@ -35,7 +35,7 @@ export function bestConfigText(row: SummaryRow | null, mode: string, base: strin
   const name = configName(row);
   if (name === base) return `${mode} mode: the ${metric.best} build is the baseline ${base}: every other configuration's geometric mean is ${metric.worse}`;
   return `${mode} mode: the ${metric.best} build is ${name}, ${formatChange(row.ratio)} ${metric.name} against ${base}, `
-    + `${verdictText(row.verdict, row.band, metric)} (${row.faster} of ${row.tests} tests ${metric.better} beyond noise)`;
+    + `${verdictText(row.verdict, row.band, metric, row.interval)} (${row.faster} of ${row.tests} tests ${metric.better} ${row.interval ? 'by their 95% intervals' : 'beyond noise'})`;
 }
 
 /**

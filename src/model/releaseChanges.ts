@@ -2,7 +2,9 @@
  * The changes between consecutive releases in a counted metric, shaped for reading: one entry per
  * release pair, mode, test and direction ("SET (data mode) +3.1% instructions per request, in all
  * 12 configurations"), a line per pair saying what held within noise and which counts are missing,
- * and the GitHub comparison of the two tags. The rows come from src/sql/releaseChanges.ts.
+ * and the GitHub comparison of the two tags. The rows come from src/sql/releaseChanges.ts, or (in
+ * requests/second, the precision modes) from src/model/precision.ts, where `cheaper` is the better
+ * direction (faster) and `costlier` the worse: the words are the metric's.
  */
 import type { ReleaseChangeRow } from '../sql/releaseChanges';
 import type { Metric } from '../vocabulary';
@@ -22,6 +24,7 @@ export interface ChangeEntry {
   readonly mode: string;
   readonly test: string;
   readonly testIndex: number;
+  /** 'cheaper' the better direction (for requests/second: faster), 'costlier' the worse. */
   readonly direction: 'cheaper' | 'costlier';
   /** Geometric mean of the changed configurations' ratios (newer / older), and their range. */
   readonly ratio: number;
@@ -60,11 +63,15 @@ export function compareUrl(from: string, to: string): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** Where a change reached: "in all 12 configurations", "in 5 of 10 configurations counted on both: gcc -O2, ...". */
-function reachText(count: number, compared: number, configs: number, names: readonly string[]): string {
-  const without = compared < configs ? ` (${configs - compared} of ${configs} without counts on both)` : '';
-  if (count === compared) return `in all ${plural(compared, 'configuration')}${compared < configs ? ' counted on both' : ''}${without}`;
-  return `in ${count} of ${compared} configurations${compared < configs ? ' counted on both' : ''}: ${names.join(', ')}${without}`;
+/**
+ * Where a change reached: "in all 12 configurations", "in 5 of 10 configurations counted on both:
+ * gcc -O2, ..." ("measured on both" for a measured metric).
+ */
+function reachText(count: number, compared: number, configs: number, names: readonly string[], metric: Metric): string {
+  const [done, figures] = metric.kind === 'counted' ? ['counted', 'counts'] : ['measured', 'figures'];
+  const without = compared < configs ? ` (${configs - compared} of ${configs} without ${figures} on both)` : '';
+  if (count === compared) return `in all ${plural(compared, 'configuration')}${compared < configs ? ` ${done} on both` : ''}${without}`;
+  return `in ${count} of ${compared} configurations${compared < configs ? ` ${done} on both` : ''}: ${names.join(', ')}${without}`;
 }
 
 /** The change's size: "+3.1%", or with its range when the configurations differ by 0.1 points or more: "+3.8% (+2.6% to +5.7%)". */
@@ -83,7 +90,7 @@ function entry(r: ReleaseChangeRow, direction: 'cheaper' | 'costlier', metric: M
   return {
     pairIndex: r.pair_index, from: r.from_version, to: r.to_version, mode: r.mode, test: r.test, testIndex: r.test_index,
     direction, ratio, min, max, count, compared: r.compared, configs: r.configs, configNames,
-    text: `${r.test} (${r.mode} mode) ${sizeText(ratio, min, max)} ${metric.spoken}, ${direction} ${reachText(count, r.compared, r.configs, configNames)}`,
+    text: `${r.test} (${r.mode} mode) ${sizeText(ratio, min, max)} ${metric.spoken}, ${direction === 'cheaper' ? metric.better : metric.worse} ${reachText(count, r.compared, r.configs, configNames, metric)}`,
   };
 }
 
@@ -102,8 +109,10 @@ export function bySize(entries: readonly ChangeEntry[]): ChangeEntry[] {
  * in 200 comparisons", "18 within noise", "4 without a noise estimate (a single repeat)", "2
  * without a ratio (a count of zero on one side only)", "counts missing for 24 of 240 (not
  * collected 20, build failed 4)". A missing count is never a change.
+ * With `precision` (judged by intervals): "without an interval (fewer than two rounds paired)",
+ * "figures missing".
  */
-export function pairNote(rows: readonly ReleaseChangeRow[]): string {
+export function pairNote(rows: readonly ReleaseChangeRow[], precision = false): string {
   const sum = (f: (r: ReleaseChangeRow) => number) => rows.reduce((n, r) => n + f(r), 0);
   const planned = sum((r) => r.configs);
   const compared = sum((r) => r.compared);
@@ -117,18 +126,18 @@ export function pairNote(rows: readonly ReleaseChangeRow[]): string {
     parts.push(`${plural(changed, 'comparison')} changed beyond noise`);
     if (within) parts.push(`${within} within noise`);
   }
-  if (unknown) parts.push(`${unknown} without a noise estimate (a single repeat on a side)`);
+  if (unknown) parts.push(precision ? `${unknown} without an interval (fewer than two rounds paired)` : `${unknown} without a noise estimate (a single repeat on a side)`);
   const noRatio = sum((r) => r.no_ratio);
   if (noRatio) parts.push(`${noRatio} without a ratio (a count of zero on one side only)`);
   const missing = ([['not_collected', 'not collected'], ['build_failed', 'build failed'], ['unsupported', 'unsupported'], ['failed', 'failed']] as const)
     .map(([key, words]) => [sum((r) => r[key]), words] as const)
     .filter(([n]) => n > 0);
-  if (missing.length) parts.push(`counts missing for ${planned - compared - noRatio} of ${plural(planned, 'comparison')} (${missing.map(([n, w]) => `${w} ${n}`).join(', ')})`);
+  if (missing.length) parts.push(`${precision ? 'figures' : 'counts'} missing for ${planned - compared - noRatio} of ${plural(planned, 'comparison')} (${missing.map(([n, w]) => `${w} ${n}`).join(', ')})`);
   return parts.join('; ');
 }
 
-/** The rows as pairs in release order, each with its entries and note. */
-export function pairChanges(rows: readonly ReleaseChangeRow[], metric: Metric): PairChanges[] {
+/** The rows as pairs in release order, each with its entries and note (`precision`: judged by intervals). */
+export function pairChanges(rows: readonly ReleaseChangeRow[], metric: Metric, precision = false): PairChanges[] {
   const byPair = new Map<number, ReleaseChangeRow[]>();
   for (const r of rows) byPair.set(r.pair_index, [...(byPair.get(r.pair_index) ?? []), r]);
   return [...byPair.entries()].sort(([a], [b]) => a - b).map(([pairIndex, pairRows]) => ({
@@ -136,6 +145,6 @@ export function pairChanges(rows: readonly ReleaseChangeRow[], metric: Metric): 
     from: pairRows[0]?.from_version ?? '',
     to: pairRows[0]?.to_version ?? '',
     entries: changeEntries(pairRows, metric),
-    note: pairNote(pairRows),
+    note: pairNote(pairRows, precision),
   }));
 }

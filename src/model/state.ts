@@ -8,7 +8,7 @@
  *   &base=clang|-O2&scope=7.4.1&a=7.2.6&b=7.4.1&vs=intel-r-xeon-r-processor-2-cores&cell=7.4.1|clang|-Ofast&section=compare
  *   (analysisState.ts)
  */
-import { METRIC_IDS, type MetricId } from '../vocabulary';
+import { METRIC_IDS, type MetricId, type Protocol } from '../vocabulary';
 import {
   ANALYSIS_DEFAULTS, ANALYSIS_PARAMS, type AnalysisState, decodeAnalysis, encodeAnalysis, reconcileAnalysis,
 } from './analysisState';
@@ -18,8 +18,11 @@ import { minorLine } from './versions';
 /** Which releases the charts show: the current versions, or every release planned. */
 export type ReleaseSet = 'current' | 'all';
 
-/** Which benchmark modes are shown. */
-export type ModeFilter = 'all' | 'data' | 'pipe';
+/**
+ * Which benchmark modes are shown: 'all' the reference modes (data and pipe), 'precision' every
+ * precision mode (data-long and pipe-long), or one mode by name.
+ */
+export type ModeFilter = 'all' | 'precision' | (string & {});
 
 /** The whole page state. */
 export interface AppState extends AnalysisState {
@@ -32,7 +35,7 @@ export interface AppState extends AnalysisState {
   readonly metric: MetricId;
   /** Axis view for every chart on the page. */
   readonly view: AxisView;
-  /** Benchmark modes shown. */
+  /** Benchmark modes shown; a precision mode (or 'precision') shows the precision protocol in the sections too. */
   readonly mode: ModeFilter;
   /** Case-insensitive substring a test name must contain ('' shows all). */
   readonly q: string;
@@ -76,7 +79,8 @@ export const DEFAULTS: AppState = Object.freeze({
 });
 
 const VIEWS: readonly AxisView[] = ['real', 'max'];
-const MODE_FILTERS: readonly ModeFilter[] = ['all', 'data', 'pipe'];
+/** What a mode filter in a URL may look like before the data is known (checked then by reconcileState). */
+const MODE_FORM = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
 const RELEASE_SETS: readonly ReleaseSet[] = ['current', 'all'];
 const MAX_QUERY_LENGTH = 200;
 /** Longest console SQL a link may carry (a chart's query is ~2,000 characters). */
@@ -178,6 +182,13 @@ export function decodeState(search: string): Decoded {
     else problems.push(`The row limit "${rawLimit}" is not a whole number from 1 to ${MAX_ROW_LIMIT}; using ${DEFAULTS.limit}.`);
   }
 
+  const rawMode = params.get('mode');
+  let mode: ModeFilter = DEFAULTS.mode;
+  if (rawMode !== null) {
+    if (MODE_FORM.test(rawMode)) mode = rawMode;
+    else problems.push(`Unknown mode "${rawMode}"; using "${DEFAULTS.mode}".`);
+  }
+
   const known = new Set(['hw', 'metric', 'view', 'mode', 'q', 'from', 'to', 'releases', 'open', 'chart', 'table', 'sql', 'limit', ...ANALYSIS_PARAMS]);
   for (const name of new Set(params.keys())) {
     if (!known.has(name)) problems.push(`Unknown parameter "${name}"; ignored.`);
@@ -188,7 +199,7 @@ export function decodeState(search: string): Decoded {
       hw: text('hw'),
       metric: pick('metric', METRIC_IDS, DEFAULTS.metric),
       view: pick('view', VIEWS, DEFAULTS.view),
-      mode: pick('mode', MODE_FILTERS, DEFAULTS.mode),
+      mode,
       q: text('q') ?? '',
       from: text('from'),
       to: text('to'),
@@ -210,6 +221,9 @@ export interface Catalog {
   readonly versions: readonly string[];
   /** Keys of every chart the data can draw. */
   readonly charts: ReadonlySet<string>;
+  /** Every mode with charts, and those of them measured by the precision protocol. */
+  readonly modes: readonly string[];
+  readonly precisionModes: readonly string[];
   /** Keys ("compiler|flag set") of the planned configurations. */
   readonly configs: ReadonlySet<string>;
   /** The hardware classes in the data (slug and label), and the default class's slug (null without classes). */
@@ -254,7 +268,31 @@ export function reconcileState(state: AppState, catalog: Catalog): Decoded {
   });
   const analysis = reconcileAnalysis(state, catalog, problems);
   const vs = reconcileVs(state.vs, hw ?? catalog.defaultHardware, catalog, problems);
-  return { state: { ...state, ...analysis, hw, vs, from, to, open, chart, tables }, problems };
+  const { mode, metric } = reconcileMode(state, catalog, problems);
+  return { state: { ...state, ...analysis, hw, vs, from, to, open, chart, tables, mode, metric }, problems };
+}
+
+/**
+ * The mode filter the data can show ('all', 'precision' when it has precision modes, or one of
+ * its modes), else 'all'; the precision modes measure requests/second only, so with one of them
+ * the metric is requests/second.
+ */
+function reconcileMode(state: AppState, catalog: Catalog, problems: string[]): Pick<AppState, 'mode' | 'metric'> {
+  const known = state.mode === 'all' || catalog.modes.includes(state.mode) || (state.mode === 'precision' && catalog.precisionModes.length > 0);
+  if (!known) {
+    problems.push(`The mode "${state.mode}" is not in the data; showing ${DEFAULTS.mode === 'all' ? 'the reference modes' : DEFAULTS.mode}.`);
+    return { mode: DEFAULTS.mode, metric: state.metric };
+  }
+  if (protocolOf(state.mode, catalog.precisionModes) === 'precision' && state.metric !== 'rps') {
+    problems.push('The precision modes are measured in requests/second only (nothing is counted under Valgrind in them); showing requests/second.');
+    return { mode: state.mode, metric: 'rps' };
+  }
+  return { mode: state.mode, metric: state.metric };
+}
+
+/** The protocol a mode filter shows: 'precision' for 'precision' or a precision mode, else 'reference'. */
+export function protocolOf(mode: ModeFilter, precisionModes: readonly string[]): Protocol {
+  return mode === 'precision' || precisionModes.includes(mode) ? 'precision' : 'reference';
 }
 
 /** The class to set against the shown one (`shown`): another class of the data, or null for the default. */
@@ -306,11 +344,14 @@ export function sameState(a: AppState, b: AppState): boolean {
 }
 
 /**
- * Whether the chart of `mode` and `test` passes the state's filters: the mode filter, and every
+ * Whether the chart of `mode` and `test` passes the state's filters: the mode filter ('all' the
+ * modes that are not among `precisionModes`, 'precision' those that are), and every
  * whitespace-separated word of the search appearing in the test name (case-insensitive).
  */
-export function chartMatches(state: AppState, mode: string, test: string): boolean {
-  if (state.mode !== 'all' && state.mode !== mode) return false;
+export function chartMatches(state: AppState, mode: string, test: string, precisionModes: readonly string[] = []): boolean {
+  const precise = precisionModes.includes(mode);
+  const shown = state.mode === 'all' ? !precise : state.mode === 'precision' ? precise : state.mode === mode;
+  if (!shown) return false;
   const name = test.toLowerCase();
   return state.q.toLowerCase().split(/\s+/).every((word) => name.includes(word));
 }

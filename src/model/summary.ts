@@ -52,21 +52,22 @@ export function stripRow(config: ConfigRef, base: ConfigRef, score: SummaryRow |
     tooltip: [
       `${name}: ${i.test}`,
       `${formatChange(i.ratio)} ${metric.name} ${against}${allVersions ? ` (geometric mean over ${i.versions} version${i.versions === 1 ? '' : 's'})` : ''}`,
-      verdictText(i.verdict, i.band, metric),
+      verdictText(i.verdict, i.band, metric, i.interval),
     ],
   }));
   if (!score) {
     const why = `${name}: nothing to compare (not measured where ${configName(base)} was)`;
     return { key: configKey(config), label: name, mean: null, band: null, verdict: null, note: '', points, ariaLabel: why, tooltip: [why], reference };
   }
-  const mean = `geometric mean ${changeText(score.ratio, score.band, score.verdict, metric)}, ${against} over ${score.tests} tests`;
+  const mean = `geometric mean ${changeText(score.ratio, score.band, score.verdict, metric, score.interval)}, ${against} over ${score.tests} tests`;
   const extremes = `largest gain ${score.best_test} ${formatChange(score.best_ratio)}, largest loss ${score.worst_test} ${formatChange(score.worst_ratio)}`;
-  const counts = countsText(score, 'tests', metric);
+  const counts = countsText(score, 'tests', metric, score.interval !== undefined);
   return {
     key: configKey(config),
     label: reference ? `${name} (baseline)` : name,
     mean: score.ratio,
     band: score.band,
+    ...(score.interval ? { interval: score.interval } : {}),
     verdict: score.verdict,
     note: countsNote(score, metric),
     glyph: verdictGlyphs(metric)[score.verdict],
@@ -113,7 +114,7 @@ export function summaryTable(
         const s = scores.find((r) => r.mode === mode && r.version === version && sameConfig(r, config));
         const where = `${configName(config)}, ${scopeText(version)}, ${mode} mode`;
         return s
-          ? { ratio: s.ratio, verdict: s.verdict, glyph: verdictGlyphs(metric)[s.verdict], title: `${where}: ${changeText(s.ratio, s.band, s.verdict, metric)} against ${configName(base)}; ${countsText(s, `${s.tests} tests`, metric)}` }
+          ? { ratio: s.ratio, verdict: s.verdict, glyph: verdictGlyphs(metric)[s.verdict], title: `${where}: ${changeText(s.ratio, s.band, s.verdict, metric, s.interval)} against ${configName(base)}; ${countsText(s, `${s.tests} tests`, metric, s.interval !== undefined)}` }
           : { ratio: null, verdict: null, title: `${where}: not compared (one of the two builds was not measured)` };
       }),
     })),

@@ -30,7 +30,7 @@ import { query, type Query } from './query';
 const ITEMS = `measured AS (
   SELECT mh.hardware, r.cell_id, r.mode, list_sort(list(r.repeat)) AS repeats
   FROM all_runs r JOIN machine_hardware mh ON mh.machine_id = r.machine_id
-  WHERE r.status <> 'server_failed' AND mh.hardware IN (?, ?)
+  WHERE r.status <> 'server_failed' AND r.round_seed IS NULL AND mh.hardware IN (?, ?)
   GROUP BY mh.hardware, r.cell_id, r.mode
 ),
 shared AS (

@@ -4,7 +4,7 @@
  * best_rps and min_rps are the best and worst repeat in the metric's unit (for a cost the lowest
  * and the highest); the winner is the best by the exact score, whichever the direction.
  */
-import { type CellStatus, type Metric, RPS, type Verdict } from '../vocabulary';
+import { type CellStatus, type Metric, type Protocol, RPS, type Verdict } from '../vocabulary';
 import { bandSql, cellSpreadSql, ratioSql, verdictSql } from './noise';
 import { query, type Query, type SqlParam } from './query';
 
@@ -38,7 +38,7 @@ export interface VersionRow {
   ord: number;
   /** ok when any configuration measured the test; otherwise the most telling reason there is none. */
   status: CellStatus;
-  /** Requests/second of the winning configuration's best repeat; null unless status is ok. */
+  /** Requests/second of the winning configuration's best repeat (in a precision mode, its geometric mean over the rounds); null unless status is ok. */
   best_rps: number | null;
   /** The winner's worst repeat, requests/second (spread of the repeats = min_rps..best_rps). */
   min_rps: number | null;
@@ -55,6 +55,10 @@ export interface VersionRow {
   steal_pct: number | null;
   /** An error message explaining a non-ok status, when there is one. */
   reason: string | null;
+  /** The winner's coefficient of variation over its repeats or rounds (null with fewer than two; always null for a count). */
+  cv: number | null;
+  /** 'precision' in a precision mode (best_rps is then the geometric mean over the rounds), else 'reference'. */
+  protocol: Protocol;
   /** Configurations planned for this version and mode, and how many of them are in each state. */
   planned_cells: number;
   ok_cells: number;
@@ -73,8 +77,8 @@ const countOf = (status: CellStatus): string =>
   `count(*) FILTER (WHERE s.status = '${status}')::INTEGER AS ${status}_cells`;
 
 /**
- * Every version bar of every chart (all tests, both modes), or of the `charts` subset, in test
- * order, then mode, then release order; with a range, only versions whose ord is within [from,
+ * Every version bar of every chart (all tests, every mode), or of the `charts` subset, in the
+ * catalog's order (the reference modes' charts first; test order, then mode), then release order; with a range, only versions whose ord is within [from,
  * to]; with `currentOnly`, only the current versions (versions.current).
  */
 export function versionBarsQuery(
@@ -98,6 +102,8 @@ export function versionBarsQuery(
             ${winner('cc_version')} AS cc_version,
             ${winner('busy_pct')} AS busy_pct,
             ${winner('steal_pct')} AS steal_pct,
+            ${winner('cv')} AS cv,
+            min(s.protocol) AS protocol,
             arg_min(s.reason, ${STATUS_PRIORITY}) AS reason,
             count(*)::INTEGER AS planned_cells,
             ${countOf('ok')}, ${countOf('unsupported')}, ${countOf('failed')},
@@ -105,7 +111,7 @@ export function versionBarsQuery(
      FROM ${metric.table} s JOIN versions v ON v.version = s.version
      ${where}
      GROUP BY s.mode, s.test, s.test_index, s.version, v.ord
-     ORDER BY s.test_index, s.test, s.mode, v.ord`,
+     ORDER BY min(s.protocol) = 'precision', s.test_index, s.test, s.mode, v.ord`,
     [...(range ? [range.from, range.to] : []), ...subset.params],
   );
 }
@@ -138,8 +144,12 @@ export interface ConfigRow {
    * null without a figure, or without a ratio (the winner counts zero and this one more: noise.ts).
    */
   vs_winner: number | null;
-  /** Spread of the repeats, |best − worst| / best; null with fewer than two (noise.ts). */
+  /** Spread of the repeats, |best − worst| / best; null with fewer than two (noise.ts), and in a precision mode. */
   spread: number | null;
+  /** The coefficient of variation over the repeats or rounds (null with fewer than two; always null for a count). */
+  cv: number | null;
+  /** 'precision' in a precision mode (best_rps is then the geometric mean over the rounds, and the verdicts are in the chart's verdicts), else 'reference'. */
+  protocol: Protocol;
   /** This configuration against the winner by the noise rule: 'slower' beyond noise, 'tie' within it ('unknown' without spreads); null for the winner and without a figure. */
   vs_winner_verdict: Verdict | null;
 }
@@ -153,14 +163,14 @@ export interface ConfigRow {
  */
 export function configBarsQuery(mode: string, test: string, metric: Metric = RPS): Query<ConfigRow> {
   return query(
-    `WITH c AS (SELECT *, ${cellSpreadSql()} AS spread FROM ${metric.table} WHERE mode = ? AND test = ?),
+    `WITH c AS (SELECT *, CASE WHEN protocol = 'reference' THEN ${cellSpreadSql()} END AS spread FROM ${metric.table} WHERE mode = ? AND test = ?),
           top AS (SELECT mode, test, version, max(score) AS top_score, ${metric.lower ? 'min' : 'max'}(best_rps) AS top_rps, arg_max(spread, score) AS top_spread
                   FROM c GROUP BY mode, test, version)
      SELECT c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
-            c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags, c.busy_pct, c.steal_pct,
+            c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags, c.busy_pct, c.steal_pct, c.protocol, c.cv,
             coalesce(c.score = top.top_score, false) AS winner,
             ${ratioSql('c.best_rps', 'top.top_rps')} - 1 AS vs_winner, c.spread,
-            CASE WHEN c.score < top.top_score THEN ${verdictSql(ratioSql('c.best_rps', 'top.top_rps'), bandSql('top.top_spread', 'c.spread'), metric.lower)} END AS vs_winner_verdict
+            CASE WHEN c.score < top.top_score AND c.protocol = 'reference' THEN ${verdictSql(ratioSql('c.best_rps', 'top.top_rps'), bandSql('top.top_spread', 'c.spread'), metric.lower)} END AS vs_winner_verdict
      FROM c JOIN top ON top.mode = c.mode AND top.test = c.test AND top.version = c.version
      ORDER BY c.version, c.compiler_index, c.flag_index`,
     [mode, test],

@@ -54,7 +54,7 @@ export interface SpreadRow {
 
 /** The measured repeat spread (noise.ts) of every metric per mode: what its noise bands are made of. */
 export function spreadQuery(): Query<SpreadRow> {
-  const parts = METRIC_IDS.map((id) => `SELECT '${id}' AS metric, mode, ${cellSpreadSql()} AS spread FROM ${metricOf(id).table} WHERE status = 'ok'`);
+  const parts = METRIC_IDS.map((id) => `SELECT '${id}' AS metric, mode, ${cellSpreadSql()} AS spread FROM ${metricOf(id).table} WHERE status = 'ok' AND protocol = 'reference'`);
   return query(`SELECT metric, mode, count(spread)::INTEGER AS figures, median(spread) AS median,
        quantile_cont(spread, 0.99) AS p99, max(spread) AS max
 FROM (${parts.join('\nUNION ALL\n')})

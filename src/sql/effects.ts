@@ -12,7 +12,7 @@
  * An effect is the geometric mean of its pairs' ratios (each pair's band the larger spread), per
  * version and over all versions, with the noise verdict of noise.ts.
  */
-import { type Metric, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
+import { type Metric, type RatioInterval, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
 import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
@@ -35,6 +35,8 @@ export interface EffectRow extends VerdictCounts {
   band: number | null;
   verdict: Verdict;
   pairs: number;
+  /** In a precision mode, the ratio's bootstrap interval (src/model/precision.ts): the band is null there. */
+  interval?: RatioInterval;
 }
 
 /** The compiler (first in plan order) and level (of the first flag set) effects are measured against. */
@@ -42,7 +44,7 @@ const factors = (metric: Metric) => `f AS MATERIALIZED (
   SELECT s.version, s.mode, s.test, s.compiler, s.compiler_index, s.flag_index, s.best_rps, ${cellSpreadSql('s')} AS spread,
          list_contains(string_split(s.flag_set, ' '), '-flto') AS lto,
          trim(replace(' ' || s.flag_set || ' ', ' -flto ', ' ')) AS level
-  FROM ${metric.table} s WHERE s.status = 'ok'
+  FROM ${metric.table} s WHERE s.status = 'ok' AND s.protocol = 'reference'
 ),
 first AS (
   SELECT arg_min(compiler, compiler_index) AS compiler,

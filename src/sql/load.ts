@@ -57,17 +57,26 @@ export function fillLazySql(table: TableName, file: string): string {
 export const othersPercentSql = (column: string): string =>
   `TRY_CAST(regexp_extract(${column}, '^others:([0-9.]+)', 1) AS DOUBLE)`;
 
-/** One row of the catalog: a planned version, a compiler, a configuration (in plan order) or a chart (mode and test). */
+/**
+ * One row of the catalog: a planned version, a compiler, a configuration (in plan order), a chart
+ * (mode and test), or a version's rounds in a precision mode on the class shown.
+ */
 export interface CatalogRow {
   /** 'other': a version that is not current (also listed as a 'version'). */
-  kind: 'version' | 'other' | 'compiler' | 'config' | 'chart';
-  /** The version, compiler, configuration's flag set or test. */
+  kind: 'version' | 'other' | 'compiler' | 'config' | 'chart' | 'rounds';
+  /** The version, compiler, configuration's flag set, test, or the rounds' version. */
   name: string;
-  /** The chart's mode, the configuration's compiler; null for the other kinds. */
+  /** The chart's or the rounds' mode, the configuration's compiler; null for the other kinds. */
   mode: string | null;
-  /** Position: the version's ord, the compiler's index, the configuration's plan position or the test's index. */
+  /**
+   * Position: the version's ord, the compiler's index, the configuration's plan position or the
+   * test's index (a precision mode's charts after every reference mode's); the rounds' count.
+   */
   ord: number;
 }
+
+/** Orders a precision mode's charts after the reference modes' (a test index is below this). */
+export const PRECISION_CHART_ORDER = 100000;
 
 /**
  * Aggregate over a version's plan rows: whether it is a current version (plan.current; NULL, from
@@ -84,14 +93,20 @@ const CURRENT_SQL = 'coalesce(bool_and("current"), true)';
 export const PLAN_VERSIONS_SQL = `CREATE OR REPLACE TABLE versions AS
 SELECT version, min(version_index)::INTEGER AS ord, ${CURRENT_SQL} AS current FROM plan GROUP BY version`;
 
-/** What the data holds: versions in the versions table's order, compilers and configurations in plan order, charts in test order. */
+/**
+ * What the data holds: versions in the versions table's order, compilers and configurations in
+ * plan order, charts in test order (the reference modes' first, then the precision modes'), and
+ * the rounds each version has in each precision mode on the class shown.
+ */
 export function catalogQuery(): Query<CatalogRow> {
   return query(
     `SELECT 'version' AS kind, version AS name, NULL::VARCHAR AS mode, ord FROM versions
      UNION ALL SELECT 'other', version, NULL, ord FROM versions WHERE NOT current
      UNION ALL SELECT 'compiler', compiler, NULL, min(compiler_index)::INTEGER FROM plan GROUP BY compiler
      UNION ALL SELECT 'config', flag_set, compiler, min(compiler_index * 1000 + flag_index)::INTEGER FROM plan GROUP BY compiler, flag_set
-     UNION ALL SELECT 'chart', test, mode, min(test_index)::INTEGER FROM cell_status GROUP BY test, mode
+     UNION ALL SELECT 'chart', test, mode, min(test_index + CASE WHEN protocol = 'precision' THEN ${PRECISION_CHART_ORDER} ELSE 0 END)::INTEGER
+       FROM cell_status GROUP BY test, mode
+     UNION ALL SELECT 'rounds', version, mode, count(DISTINCT repeat)::INTEGER FROM runs WHERE round_seed IS NOT NULL GROUP BY version, mode
      ORDER BY kind, ord, name, mode`,
   );
 }
@@ -136,32 +151,53 @@ const pickBuild = (column: string): string =>
 
 /**
  * cell_status: one row per planned cell x mode x test (tests as the client printed them), with
- * the cell's best-of-repeats figures and a status saying why there is no figure:
- *   ok            at least one repeat measured the test (best_rps = the best repeat)
+ * the cell's figures over its repeats and a status saying why there is no figure:
+ *   ok            at least one repeat measured the test
  *   unsupported   the server rejected the command (e.g. XADD before 5.0)
  *   failed        the test errored, crashed or timed out in every repeat (reason = the error)
  *   build_failed  the cell did not build (reason = the build's error)
  *   server_failed the server did not start, crashed or hung in this mode
  *   not_collected nothing measured yet for this cell and mode (on the selected hardware: a
  *                 cell built and measured only on other machines is not collected here)
+ * The modes are the plan's (protocol 'reference') and the precision modes, those of any machine's
+ * runs with a round (runs.round_seed: protocol 'precision'), planned for every cell.
+ * The figure (best_rps) is the best repeat in a reference mode and the geometric mean over the
+ * rounds in a precision mode; min_rps is the worst repeat or round, cv the coefficient of
+ * variation of the repeats or rounds (sample standard deviation over mean; NULL with fewer than
+ * two). A precision mode's planned_repeats is the most rounds any version has in it on the class.
  * busy_pct and steal_pct are how busy the machine was while the cell was measured in the mode (see
  * run_counts).
- * `score` ranks the configurations of a version for picking its winner: the best repeat to the
+ * `score` ranks the configurations of a version for picking its winner: the figure to the
  * cent (as redis-benchmark prints it), ties broken by compiler then flag-set order. It is an
  * exact integer in a DOUBLE (below 2^53 up to 90 million requests/s), so max() and arg_max()
  * pick one winner everywhere without a window function (which DuckDB-WASM runs slowly cold).
  * One statement: each extra statement costs a round trip and cold-code time at page load.
  */
+/** A cell's figure in a mode: the best repeat (reference), the geometric mean over the rounds (precision). */
+const FIGURE = "CASE WHEN cm.protocol = 'precision' THEN ts.mean_rps ELSE ts.best_rps END";
+
 export const CELL_STATUS_SQL = `CREATE OR REPLACE TABLE cell_status AS
 WITH tests AS (
   -- Every machine's tests: each hardware class gets the same charts, its missing figures marked.
   SELECT test, min(test_index)::INTEGER AS test_index FROM all_results GROUP BY test
 ),
-cell_modes AS (
+precision_modes AS (
+  SELECT DISTINCT mode FROM all_runs WHERE round_seed IS NOT NULL
+),
+planned AS (
   SELECT cell_id, version, compiler, flag_set, compiler_index::INTEGER AS compiler_index,
-         flag_index::INTEGER AS flag_index, repeats::INTEGER AS planned_repeats,
-         trim(unnest(string_split(modes, ','))) AS mode
+         flag_index::INTEGER AS flag_index, repeats::INTEGER AS planned_repeats, modes
   FROM plan
+),
+rounds AS (
+  SELECT mode, max(n)::INTEGER AS n FROM (SELECT mode, version, count(DISTINCT repeat) AS n FROM runs WHERE round_seed IS NOT NULL GROUP BY mode, version) GROUP BY mode
+),
+cell_modes AS (
+  SELECT * EXCLUDE (modes), 'reference' AS protocol FROM (SELECT *, trim(unnest(string_split(modes, ','))) AS mode FROM planned)
+  WHERE mode NOT IN (SELECT mode FROM precision_modes)
+  UNION ALL
+  SELECT p.* EXCLUDE (modes, planned_repeats), coalesce(r.n, 0) AS planned_repeats, m.mode, 'precision' AS protocol
+  FROM planned p CROSS JOIN precision_modes m LEFT JOIN rounds r ON r.mode = m.mode
 ),
 build AS (
   -- A cell counts as built when any attempt succeeded; otherwise its latest failure explains it.
@@ -183,7 +219,9 @@ run_counts AS (
 test_stats AS (
   SELECT cell_id, mode, test,
          max(rps)::DOUBLE AS best_rps,
+         exp(avg(ln(rps)) FILTER (WHERE rps > 0))::DOUBLE AS mean_rps,
          min(rps)::DOUBLE AS min_rps,
+         (stddev_samp(rps) / avg(rps))::DOUBLE AS cv,
          count(rps)::INTEGER AS ok_repeats,
          arg_max(p50_latency_ms, rps)::DOUBLE AS p50_ms,
          bool_or(status = 'unsupported') AS unsupported,
@@ -193,10 +231,11 @@ test_stats AS (
 SELECT cm.cell_id, cm.version, cm.compiler, cm.flag_set, cm.compiler_index, cm.flag_index, cm.mode,
        t.test, t.test_index, cm.planned_repeats,
        ${statusSql('ts', "b.build_status = 'failed'", 'rc.server_failed_runs > 0')} AS status,
-       ts.best_rps, ts.min_rps, coalesce(ts.ok_repeats, 0) AS ok_repeats, ts.p50_ms,
+       ${FIGURE} AS best_rps, ts.min_rps, coalesce(ts.ok_repeats, 0) AS ok_repeats, ts.p50_ms,
        coalesce(ts.test_error, b.build_error) AS reason,
        b.cc_version, b.cflags, b.ldflags, b.compat_flags, rc.busy_pct, rc.steal_pct,
-       round(ts.best_rps * ${scoreSteps(RPS)}) * 10000 - (cm.compiler_index * 100 + cm.flag_index) AS score
+       round(${FIGURE} * ${scoreSteps(RPS)}) * 10000 - (cm.compiler_index * 100 + cm.flag_index) AS score,
+       cm.protocol, ts.cv
 FROM cell_modes cm
 CROSS JOIN tests t
 LEFT JOIN build b ON b.cell_id = cm.cell_id
@@ -205,8 +244,8 @@ LEFT JOIN test_stats ts ON ts.cell_id = cm.cell_id AND ts.mode = cm.mode AND ts.
 
 /**
  * A counted metric's table (src/vocabulary.ts: ir_status, cycles_status, l1_status, ll_status,
- * branch_status): a view with cell_status's rows (every planned cell × mode × test) and columns,
- * so every chart and section query reads any of them. best_rps and min_rps hold the lowest and
+ * branch_status): a view with cell_status's rows of the reference modes (every planned cell ×
+ * mode × test) and columns, so every chart and section query reads any of them. best_rps and min_rps hold the lowest and
  * the highest repeat of the metric's column of counts (a cost: the lowest is the best),
  * ok_repeats the repeats with a figure, planned_repeats the counting runs recorded for the cell
  * and mode (at least the protocol's COUNT_REPEATS). A status says why there is no figure as
@@ -214,7 +253,8 @@ LEFT JOIN test_stats ts ON ts.cell_id = cm.cell_id AND ts.mode = cm.mode AND ts.
  * or timed out), server_failed (a counting run whose server did not start), build_failed (from
  * the builds), else not_collected; never a zero. A count does not depend on the machine: no load
  * figures (busy_pct, steal_pct and p50_ms are NULL). score ranks the cheapest first in steps of
- * the metric's resolution, ties broken by compiler then flag-set order (as cell_status's).
+ * the metric's resolution, ties broken by compiler then flag-set order (as cell_status's); cv is
+ * NULL.
  */
 export function countStatusSql(metric: Metric): string {
   const column = metric.countColumn;
@@ -238,10 +278,13 @@ SELECT s.cell_id, s.version, s.compiler, s.flag_set, s.compiler_index, s.flag_in
        coalesce(c.ok_repeats, 0) AS ok_repeats, NULL::DOUBLE AS p50_ms,
        CASE WHEN c.cell_id IS NOT NULL THEN c.test_error WHEN s.status = 'build_failed' THEN s.reason END AS reason,
        s.cc_version, s.cflags, s.ldflags, s.compat_flags, NULL::DOUBLE AS busy_pct, NULL::DOUBLE AS steal_pct,
-       -round(c.best * ${scoreSteps(metric)}) * 10000 - (s.compiler_index * 100 + s.flag_index) AS score
+       -round(c.best * ${scoreSteps(metric)}) * 10000 - (s.compiler_index * 100 + s.flag_index) AS score,
+       s.protocol, NULL::DOUBLE AS cv
 FROM cell_status s
 LEFT JOIN count_stats c ON c.cell_id = s.cell_id AND c.mode = s.mode AND c.test = s.test
-LEFT JOIN count_run_stats r ON r.cell_id = s.cell_id AND r.mode = s.mode`;
+LEFT JOIN count_run_stats r ON r.cell_id = s.cell_id AND r.mode = s.mode
+-- Counts are of the reference modes' workloads: the precision modes have none.
+WHERE s.protocol = 'reference'`;
 }
 
 /** Every counted metric's view (countStatusSql), as one script. */

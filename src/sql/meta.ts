@@ -34,7 +34,7 @@ export function coverageQuery(): Query<CoverageRow> {
        (SELECT count(DISTINCT cell_id) FILTER (WHERE status <> 'server_failed')::INTEGER AS measured_cells,
                count(*) FILTER (WHERE status <> 'server_failed')::INTEGER AS finished_runs,
                count(*) FILTER (WHERE status = 'server_failed')::INTEGER AS server_failed_runs
-        FROM runs) r,
+        FROM runs WHERE round_seed IS NULL) r,
        (SELECT count(DISTINCT test)::INTEGER AS tests FROM cell_status) t`,
   );
 }

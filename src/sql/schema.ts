@@ -34,7 +34,7 @@ const RUNS = {
   client_args: 'VARCHAR', server_cpu: 'INTEGER', client_cpu: 'INTEGER', load1_before: 'DOUBLE',
   load1_after: 'DOUBLE', other_cpu: 'VARCHAR', raw_output: 'VARCHAR', duration_seconds: 'DOUBLE',
   started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP', machine_id: 'VARCHAR', mem_write_before: 'DOUBLE',
-  mem_write_after: 'DOUBLE', steal_pct: 'DOUBLE',
+  mem_write_after: 'DOUBLE', steal_pct: 'DOUBLE', round_seed: 'BIGINT', round_position: 'INTEGER',
 } as const;
 
 const RESULTS = {
@@ -42,7 +42,7 @@ const RESULTS = {
   flag_set: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', test: 'VARCHAR', test_index: 'INTEGER',
   status: 'VARCHAR', rps: 'DOUBLE', avg_latency_ms: 'DOUBLE', min_latency_ms: 'DOUBLE',
   p50_latency_ms: 'DOUBLE', p95_latency_ms: 'DOUBLE', p99_latency_ms: 'DOUBLE', max_latency_ms: 'DOUBLE',
-  error: 'VARCHAR',
+  error: 'VARCHAR', requests: 'BIGINT',
 } as const;
 
 /** Column name -> DuckDB type, in the documented order. */

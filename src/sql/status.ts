@@ -69,7 +69,7 @@ export function statusGridQuery(metric: Metric = RPS): Query<GridRow> {
      t AS (
        SELECT cell_id, count(*) FILTER (WHERE status = 'failed')::INTEGER AS failed_tests,
               count(*) FILTER (WHERE status = 'unsupported')::INTEGER AS unsupported_tests
-       FROM ${metric.table} GROUP BY cell_id
+       FROM ${metric.table} WHERE protocol = 'reference' GROUP BY cell_id
      )
      SELECT p.cell_id, p.version, p.compiler, p.flag_set,
             CASE WHEN b.cell_id IS NULL THEN 'not_collected' WHEN NOT b.built THEN 'build_failed'

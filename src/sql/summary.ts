@@ -10,7 +10,7 @@
  * A score is the geometric mean of a scope's items (each test weighs the same), with the
  * geometric-mean band and the noise verdict of noise.ts; the counts are the items' verdicts.
  */
-import { type ConfigRef, type Metric, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
+import { type ConfigRef, type Metric, type RatioInterval, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
 import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
@@ -35,6 +35,8 @@ export interface SummaryRow extends VerdictCounts {
   worst_ratio: number;
   best_test: string;
   best_ratio: number;
+  /** In a precision mode, the ratio's bootstrap interval (src/model/precision.ts): the band is null there. */
+  interval?: RatioInterval;
 }
 
 /** One item: one test's change for one configuration in one mode and scope. */
@@ -49,6 +51,8 @@ export interface SummaryItemRow {
   verdict: Verdict;
   /** Versions behind the ratio (1 for a single version). */
   versions: number;
+  /** In a precision mode, the ratio's bootstrap interval (src/model/precision.ts). */
+  interval?: RatioInterval;
 }
 
 /**
@@ -59,7 +63,7 @@ const items = (metric: Metric) => `pairs AS MATERIALIZED (
   SELECT c.compiler, c.flag_set, c.compiler_index, c.flag_index, c.mode, c.version, c.test, c.test_index,
          ${ratioSql('c.best_rps', 'b.best_rps')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'))} AS band
   FROM ${metric.table} c JOIN ${metric.table} b ON b.version = c.version AND b.mode = c.mode AND b.test = c.test
-  WHERE c.status = 'ok' AND b.status = 'ok' AND b.compiler = ? AND b.flag_set = ? AND ${ratioSql('c.best_rps', 'b.best_rps')} IS NOT NULL
+  WHERE c.status = 'ok' AND b.status = 'ok' AND c.protocol = 'reference' AND b.compiler = ? AND b.flag_set = ? AND ${ratioSql('c.best_rps', 'b.best_rps')} IS NOT NULL
 ),
 items AS (
   SELECT compiler, flag_set, compiler_index, flag_index, mode, version, test, test_index, ratio, band, 1 AS versions FROM pairs

@@ -3,7 +3,7 @@
  * the others by more than the noise, and whether each version is faster or slower than the
  * release before it beyond the noise. The rule itself is in noise.ts.
  */
-import { type Metric, RPS, type Verdict } from '../vocabulary';
+import { type Metric, type RatioInterval, RPS, type Verdict } from '../vocabulary';
 import { type ChartSubset, chartSubsetSql } from './charts';
 import { bandSql, cellSpreadSql, ratioSql, verdictSql } from './noise';
 import { query, type Query } from './query';
@@ -12,7 +12,8 @@ import { query, type Query } from './query';
  * How a version's fastest configuration stands against the others:
  *   clear    it beats every other measured configuration by more than that pair's noise band
  *   tie      some other configuration is within the noise band of it (a tie within noise)
- *   unknown  none is within noise, but some comparison has no spread (a side with one repeat)
+ *   unknown  none is within noise, but some comparison has no spread (a side with one repeat;
+ *            in a precision mode, fewer than two rounds: no interval)
  *   alone    no other configuration was measured
  */
 export type WinnerCall = 'clear' | 'tie' | 'unknown' | 'alone';
@@ -40,6 +41,20 @@ export interface VersionVerdictRow {
   change_band: number | null;
   /** faster = an improvement beyond noise (for a cost: cheaper), slower = a regression beyond noise. */
   change_verdict: Verdict | null;
+  /**
+   * In a precision mode (src/model/precision.ts): the change's bootstrap interval (the bands are
+   * null there), and each other configuration against the winner, by cell id.
+   */
+  change_interval?: RatioInterval;
+  standings?: Readonly<Record<string, Standing>>;
+}
+
+/** A configuration against its version's fastest in a precision mode: the paired effect, its interval and verdict. */
+export interface Standing {
+  readonly ratio: number;
+  readonly interval: RatioInterval;
+  /** 'slower' beyond the interval, 'tie' within it, 'unknown' without an interval (fewer than two rounds), 'faster' when the fastest by figure loses the paired rounds. */
+  readonly verdict: Verdict;
 }
 
 /**
@@ -57,7 +72,7 @@ export function versionVerdictsQuery(metric: Metric = RPS, currentOnly = false, 
   return query(
     `WITH f AS MATERIALIZED (
        SELECT s.mode, s.test, s.version, v.ord, v.current, s.compiler, s.flag_set, s.best_rps, s.score, ${cellSpreadSql('s')} AS spread
-       FROM ${metric.table} s JOIN versions v ON v.version = s.version WHERE s.status = 'ok'${charts ? ` AND ${subset.sql}` : ''}
+       FROM ${metric.table} s JOIN versions v ON v.version = s.version WHERE s.status = 'ok' AND s.protocol = 'reference'${charts ? ` AND ${subset.sql}` : ''}
      ),
      t AS MATERIALIZED (
        SELECT mode, test, version, ord, current, max(score) AS score, arg_max(best_rps, score) AS best, arg_max(spread, score) AS spread

@@ -40,15 +40,24 @@ export interface ChartCard {
 const MODE_TEXT: Record<string, string> = {
   data: 'data mode (64-byte values, random keys)',
   pipe: 'pipe mode (64-byte values, random keys, 1,000-request pipelines)',
+  'data-long': 'data-long mode (precision: data mode\'s requests, each test at least 1.5 s, interleaved rounds)',
+  'pipe-long': 'pipe-long mode (precision: pipe mode\'s requests, each test at least 1.5 s, interleaved rounds)',
 };
+
+/** The subtitle's note on unstable figures ('' for none). */
+const unstableText = (labels: readonly string[]) =>
+  (labels.length ? ` · ⚠ unstable (coefficient of variation over the rounds above 10%): ${labels.join(', ')}` : '');
 
 /** A DOM id for a chart key: letters, digits and dashes only. */
 export function chartElementId(key: string): string {
   return `chart-${key.replace(/[^A-Za-z0-9]+/g, '-').replace(/-+$/, '')}`;
 }
 
-/** Creates the card for the chart `key` (mode and test). */
-export function createChartCard(key: string, mode: string, test: string, actions: CardActions): ChartCard {
+/**
+ * Creates the card for the chart `key` (mode and test); `precision`: a precision mode's chart,
+ * whose bars are geometric means over rounds judged by bootstrap intervals.
+ */
+export function createChartCard(key: string, mode: string, test: string, actions: CardActions, precision = false): ChartCard {
   const subtitle = h('p', { class: 'text-xs text-slate-600' });
   let metric = RPS;
   const what = h('span', { class: 'chart-metric text-xs text-slate-600' });
@@ -104,9 +113,10 @@ export function createChartCard(key: string, mode: string, test: string, actions
       // Releases better or worse than the one before beyond the noise band, the arrow by the number's sign.
       const changes = bars.filter((b) => b.change).map((b) => `${b.changeMark ?? (b.change === 'faster' ? '▲' : '▼')} ${b.label}`);
       const busy = bars.filter((b) => b.busy).map((b) => b.label);
-      subtitle.textContent = `Best configuration per version · ${measured} of ${bars.length} versions measured · click a bar for its configurations`
-        + (changes.length ? ` · beyond noise against the release before: ${changes.join(', ')}` : '')
-        + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '');
+      subtitle.textContent = `${precision ? 'Fastest configuration per version (geometric mean over its rounds)' : 'Best configuration per version'} · ${measured} of ${bars.length} versions measured · click a bar for its configurations`
+        + (changes.length ? ` · ${precision ? 'the 95% interval excludes 0' : 'beyond noise'} against the release before: ${changes.join(', ')}` : '')
+        + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '')
+        + unstableText(bars.filter((b) => b.unstable).map((b) => b.label));
       draw(bars, view, `${test}, ${mode} mode: one bar per Redis version`, (bar) => actions.open(bar.key), true);
       if (focus !== undefined) chart?.focusBar(focus);
     },
@@ -117,11 +127,12 @@ export function createChartCard(key: string, mode: string, test: string, actions
       const tied = bars.filter((b) => b.noise === 'tie').map((b) => `${b.group} ${b.label}`);
       const standing = !winner ? 'no configuration measured'
         : tied.length ? `≈ tie within noise: ${tied.join(', ')}`
-        : winner.noise === 'unknown' ? `? ${metric.best}: ${winner.group} ${winner.label}, no winner called (too few repeats to judge the noise)`
+        : winner.noise === 'unknown' ? `? ${metric.best}: ${winner.group} ${winner.label}, no winner called (${precision ? 'fewer than two rounds: no interval' : 'too few repeats to judge the noise'})`
         : `★ ${metric.best}: ${winner.group} ${winner.label}`;
       const busy = bars.filter((b) => b.busy).map((b) => `${b.group} ${b.label}`);
-      subtitle.textContent = `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${standing}`
-        + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '');
+      subtitle.textContent = `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${standing}${precision ? ' (95% intervals of the paired rounds)' : ''}`
+        + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '')
+        + unstableText(bars.filter((b) => b.unstable).map((b) => `${b.group} ${b.label}`));
       draw(bars, view, `${test}, ${mode} mode: configurations of Redis ${version}`, () => actions.close());
       if (focus) chart?.focusBar(winner?.key);
     },

@@ -26,6 +26,17 @@ const METRIC_LABELS: Readonly<Record<MetricId, string>> = {
 
 const SEARCH_DELAY_MS = 250;
 
+/** A mode's label: its name, and the pipeline depth of the pipelined modes. */
+const modeLabel = (mode: string) => (mode.startsWith('pipe') ? `${mode} (-P 1000)` : mode);
+
+/** The modes the data has: the reference modes (shown together by 'all') and the precision modes, with which versions have them. */
+export interface ModeChoices {
+  readonly reference: readonly string[];
+  readonly precision: readonly string[];
+  /** One sentence per precision mode: the versions it has measured (src/model/precision.ts, precisionCoverageText). */
+  readonly coverage: readonly string[];
+}
+
 function radioGroup<T extends string>(name: string, legend: string, options: readonly (readonly [T, string])[], onPick: (v: T) => void, titles: Partial<Record<T, string>> = {}) {
   // Each input sits inside its label, so the label's look follows its own input only.
   const inputs = options.map(([value]) =>
@@ -52,11 +63,25 @@ function radioGroup<T extends string>(name: string, legend: string, options: rea
  * Builds the controls into `root`; `versions` in release order fill the range selects. With
  * `others` (versions that are not current) an "every release" switch shows them too.
  */
-export function createControls(root: HTMLElement, versions: readonly string[], onChange: (patch: StatePatch) => void, others = 0): Controls {
+export function createControls(
+  root: HTMLElement, versions: readonly string[], onChange: (patch: StatePatch) => void, others = 0,
+  modes: ModeChoices = { reference: ['data', 'pipe'], precision: [], coverage: [] },
+): Controls {
   const metric = radioGroup<MetricId>('metric', 'Metric', METRIC_IDS.map((id) => [id, METRIC_LABELS[id]] as const), (v) => onChange({ metric: v }),
     Object.fromEntries(METRIC_IDS.map((id) => [id, `${METRICS[id].label}: ${METRICS[id].direction}`])));
   const view = radioGroup<AxisView>('view', 'Axis', [['real', 'Real View'], ['max', 'Max Change View']], (v) => onChange({ view: v }));
-  const mode = radioGroup<ModeFilter>('mode', 'Mode', [['all', 'Both'], ['data', 'data'], ['pipe', 'pipe (-P 1000)']], (v) => onChange({ mode: v }));
+  const precisionTitle = `The precision protocol: every test lasts at least 1.5 s (a calibrated request count), configurations are measured in interleaved rounds, and every comparison has a 95% bootstrap interval; requests/second only. Measured so far: ${modes.coverage.join('; ')}`;
+  const mode = radioGroup<ModeFilter>('mode', 'Mode', [
+    ['all', modes.precision.length ? 'Both (reference)' : 'Both'], ...modes.reference.map((m) => [m, modeLabel(m)] as const),
+    ...(modes.precision.length ? [['precision', 'Both (precision)'] as const, ...modes.precision.map((m) => [m, modeLabel(m)] as const)] : []),
+  ], (v) => onChange({ mode: v }), Object.fromEntries([
+    ['all', `The reference modes (${modes.reference.join(', ')}): the 2014 page's protocol, 120,000 requests per test, best of the repeats`],
+    ...['precision', ...modes.precision].map((m) => [m, precisionTitle]),
+  ]));
+  // Under the filter bar, not in it: the bar stays one line tall where it sticks to the top.
+  const coverage = h('p', { class: 'mx-auto max-w-7xl px-4 pt-2 text-xs text-slate-600', attrs: { id: 'precision-coverage' } },
+    modes.precision.length ? `Precision modes (requests/second only; tests of at least 1.5 s, interleaved rounds, 95% intervals), measured so far: ${modes.coverage.join('; ')}.` : '');
+  coverage.hidden = modes.precision.length === 0;
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const search = h('input', {
@@ -96,6 +121,8 @@ export function createControls(root: HTMLElement, versions: readonly string[], o
     reset,
     count,
   );
+  document.getElementById('precision-coverage')?.remove();
+  root.after(coverage);
 
   return {
     sync(state, shown, total) {
@@ -115,5 +142,6 @@ export function createControls(root: HTMLElement, versions: readonly string[], o
         if (text) text.textContent = figures > 0 ? METRIC_LABELS[id] : `${METRIC_LABELS[id]}: not collected yet`;
       });
     },
+
   };
 }

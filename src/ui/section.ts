@@ -42,6 +42,8 @@ export interface SectionFrame {
   readonly body: HTMLElement;
   /** A one-line status under the controls ("Computing…", errors). */
   readonly status: HTMLElement;
+  /** The paragraph under the heading (a view hides it where it does not apply: the reference rule in a precision mode). */
+  readonly intro: HTMLElement;
   /** Sets the queries behind what the body shows now (none: no tools). */
   setQueries(queries: readonly SectionQuery[]): void;
 }
@@ -73,6 +75,7 @@ export function sectionFrame(id: SectionId, title: string, intro: (Node | string
     );
   };
   let signature = '';
+  const introText = h('p', { class: 'section-intro mt-1 max-w-4xl text-sm text-slate-700' }, ...intro);
   const element = h('section', {
     class: 'analysis-section mt-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm',
     attrs: { id: `section-${id}`, 'data-section': id, 'aria-labelledby': `section-${id}-title`, tabindex: '-1' },
@@ -81,14 +84,14 @@ export function sectionFrame(id: SectionId, title: string, intro: (Node | string
       h('h2', { class: 'text-lg font-semibold text-slate-900', attrs: { id: `section-${id}-title` } }, title),
       h('div', { class: 'flex items-center gap-2' }, copy.status, copy.link),
     ),
-    h('p', { class: 'mt-1 max-w-4xl text-sm text-slate-700' }, ...intro),
+    introText,
     controls,
     status,
     body,
     toolRow,
   );
   return {
-    element, controls, body, status,
+    element, controls, body, status, intro: introText,
     setQueries(queries) {
       const next = JSON.stringify(queries);
       if (next === signature) return;

@@ -20,6 +20,9 @@ export interface AnalysisContext {
   colorOf(compiler: string): string;
   /** The charts (test and mode), in page order. */
   readonly charts: readonly { readonly mode: string; readonly test: string }[];
+  /** The precision modes, and the rounds each version has in each on the class shown. */
+  readonly precisionModes: readonly string[];
+  readonly rounds: readonly { readonly mode: string; readonly version: string; readonly rounds: number }[];
   /** Every hardware class in the data, and the one the page shows (null without classes). */
   readonly hardware: readonly HardwareClass[];
   readonly selectedHardware: HardwareClass | null;

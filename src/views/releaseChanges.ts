@@ -2,14 +2,21 @@
  * The changes-between-releases section: for consecutive releases in the version range, which tests
  * got cheaper or costlier beyond noise in the counted metric, in how many configurations, each
  * linking to its chart and to the GitHub comparison of the two tags. The counted metric is the
- * page's when it is one, else instructions per request.
+ * page's when it is one, else instructions per request. In the precision modes (the mode filter's
+ * protocol) the changes are in requests/second, between the releases those modes measured, each
+ * configuration's by the bootstrap interval of its rounds paired by number.
  */
+import { changeGlyph } from '../model/metric';
+import { precisionStats } from '../data/precisionStats';
+import { RULE_TEXT } from '../model/precision';
 import { bySize, type ChangeEntry, compareUrl, pairChanges, type PairChanges, releasePairs } from '../model/releaseChanges';
-import { chartKey, type AppState, shownVersions } from '../model/state';
+import { chartKey, type AppState, protocolOf, shownVersions } from '../model/state';
+import { precisionReleaseChangesQuery } from '../sql/precision';
+import type { Query } from '../sql/query';
 import { releaseChangesQuery, type ReleaseChangeRow } from '../sql/releaseChanges';
 import { h } from '../ui/dom';
 import { labelledSelect, sectionFrame } from '../ui/section';
-import { type Metric, metricOf, METRICS } from '../vocabulary';
+import { type Metric, metricOf, METRICS, RPS } from '../vocabulary';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 
 const LINK = 'text-blue-700 underline hover:no-underline';
@@ -20,33 +27,47 @@ function countedMetric(state: AppState): Metric {
   return metric.kind === 'counted' ? metric : METRICS.ir;
 }
 
+const PRECISION_INTRO = 'For each release the precision modes measured against the one before it among those releases shown, per test and mode, '
+  + 'the configurations whose requests/second changed: the newer release over the older as the geometric mean of their rounds paired by number, '
+  + 'a change when its 95% interval excludes 0. A missing figure is listed as missing, never as a change.';
+
+const INTRO = [
+  'For each release against the one before it among the releases shown (the version range; the current versions, or every release), per test and mode, the configurations whose counted cost ',
+  'per request changed beyond noise: the noise band of a configuration is the larger spread of its counting repeats on the two releases. ',
+  'A missing count (not collected, build failed, unsupported) is listed as missing, never as a change. ',
+  'The page\'s metric when it is a counted one (instructions, estimated cycles, simulated misses per request), else instructions per request. ',
+  'A count of zero (simulated last-level misses: none in the window) has no ratio to a count above zero: such a comparison is listed without a ratio.',
+];
+
 /** The section. */
 export function createReleaseChanges(ctx: AnalysisContext): SectionView {
-  const frame = sectionFrame('changes', 'Changes between releases', [
-    'For each release against the one before it among the releases shown (the version range; the current versions, or every release), per test and mode, the configurations whose counted cost ',
-    'per request changed beyond noise: the noise band of a configuration is the larger spread of its counting repeats on the two releases. ',
-    'A missing count (not collected, build failed, unsupported) is listed as missing, never as a change. ',
-    'The page\'s metric when it is a counted one (instructions, estimated cycles, simulated misses per request), else instructions per request. ',
-    'A count of zero (simulated last-level misses: none in the window) has no ratio to a count above zero: such a comparison is listed without a ratio.',
-  ], () => ctx.link({ section: 'changes' }), ctx.tools);
+  const frame = sectionFrame('changes', 'Changes between releases', INTRO, () => ctx.link({ section: 'changes' }), ctx.tools);
   const order = labelledSelect('changes-order', 'Order', (v) => ctx.update({ changes: v === 'size' ? 'size' : null, section: 'changes' }));
   frame.controls.append(order.wrap);
+  const rule = h('p', { class: 'rule-note mb-2 max-w-4xl text-sm text-slate-700' });
   const list = h('div', { class: 'space-y-3 text-sm' });
-  frame.body.append(list);
+  frame.body.append(rule, list);
 
   const chartLink = (e: ChangeEntry, metric: Metric) => {
     const key = chartKey(e.mode, e.test);
     return h('a', {
       class: LINK,
       // A release outside the current versions is drawn only when every release is shown.
-      attrs: { href: ctx.link({ metric: metric.id, chart: key, open: { [key]: e.to }, section: null, ...(ctx.currentVersions.includes(e.to) ? {} : { releases: 'all' as const }) }), 'data-link': 'chart' },
+      attrs: {
+        href: ctx.link({
+          metric: metric.id, chart: key, open: { [key]: e.to }, section: null, ...(ctx.currentVersions.includes(e.to) ? {} : { releases: 'all' as const }),
+          // A precision mode's chart is shown under its own mode.
+          ...(ctx.precisionModes.includes(e.mode) ? { mode: e.mode } : {}),
+        }),
+        'data-link': 'chart',
+      },
     }, 'chart');
   };
   const diffLink = (from: string, to: string) =>
     h('a', { class: LINK, attrs: { href: compareUrl(from, to), rel: 'noopener', target: '_blank', 'data-link': 'diff' } }, `${from}…${to} on GitHub`);
   const entryItem = (e: ChangeEntry, metric: Metric, withPair: boolean) =>
-    h('li', { attrs: { 'data-change': e.direction, 'data-test': e.test, 'data-mode': e.mode, 'data-pair': `${e.from}>${e.to}` } },
-      h('span', { class: e.direction === 'cheaper' ? 'text-blue-800' : 'text-orange-800' }, e.direction === 'cheaper' ? '▼ ' : '▲ '),
+    h('li', { attrs: { 'data-change': e.direction === 'cheaper' ? metric.better : metric.worse, 'data-test': e.test, 'data-mode': e.mode, 'data-pair': `${e.from}>${e.to}` } },
+      h('span', { class: e.direction === 'cheaper' ? 'text-blue-800' : 'text-orange-800' }, `${changeGlyph(metric, e.direction === 'cheaper' ? 'faster' : 'slower')} `),
       withPair ? h('strong', {}, `${e.from} → ${e.to}: `) : '',
       e.text, ' · ', chartLink(e, metric), withPair ? ' · ' : '', withPair ? diffLink(e.from, e.to) : '');
   const pairBlock = (p: PairChanges, metric: Metric) =>
@@ -55,10 +76,10 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
       p.entries.length ? h('ul', { class: 'ml-4 list-none space-y-0.5' }, ...p.entries.map((e) => entryItem(e, metric, false))) : '',
       h('p', { class: 'pair-note text-slate-600' }, p.note.charAt(0).toUpperCase() + p.note.slice(1), '.'));
 
-  function draw(rows: readonly ReleaseChangeRow[], state: AppState, metric: Metric): void {
-    const pairs = pairChanges(rows, metric);
+  function draw(rows: readonly ReleaseChangeRow[], state: AppState, metric: Metric, precision: boolean): void {
+    const pairs = pairChanges(rows, metric, precision);
     const entries = pairs.flatMap((p) => p.entries);
-    frame.status.textContent = `${entries.length} changes beyond noise in ${pairs.length} release pairs, ${metric.name}`;
+    frame.status.textContent = `${entries.length} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}`;
     if (state.changes === 'size') {
       list.replaceChildren(entries.length
         ? h('ul', { class: 'list-none space-y-0.5', attrs: { 'data-order': 'size' } }, ...bySize(entries).map((e) => entryItem(e, metric, true)))
@@ -68,31 +89,50 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     }
   }
 
+  /** The rows of consecutive releases `pairs` and the query behind them (precision: the paired rounds, judged here). */
+  async function changes(pairs: readonly (readonly [string, string])[], metric: Metric, precision: boolean): Promise<{ rows: ReleaseChangeRow[]; query: Query<unknown> }> {
+    if (!precision) {
+      const counted = releaseChangesQuery(pairs, metric);
+      return { rows: await ctx.run(counted), query: counted };
+    }
+    const rounds = precisionReleaseChangesQuery(pairs);
+    return { rows: await precisionStats('releases', await ctx.run(rounds)), query: rounds };
+  }
+
+  let renders = 0;
   async function render(state: AppState): Promise<void> {
     order.setOptions([['release', 'by release'], ['size', 'by size of change']], state.changes ?? 'release');
-    const metric = countedMetric(state);
-    const pairs = releasePairs(shownVersions(state, ctx.versions, ctx.currentVersions));
+    const precision = protocolOf(state.mode, ctx.precisionModes) === 'precision';
+    const token = ++renders;
+    const metric = precision ? RPS : countedMetric(state);
+    frame.intro.textContent = precision ? PRECISION_INTRO : INTRO.join('');
+    rule.textContent = RULE_TEXT[precision ? 'precision' : 'reference'];
+    rule.hidden = !precision;
+    const shown = shownVersions(state, ctx.versions, ctx.currentVersions);
+    const pairs = releasePairs(precision ? shown.filter((v) => ctx.rounds.some((r) => r.version === v)) : shown);
     if (!pairs.length) {
-      frame.status.textContent = 'The version range holds one release: nothing to compare.';
+      frame.status.textContent = precision ? 'The precision modes measured fewer than two of the releases shown: nothing to compare.' : 'The version range holds one release: nothing to compare.';
       list.replaceChildren();
       return;
     }
     frame.status.textContent = 'Computing…';
-    const q = releaseChangesQuery(pairs, metric);
     let rows: ReleaseChangeRow[];
+    let q: Query<unknown>;
     try {
-      rows = await ctx.run(q);
+      ({ rows, query: q } = await changes(pairs, metric, precision));
     } catch (err) {
       showSectionError(frame, 'The changes between releases', err);
       return;
     }
+    if (token !== renders) return;
     frame.status.dataset.status = '';
     frame.setQueries([{
-      label: 'changes', title: `Changes between consecutive releases, ${metric.name}, per pair, mode and test`,
-      query: q, file: `redis-benchmarks-release-changes-${metric.id}`,
+      label: precision ? 'paired rounds' : 'changes',
+      title: precision ? 'Changes between consecutive releases, precision modes: every configuration per pair, mode, test and round (lr = ln newer / older in that round)' : `Changes between consecutive releases, ${metric.name}, per pair, mode and test`,
+      query: q, file: `redis-benchmarks-release-changes-${precision ? 'precision-rounds' : metric.id}`,
     }]);
-    draw(rows, state, metric);
+    draw(rows, state, metric, precision);
   }
 
-  return { frame, render, key: (s) => `${countedMetric(s).id}|${s.from}|${s.to}|${s.releases}|${s.changes}` };
+  return { frame, render, key: (s) => `${countedMetric(s).id}|${s.from}|${s.to}|${s.releases}|${s.changes}|${protocolOf(s.mode, ctx.precisionModes)}` };
 }

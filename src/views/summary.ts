@@ -1,7 +1,9 @@
 /**
  * The summary section (the landing section): every configuration's geometric-mean speed against
  * a baseline, per mode, with the distribution of its per-test changes (one version, or all
- * versions) and a table of the scores per version.
+ * versions) and a table of the scores per version; for the precision modes (the mode filter's
+ * protocol), the same by bootstrap intervals of paired rounds. Under both, how long each test
+ * lasted and the resolution that gives.
  */
 import { changeStrip, type ChangeStrip } from '../chart/changeStrip';
 import { heatTables } from '../chart/heatTable';
@@ -9,15 +11,18 @@ import { fileSlug } from '../export/download';
 import { configKey, parseConfigKey } from '../model/analysisState';
 import { configName } from '../model/changeText';
 import { CYCLES_FORMULA, metricSuffix } from '../model/metric';
-import type { AppState } from '../model/state';
+import { precisionStats } from '../data/precisionStats';
+import { cvLines, durationLines, durationTable, RULE_TEXT } from '../model/precision';
+import { type AppState, protocolOf } from '../model/state';
 import {
   ALL_VERSIONS, instrumentLines, scopeText, summaryHeadlines, summaryModes, summaryStatus, summaryStrip, summaryTable,
 } from '../model/summary';
 import { spreadQuery, winnerTallyQuery } from '../sql/counted';
+import { precisionCvQuery, precisionSummaryQuery, testDurationQuery } from '../sql/precision';
 import { summaryItemsQuery, type SummaryItemRow, summaryQuery, type SummaryRow } from '../sql/summary';
 import { h } from '../ui/dom';
 import { labelledSelect, sectionFrame } from '../ui/section';
-import { type ConfigRef, type Metric, METRIC_IDS, metricOf, SIMULATED_NOTE } from '../vocabulary';
+import { type ConfigRef, type Metric, METRIC_IDS, metricOf, type Protocol, SIMULATED_NOTE } from '../vocabulary';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 
 /** Runs `task` once the browser is idle (soon, where there is no requestIdleCallback). */
@@ -35,6 +40,36 @@ const COUNT_NOTE = [
   SIMULATED_NOTE,
 ].join('');
 
+/** What the precision modes are, for the note above the summary. */
+const PRECISION_NOTE = [
+  'Precision modes: the reference modes\' requests, but every test lasts at least 1.5 s (a request count calibrated per version and test, ',
+  'so one millisecond of the client\'s clock is under 0.1% of it), and the configurations of a version are measured in interleaved rounds, ',
+  'each in a fresh random order, so configurations compared within a round share nearly the same host. A bar is the geometric mean over the rounds; ',
+  'each configuration\'s change against the baseline is the geometric mean of its per-round paired ratios. ',
+  'Over all versions, the k-th round of every version is resampled together, with the versions\' tests.',
+].join('');
+
+/** How long each test lasted and the resolution that gives, per mode: lines, and a table per test in a disclosure. */
+function durationBlock(): { element: HTMLElement; show(rows: Parameters<typeof durationLines>[0]): void } {
+  const lines = h('ul', { class: 'summary-durations mb-1 space-y-1 text-sm text-slate-700' });
+  const table = h('div', { class: 'overflow-x-auto' });
+  const element = h('div', { class: 'mb-3' }, lines, h('details', { class: 'text-sm' }, h('summary', { class: 'cursor-pointer text-slate-700' }, 'How long each test lasted, per mode'), table));
+  return {
+    element,
+    show(rows) {
+      lines.replaceChildren(...durationLines(rows).map(({ mode, protocol, text }) => h('li', { attrs: { 'data-mode': mode, 'data-protocol': protocol } }, text)));
+      const { modes, tests } = durationTable(rows);
+      const th = (text: string) => h('th', { class: 'border-b border-slate-300 px-2 py-1 text-left font-semibold', attrs: { scope: 'col' } }, text);
+      table.replaceChildren(h('table', { class: 'duration-table border-collapse tabular-nums' },
+        h('caption', { class: 'text-left text-slate-700' }, 'Median duration of each test (requests / requests per second) and one millisecond as a share of it'),
+        h('thead', {}, h('tr', {}, th('Test'), ...modes.map(th))),
+        h('tbody', {}, ...tests.map((t) => h('tr', { attrs: { 'data-test': t.test } },
+          h('th', { class: 'px-2 py-0.5 text-left font-normal', attrs: { scope: 'row' } }, t.test),
+          ...t.cells.map((c, i) => h('td', { class: 'px-2 py-0.5', attrs: { 'data-mode': modes[i] ?? '', ...(c ? { title: c.title } : {}) } }, c ? c.text : '–')))))));
+    },
+  };
+}
+
 /** The summary section. */
 export function createSummary(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('summary', 'Summary: which build is fastest?', [
@@ -45,6 +80,8 @@ export function createSummary(ctx: AnalysisContext): SectionView {
   ], () => ctx.link({ section: 'summary' }), ctx.tools);
   const title = frame.element.querySelector('h2');
   const countNote = h('p', { class: 'count-note mb-2 max-w-4xl text-sm text-slate-700' }, COUNT_NOTE);
+  const rule = h('p', { class: 'rule-note mb-2 max-w-4xl text-sm text-slate-700' });
+  const durations = durationBlock();
   const headline = h('ul', { class: 'summary-headline mb-3 space-y-1 text-sm text-slate-800' });
   const instruments = h('ul', { class: 'summary-instruments mb-3 space-y-1 text-sm text-slate-700' });
   const baseSelect = labelledSelect('summary-base', 'Baseline', (value) => ctx.update({ base: value === configKey(ctx.configs[0] ?? { compiler: '', flag_set: '' }) ? null : value }));
@@ -52,7 +89,7 @@ export function createSummary(ctx: AnalysisContext): SectionView {
   frame.controls.append(baseSelect.wrap, scopeSelect.wrap);
   const stripsBox = h('div', { class: 'grid grid-cols-1 gap-4 xl:grid-cols-2' });
   const tablesBox = h('div', { class: 'mt-4 grid grid-cols-1 gap-4 overflow-x-auto' });
-  frame.body.append(countNote, headline, instruments, stripsBox, tablesBox);
+  frame.body.append(countNote, rule, headline, instruments, durations.element, stripsBox, tablesBox);
   const strips = new Map<string, { chart: ChangeStrip; caption: HTMLElement }>();
   const tables = heatTables(tablesBox, 'summary-table');
 
@@ -74,28 +111,63 @@ export function createSummary(ctx: AnalysisContext): SectionView {
     }
   }
 
+  /** The precision modes' coefficients of variation, in place of the instruments' comparison. */
+  async function renderVariation(): Promise<void> {
+    const token = ++instrumentsShown;
+    try {
+      const rows = await ctx.run(precisionCvQuery());
+      if (token === instrumentsShown) instruments.replaceChildren(...cvLines(rows).map(({ mode, text }) => h('li', { attrs: { 'data-mode': mode, 'data-line': 'variation' } }, text)));
+    } catch (err) {
+      instruments.replaceChildren(h('li', {}, `The coefficients of variation failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`));
+    }
+  }
+
+  /** The scores and one scope's items in the protocol's modes (precision: from the paired rounds, judged here). */
+  async function scored(base: ConfigRef, scope: string | null, metric: Metric, protocol: Protocol): Promise<[SummaryRow[], SummaryItemRow[]]> {
+    if (protocol === 'precision') {
+      const summary = await precisionStats('summary', await ctx.run(precisionSummaryQuery(base)), scope);
+      return [summary.scores, summary.items];
+    }
+    return Promise.all([ctx.run(summaryQuery(base, metric)), ctx.run(summaryItemsQuery(base, scope, metric))]);
+  }
+
+  let renders = 0;
   async function render(state: AppState): Promise<void> {
     const base = parseConfigKey(state.base ?? '') ?? ctx.configs[0];
     if (!base) return;
     const metric = metricOf(state.metric);
+    const protocol = protocolOf(state.mode, ctx.precisionModes);
+    const token = ++renders;
     if (title) title.textContent = `Summary: which build is ${metric.best}?`;
     baseSelect.setOptions(ctx.configs.map((c) => [configKey(c), configName(c)]), configKey(base));
-    scopeSelect.setOptions([[ALL_VERSIONS, 'all versions'], ...ctx.versions.map((v) => [v, v] as const)], state.scope ?? ALL_VERSIONS);
     frame.status.textContent = 'Computing…';
+    countNote.textContent = protocol === 'precision' ? PRECISION_NOTE : COUNT_NOTE;
+    frame.intro.hidden = protocol === 'precision';
+    // The precision modes' versions: those measured on the class shown.
+    const versions = protocol === 'precision' ? ctx.versions.filter((v) => ctx.rounds.some((r) => r.version === v)) : ctx.versions;
+    scopeSelect.setOptions([[ALL_VERSIONS, 'all versions'], ...versions.map((v) => [v, v] as const)], state.scope ?? ALL_VERSIONS);
+    rule.textContent = RULE_TEXT[protocol];
+    void ctx.run(testDurationQuery()).then(durations.show, (err: unknown) => console.warn('test durations failed', err));
     let scores: SummaryRow[];
     let items: SummaryItemRow[];
     try {
-      [scores, items] = await Promise.all([ctx.run(summaryQuery(base, metric)), ctx.run(summaryItemsQuery(base, state.scope, metric))]);
+      [scores, items] = await scored(base, state.scope, metric, protocol);
     } catch (err) {
       showSectionError(frame, 'The summary', err);
       return;
     }
+    // A later render (another baseline, scope or protocol) draws instead.
+    if (token !== renders) return;
     const modes = summaryModes(scores);
     frame.status.textContent = summaryStatus(modes, base, metric);
     frame.status.dataset.status = '';
     const against = `against ${configName(base)}`;
     const suffix = metric.id === 'rps' ? '' : `-${metric.id}`;
-    frame.setQueries([
+    frame.setQueries(protocol === 'precision' ? [
+      { label: 'paired rounds', title: `Summary, precision modes: every configuration against ${configName(base)}, per mode, version, test and round (lr = ln of the ratio in that round)`,
+        query: precisionSummaryQuery(base), file: `redis-benchmarks-summary-rounds-vs-${fileSlug(configName(base))}` },
+      { label: 'test durations', title: 'How long each test lasted, per mode and test, and one millisecond as a share of it', query: testDurationQuery(), file: 'redis-benchmarks-test-durations' },
+    ] : [
       { label: 'geometric means', title: `Summary: geometric mean of every configuration${metricSuffix(metric)} ${against}, per mode and version (version NULL: all versions)`,
         query: summaryQuery(base, metric), file: `redis-benchmarks-summary-vs-${fileSlug(configName(base))}${suffix}` },
       { label: 'per-test changes', title: `Summary: per-test changes of every configuration${metricSuffix(metric)} ${against}, ${scopeText(state.scope)}`,
@@ -105,9 +177,17 @@ export function createSummary(ctx: AnalysisContext): SectionView {
     stripsBox.hidden = tablesBox.hidden = modes.length === 0;
     headline.replaceChildren(...summaryHeadlines(scores, base, metric).map(({ mode, text }) => h('li', { attrs: { 'data-mode': mode } }, text)));
     // Several queries over every metric: after what a reader waits on (the drilldown prefetch is queued at idle too, first).
-    instruments.replaceChildren(h('li', {}, 'Comparing the instruments…'));
-    whenIdle(() => void renderInstruments(base, metric, scores));
+    instruments.replaceChildren(h('li', {}, protocol === 'precision' ? 'Measuring the variation…' : 'Comparing the instruments…'));
+    whenIdle(() => void (protocol === 'precision' ? renderVariation() : renderInstruments(base, metric, scores)));
 
+    // The other protocol's modes leave.
+    for (const [mode, strip] of strips) {
+      if (modes.includes(mode)) continue;
+      strip.chart.destroy();
+      strip.caption.parentElement?.remove();
+      strips.delete(mode);
+    }
+    tables.keepOnly(modes);
     for (const mode of modes) {
       const { rows, label, caption } = summaryStrip(mode, ctx.configs, base, scores, items, state.scope, metric);
       let strip = strips.get(mode);
@@ -120,12 +200,12 @@ export function createSummary(ctx: AnalysisContext): SectionView {
         strips.set(mode, strip);
       } else strip.chart.update(rows, label);
       strip.caption.textContent = caption;
-      tables.show(mode, summaryTable(mode, ctx.versions, ctx.configs, base, scores, metric), {
+      tables.show(mode, summaryTable(mode, versions, ctx.configs, base, scores, metric), {
         onCell: (_row: string, column: string) => ctx.update({ scope: column === ALL_VERSIONS ? null : column, section: 'summary' }),
         selectedColumn: state.scope ?? ALL_VERSIONS,
       });
     }
   }
 
-  return { frame, render, key: (s) => `${s.base}|${s.scope}|${s.metric}` };
+  return { frame, render, key: (s) => `${s.base}|${s.scope}|${s.metric}|${protocolOf(s.mode, ctx.precisionModes)}` };
 }

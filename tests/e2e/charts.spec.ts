@@ -7,7 +7,9 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('charts render one figure per test and mode with the header from the data', async ({ page }, testInfo) => {
-  await expect(page.locator('figure[data-chart-key]')).toHaveCount(20);
+  // A card per chart of every mode; by default the reference modes' are shown, the precision modes' hidden.
+  await expect(page.locator('figure[data-chart-key]')).toHaveCount(40);
+  await expect(page.locator('figure[data-chart-key]:visible')).toHaveCount(20);
   const set = chart(page, 'data:SET');
   await expect(set.locator('figcaption')).toContainText('SET');
   await expect(set.locator('figcaption')).toContainText('data mode');

@@ -18,7 +18,7 @@ test('the hardware select lists both classes, and picking one reloads the page w
   const select = page.getByLabel('Hardware', { exact: true });
   await expect(select).toBeVisible();
   await expect(select.locator('option')).toHaveText([
-    'Fixture CPU @ 2.00GHz, 2 cores — 403 runs, 68 of 84 cells measured, 83% of the plan done',
+    'Fixture CPU @ 2.00GHz, 2 cores — 636 runs, 68 of 84 cells measured, 83% of the plan done',
     'Fixture Intel CPU (family 6 model 85), 2 cores — 6 runs, 3 of 84 cells measured, 1% of the plan done',
   ]);
   await expect(select).toHaveValue(DEFAULT_HW);

@@ -265,13 +265,19 @@ describe('statusGridQuery', () => {
     expect(build?.machine_id).toBe('m-fixture');
     // The fixture's busy spell: 6.2.16's first data run shared the machine (others:85).
     const busy = await fx.runner.run(cellRunsQuery('6.2.16|gcc|-O2'));
-    expect(busy.map((r) => `${r.mode} ${r.repeat} ${r.busy_pct}`)).toEqual(['data 1 85', 'data 2 3', 'data 3 3', 'pipe 1 3', 'pipe 2 3', 'pipe 3 3']);
+    const reference = busy.filter((r) => r.mode === 'data' || r.mode === 'pipe');
+    expect(reference.map((r) => `${r.mode} ${r.repeat} ${r.busy_pct}`)).toEqual(['data 1 85', 'data 2 3', 'data 3 3', 'pipe 1 3', 'pipe 2 3', 'pipe 3 3']);
+    // Its precision runs are listed with them: five rounds in each precision mode.
+    expect(busy.filter((r) => !reference.includes(r)).map((r) => `${r.mode} ${r.repeat}`)).toEqual(
+      ['data-long', 'pipe-long'].flatMap((mode) => [1, 2, 3, 4, 5].map((n) => `${mode} ${n}`)),
+    );
     // The host-speed probe: recorded from 6.2.16 on in the fixture, null before (older collectors).
-    expect(busy[1]).toMatchObject({ mem_write_before: 4.4e10, mem_write_after: 3.8e10 });
+    expect(reference[1]).toMatchObject({ mem_write_before: 4.4e10, mem_write_after: 3.8e10 });
     expect(runs[0]).toMatchObject({ mem_write_before: null, mem_write_after: null });
     // The host's steal: recorded from 7.2.6 on in the fixture, null before (older collectors).
     expect(runs[0]).toMatchObject({ steal_pct: null });
     const stolen = await fx.runner.run(cellRunsQuery('7.2.6|gcc|-O2'));
+    // 7.2.6 has no precision runs in the fixture.
     expect(stolen.map((r) => `${r.mode} ${r.repeat} ${r.steal_pct}`)).toEqual([
       'data 1 0.5', 'data 2 1', 'data 3 1.5', 'pipe 1 0.5', 'pipe 2 24.5', 'pipe 3 1.5',
     ]);
@@ -293,7 +299,7 @@ describe('statusGridQuery', () => {
     expect(await fx.runner.run(redoneSummaryQuery())).toEqual([{ mode: 'data', runs: 2, compared: 2, median_speed: expect.closeTo((0.9 / 0.8 + 0.8) / 2, 3) }]);
     // The redone runs stay out of the charts: the cell's best repeat is the runs table's.
     const [best] = await fx.runner.run(query<{ n: number }>(
-      `SELECT count(*)::INTEGER AS n FROM cell_status s WHERE s.cell_id = '7.4.1|gcc|-O2' AND s.ok_repeats <> 3 AND s.status = 'ok'`));
+      `SELECT count(*)::INTEGER AS n FROM cell_status s WHERE s.cell_id = '7.4.1|gcc|-O2' AND s.protocol = 'reference' AND s.ok_repeats <> 3 AND s.status = 'ok'`));
     expect(best?.n).toBe(0);
   });
 

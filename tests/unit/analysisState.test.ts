@@ -5,6 +5,8 @@ import { DEFAULTS, decodeState, encodeState, reconcileState } from '../../src/mo
 const catalog = {
   versions: ['2.6.17', '7.2.6', '7.4.1'],
   charts: new Set(['data:SET']),
+  modes: ['data'],
+  precisionModes: [],
   configs: new Set(['gcc|-O2', 'clang|-O2 -flto']),
   hardware: [],
   defaultHardware: null,

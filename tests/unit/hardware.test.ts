@@ -90,8 +90,9 @@ describe('prepareTables with two hardware classes', () => {
   it('lists both classes with their counts over every machine, the earliest first', () => {
     // Done runs, as the collector's plan counts them: the default class's 404 runs (a server
     // failure among them) and the 3 failed cells' 6 planned runs each; 84 cells x 2 modes x 3.
+    // Its runs count the 234 precision runs too (one of them server failed), which no plan counts.
     expect(amd.catalog.hardware.map((c) => [c.label, c.slug, c.runs, c.measuredCells, c.plannedCells, c.doneRuns, c.plannedRuns])).toEqual([
-      ['Fixture CPU @ 2.00GHz, 2 cores', AMD, 403, 68, 84, 404 + 3 * 6, 504],
+      ['Fixture CPU @ 2.00GHz, 2 cores', AMD, 403 + 233, 68, 84, 404 + 3 * 6, 504],
       ['Fixture Intel CPU (family 6 model 85), 2 cores', INTEL, 6, 3, 84, 6, 504],
     ]);
     expect(amd.catalog.selectedHardware?.slug).toBe(AMD);
@@ -106,13 +107,13 @@ describe('prepareTables with two hardware classes', () => {
     const sameName = `SELECT * REPLACE ('Fixture CPU @ 2.00GHz' AS cpu_model) FROM fixture`;
     const recorded = await openFixtureDb(undefined, { machines: await rewrittenFixture('machines', sameName) });
     expect(recorded.catalog.hardware.map((c) => [c.label, c.runs])).toEqual([
-      ['Fixture CPU @ 2.00GHz, 2 cores', 403],
+      ['Fixture CPU @ 2.00GHz, 2 cores', 403 + 233],
       ['Fixture Intel CPU (family 6 model 85), 2 cores', 6],
     ]);
     const legacy = await openFixtureDb(undefined, {
       machines: await rewrittenFixture('machines', `SELECT * REPLACE ('Fixture CPU @ 2.00GHz' AS cpu_model, NULL::VARCHAR AS hardware_class) FROM fixture`),
     });
-    expect(legacy.catalog.hardware.map((c) => [c.label, c.runs])).toEqual([['Fixture CPU @ 2.00GHz, 2 cores', 409]]);
+    expect(legacy.catalog.hardware.map((c) => [c.label, c.runs])).toEqual([['Fixture CPU @ 2.00GHz, 2 cores', 409 + 233]]);
   });
 
   it('shows the default class for an unknown slug', async () => {
@@ -125,8 +126,9 @@ describe('prepareTables with two hardware classes', () => {
       `SELECT (SELECT count(*) FROM runs)::INTEGER AS runs, (SELECT count(*) FROM results)::INTEGER AS results,
               (SELECT count(*) FROM builds)::INTEGER AS builds, (SELECT count(*) FROM all_runs)::INTEGER AS all_runs,
               (SELECT count(*) FROM all_results)::INTEGER AS all_results, (SELECT count(*) FROM all_builds)::INTEGER AS all_builds`));
-    const all = { all_runs: 410, all_results: 4090, all_builds: 74 };
-    expect(await counts(amd)).toEqual([{ runs: 404, results: 4030, builds: 71, ...all }]);
+    // With the default class's 234 precision runs and their 2,330 results.
+    const all = { all_runs: 410 + 234, all_results: 4090 + 2330, all_builds: 74 };
+    expect(await counts(amd)).toEqual([{ runs: 404 + 234, results: 4030 + 2330, builds: 71, ...all }]);
     expect(await counts(intel)).toEqual([{ runs: 6, results: 60, builds: 3, ...all }]);
   });
 

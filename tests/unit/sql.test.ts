@@ -43,11 +43,12 @@ describe('prepareTables', () => {
 
 describe('versionBarsQuery', () => {
   it('returns one bar per test, mode and version, in test order then release order', () => {
-    expect(bars).toHaveLength(10 * 2 * 7);
+    // Two reference and two precision modes.
+    expect(bars).toHaveLength(10 * 4 * 7);
     expect(bars.slice(0, 7).map((b) => `${b.mode} ${b.test} ${b.version}`)).toEqual(
       fx.versions.map((v) => `data PING_INLINE ${v}`),
     );
-    expect(bars.at(-1)).toMatchObject({ test: 'XADD', mode: 'pipe', version: '7.4.1' });
+    expect(bars.at(-1)).toMatchObject({ test: 'XADD', mode: 'pipe-long', version: '7.4.1' });
   });
 
   it('takes the best repeat of the best configuration as the version bar', async () => {
@@ -177,7 +178,9 @@ describe('header queries', () => {
     const protocol = await fx.runner.run(protocolQuery());
     expect(protocol.map((p) => [p.mode, p.client_args])).toEqual([
       ['data', '-n 120000 --csv -d 64 -r 9999999999'],
+      ['data-long', '--csv -d 64 -r 9999999999'],
       ['pipe', '-n 120000 --csv -d 64 -r 9999999999 -P 1000'],
+      ['pipe-long', '--csv -d 64 -r 9999999999 -P 1000'],
     ]);
     const [dates] = await fx.runner.run(datesQuery());
     expect(dates?.first).toBe('2026-11-20 10:10');
@@ -187,8 +190,16 @@ describe('header queries', () => {
 
 describe('catalog', () => {
   it('lists every chart in test order with data before pipe, and compilers in plan order', () => {
-    expect(fx.catalog.charts).toHaveLength(20);
+    expect(fx.catalog.charts).toHaveLength(40);
     expect(fx.catalog.charts.slice(0, 3).map((c) => `${c.mode}:${c.test}`)).toEqual(['data:PING_INLINE', 'pipe:PING_INLINE', 'data:PING_MBULK']);
     expect(fx.catalog.compilers).toEqual(['gcc', 'clang']);
+  });
+
+  it("lists the precision modes' charts after every reference chart, and each version's rounds in them", () => {
+    expect(fx.catalog.charts.slice(18, 22).map((c) => `${c.mode}:${c.test}`)).toEqual(['data:XADD', 'pipe:XADD', 'data-long:PING_INLINE', 'pipe-long:PING_INLINE']);
+    expect(fx.catalog.precisionModes).toEqual(['data-long', 'pipe-long']);
+    expect([...fx.catalog.rounds].sort((a, b) => `${a.mode}${a.version}`.localeCompare(`${b.mode}${b.version}`))).toEqual(
+      ['data-long', 'pipe-long'].flatMap((mode) => [{ mode, version: '2.8.24', rounds: 1 }, { mode, version: '6.2.16', rounds: 5 }, { mode, version: '7.4.1', rounds: 5 }]),
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type AppState, chartKey, chartMatches, decodeState, orderRange, DEFAULTS, encodeState, parseChartKey, reconcileState, zoomedToLine,
+  type AppState, chartKey, chartMatches, decodeState, orderRange, DEFAULTS, encodeState, parseChartKey, protocolOf, reconcileState, zoomedToLine,
 } from '../../src/model/state';
 import { METRIC_IDS } from '../../src/vocabulary';
 
@@ -31,7 +31,9 @@ const full: AppState = {
 
 const catalog = {
   versions: ['2.6.17', '2.8.24', '3.0.7', '7.4.1'],
-  charts: new Set(['data:SET', 'pipe:SET', 'pipe:LRANGE_100 (first 100 elements)']),
+  charts: new Set(['data:SET', 'pipe:SET', 'pipe:LRANGE_100 (first 100 elements)', 'data-long:SET', 'pipe-long:SET']),
+  modes: ['data', 'pipe', 'data-long', 'pipe-long'],
+  precisionModes: ['data-long', 'pipe-long'],
   configs: new Set(['gcc|-O2', 'clang|-O2 -flto']),
   hardware: [
     { slug: 'amd-epyc-2-cores', label: 'AMD EPYC, 2 cores' },
@@ -59,7 +61,7 @@ describe('encodeState / decodeState', () => {
   });
 
   it('falls back to the default of each malformed field and says why', () => {
-    const { state, problems } = decodeState('?view=zoom&mode=both&open=nonsense&chart=SET&colour=red');
+    const { state, problems } = decodeState('?view=zoom&mode=%3Cboth%3E&open=nonsense&chart=SET&colour=red');
     expect(state).toEqual(DEFAULTS);
     expect(problems).toHaveLength(5);
     expect(problems.join(' ')).toMatch(/view "zoom"/);
@@ -67,7 +69,7 @@ describe('encodeState / decodeState', () => {
   });
 
   it('keeps the valid fields of a partly malformed URL', () => {
-    const { state, problems } = decodeState('?view=max&mode=bogus&q=SET');
+    const { state, problems } = decodeState('?view=max&mode=bo%20gus&q=SET');
     expect(state).toEqual({ ...DEFAULTS, view: 'max', q: 'SET' });
     expect(problems).toHaveLength(1);
   });
@@ -155,6 +157,29 @@ describe('reconcileState', () => {
     expect(unknown.problems).toHaveLength(1);
   });
 
+  it('keeps a mode of the data, or the precision modes together, and falls back to the reference modes for another', () => {
+    for (const mode of ['all', 'data', 'pipe-long', 'precision']) expect(reconcileState({ ...DEFAULTS, mode }, catalog).state.mode).toBe(mode);
+    const { state, problems } = reconcileState({ ...DEFAULTS, mode: 'turbo' }, catalog);
+    expect(state.mode).toBe('all');
+    expect(problems).toEqual(['The mode "turbo" is not in the data; showing the reference modes.']);
+    // Without precision modes, 'precision' names nothing.
+    const reference = { ...catalog, modes: ['data', 'pipe'], precisionModes: [] };
+    expect(reconcileState({ ...DEFAULTS, mode: 'precision' }, reference).state.mode).toBe('all');
+  });
+
+  it('shows a precision mode in requests/second, with a notice when a link asks for a count', () => {
+    const { state, problems } = reconcileState({ ...DEFAULTS, mode: 'data-long', metric: 'ir' }, catalog);
+    expect([state.mode, state.metric]).toEqual(['data-long', 'rps']);
+    expect(problems).toEqual(['The precision modes are measured in requests/second only (nothing is counted under Valgrind in them); showing requests/second.']);
+    expect(reconcileState({ ...DEFAULTS, mode: 'data', metric: 'ir' }, catalog).state.metric).toBe('ir');
+  });
+
+  it('round-trips a precision mode through the URL', () => {
+    const state = { ...DEFAULTS, mode: 'pipe-long', open: { 'pipe-long:SET': '7.4.1' } };
+    expect(encodeState(state)).toBe('?mode=pipe-long&open=pipe-long%3ASET%407.4.1');
+    expect(decodeState(encodeState(state))).toEqual({ state, problems: [] });
+  });
+
   it('swaps a reversed version range', () => {
     const { state, problems } = reconcileState({ ...DEFAULTS, from: '7.4.1', to: '2.8.24' }, catalog);
     expect([state.from, state.to]).toEqual(['2.8.24', '7.4.1']);
@@ -199,5 +224,19 @@ describe('chartMatches', () => {
     expect(chartMatches({ ...DEFAULTS, mode: 'data' }, 'pipe', 'SET')).toBe(false);
     expect(chartMatches({ ...DEFAULTS, q: 'lrange 100' }, 'data', 'LRANGE_100 (first 100 elements)')).toBe(true);
     expect(chartMatches({ ...DEFAULTS, q: 'lrange 300' }, 'data', 'LRANGE_100 (first 100 elements)')).toBe(false);
+  });
+
+  it("shows the reference modes under 'all', the precision modes under 'precision', one mode by its name", () => {
+    const precision = ['data-long', 'pipe-long'];
+    expect(chartMatches(DEFAULTS, 'data', 'SET', precision)).toBe(true);
+    expect(chartMatches(DEFAULTS, 'data-long', 'SET', precision)).toBe(false);
+    expect(chartMatches({ ...DEFAULTS, mode: 'precision' }, 'pipe-long', 'SET', precision)).toBe(true);
+    expect(chartMatches({ ...DEFAULTS, mode: 'precision' }, 'pipe', 'SET', precision)).toBe(false);
+    expect(chartMatches({ ...DEFAULTS, mode: 'data-long' }, 'data-long', 'SET', precision)).toBe(true);
+    expect(chartMatches({ ...DEFAULTS, mode: 'data-long' }, 'pipe-long', 'SET', precision)).toBe(false);
+  });
+
+  it('names the protocol a mode filter shows', () => {
+    expect(['all', 'pipe', 'precision', 'data-long'].map((m) => protocolOf(m, ['data-long', 'pipe-long']))).toEqual(['reference', 'reference', 'precision', 'precision']);
   });
 });
