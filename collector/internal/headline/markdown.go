@@ -88,7 +88,10 @@ func modeNames(modes []string) []string {
 
 // scoreText is a score with its verdict glyph and band: "+1.5% ▲ ±0.9%",
 // "−3.0% ≈ ±4.1%" ("?" and no band when the band is unknown).
-func scoreText(s Score) string {
+func scoreText(s Score) string { return scoreTextDecimals(s, 1) }
+
+// scoreTextDecimals formats a score with its percentages to d decimals.
+func scoreTextDecimals(s Score, d int) string {
 	if math.IsNaN(s.Ratio) {
 		return "not measured"
 	}
@@ -99,9 +102,9 @@ func scoreText(s Score) string {
 		sign = "−"
 	}
 	if math.IsNaN(s.Band) {
-		return fmt.Sprintf("%s%.1f%% %s", sign, math.Abs(pct), glyph)
+		return fmt.Sprintf("%s%.*f%% %s", sign, d, math.Abs(pct), glyph)
 	}
-	return fmt.Sprintf("%s%.1f%% %s ±%.1f%%", sign, math.Abs(pct), glyph, 100*s.Band)
+	return fmt.Sprintf("%s%.*f%% %s ±%.*f%%", sign, d, math.Abs(pct), glyph, d, 100*s.Band)
 }
 
 // countedText is the counted instrument's paragraph, what has been counted,
@@ -145,18 +148,4 @@ func (h Headline) countedText() string {
 }
 
 // countedScoreText is scoreText with two decimals.
-func countedScoreText(s Score) string {
-	if math.IsNaN(s.Ratio) {
-		return "not measured"
-	}
-	glyph := map[string]string{"faster": "▲", "slower": "▼", "tie": "≈", "unknown": "?"}[s.Verdict()]
-	pct := 100 * (s.Ratio - 1)
-	sign := "+"
-	if pct < 0 {
-		sign = "−"
-	}
-	if math.IsNaN(s.Band) {
-		return fmt.Sprintf("%s%.2f%% %s", sign, math.Abs(pct), glyph)
-	}
-	return fmt.Sprintf("%s%.2f%% %s ±%.2f%%", sign, math.Abs(pct), glyph, 100*s.Band)
-}
+func countedScoreText(s Score) string { return scoreTextDecimals(s, 2) }
