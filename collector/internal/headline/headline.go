@@ -67,6 +67,8 @@ type Headline struct {
 	// Counted is the counted instrument's part; PlannedCells the plan's cells.
 	Counted      Counted
 	PlannedCells int
+	// Rounds is the precision modes' part, on Class.
+	Rounds Rounds
 }
 
 // Compute reads the headline out of d (its plan, runs, results and machines):
@@ -100,6 +102,7 @@ func Compute(d *store.Data) Headline {
 		h.Releases[mode] = f.releases(h.Baseline, h.Newest, h.Oldest, mode)
 		h.Spread[mode] = f.medianSpread(mode)
 	}
+	h.Rounds = computeRounds(d, h.Class, p, h.Baseline)
 	all := readPlan(d, false)
 	h.Counted, h.PlannedCells = computeCounted(d, all, h.Baseline, h.Builds), len(all.cells)
 	return h

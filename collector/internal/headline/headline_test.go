@@ -186,3 +186,53 @@ func TestThroughputIsOnTheCurrentVersionsAndCostOnEveryPlannedOne(t *testing.T) 
 		t.Errorf("%d of %d cells counted, want 2 of 6: the cost covers every planned version", h.Counted.Cells, h.PlannedCells)
 	}
 }
+
+// handMade plus three interleaved rounds of 2.0.0 in a precision mode on class
+// A: clang -O2 exactly 10% faster than gcc -O2 in every round and test.
+func withRounds() *store.Data {
+	d := handMade()
+	for round := 1; round <= 3; round++ {
+		seed := int64(round)
+		for _, c := range []string{"gcc", "clang"} {
+			id := fmt.Sprintf("a|2.0.0|%s|long|%d", c, round)
+			d.Runs = append(d.Runs, store.Run{RunID: id, CellID: "2.0.0|" + c + "|-O2", Mode: "data-long", Repeat: int32(round), MachineID: "a", RoundSeed: &seed})
+			for ti, test := range []string{"SET", "GET"} {
+				x := 1000 * float64(round+ti)
+				if c == "clang" {
+					x *= 1.1
+				}
+				d.Results = append(d.Results, store.Result{RunID: id, CellID: "2.0.0|" + c + "|-O2", Version: "2.0.0", Compiler: c, FlagSet: "-O2",
+					Mode: "data-long", Test: test, TestIndex: int32(ti), Status: "ok", RPS: &x})
+			}
+		}
+	}
+	return d
+}
+
+func TestRoundsGiveEachBuildsEffectWithItsIntervalAgainstTheReferenceRepeats(t *testing.T) {
+	h := Compute(withRounds())
+	r := h.Rounds
+	if len(r.Modes) != 1 || r.Modes[0] != "data-long" || len(r.Versions) != 1 || r.Versions[0] != "2.0.0" {
+		t.Fatalf("modes %q, versions %q", r.Modes, r.Versions)
+	}
+	e := r.Precision["2.0.0"]["data-long"]
+	if e.Rounds != 3 || e.Tests != 2 || len(e.Effects) != 1 || !near(e.Effects[0].Summary.Center, 1.1) || !near(e.Effects[0].Summary.Lo, 1.1) {
+		t.Errorf("effects %+v", e)
+	}
+	md := Markdown(h)
+	for _, want := range []string{
+		"**Interleaved rounds** (the precision modes `data-long`:",
+		"| build | 2.0.0 data-long (3 rounds) |",
+		"| clang -O2 | +10.00% ▲ [+10.00%, +10.00%] |",
+		// The reference repeats of 2.0.0 (gcc 100, 100; clang 100, 95) paired by pass.
+		"- Redis 2.0.0, half-width of the intervals, median over builds: data-long 0.00% (reference data mode, repeats paired by pass: ",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("headline lacks %q:\n%s", want, md)
+		}
+	}
+	// Without rounds there is no such paragraph.
+	if strings.Contains(Markdown(Compute(handMade())), "Interleaved rounds") {
+		t.Error("a dataset without rounds has the rounds paragraph")
+	}
+}

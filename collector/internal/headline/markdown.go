@@ -43,6 +43,9 @@ func Markdown(h Headline) string {
 	if len(h.Others) > 0 {
 		fmt.Fprintf(&b, "- Other hardware classes, measured apart and never combined: %s.\n", strings.Join(h.Others, "; "))
 	}
+	if len(h.Rounds.Versions) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", h.roundsText())
+	}
 	if h.Counted.Cells > 0 {
 		fmt.Fprintf(&b, "\n%s\n", h.countedText())
 	}

@@ -188,57 +188,124 @@ func Precision(w io.Writer, d *store.Data, precision, reference, versions []stri
 		return
 	}
 	for _, k := range keys {
-		precisionTable(w, all[k], baseline, slices.Contains(precision, k[2]), o)
+		precisionTable(w, all[k].effects(baseline, o), baseline, slices.Contains(precision, k[2]))
 	}
 	fmt.Fprintf(w, "effect: geometric mean over rounds and tests of the per-round ratio to %s (requests/s); ± half-width of its %.0f%% bootstrap interval (%d resamples of rounds and tests, seed %d); a verdict only when the interval excludes no change; per test ±: median over tests of the half-width of each test's own interval (rounds resampled); CV: median over tests of the coefficient of variation across rounds (unstable above %.0f%%)\n",
 		strings.ReplaceAll(baseline, "|", " "), 100*o.Confidence, o.Resamples, o.Seed, 100*stats.UnstableCV)
 }
 
-// precisionTable prints one (class, version, mode)'s configurations.
-func precisionTable(w io.Writer, f *figures, baseline string, isPrecision bool, o stats.Options) {
+// Effect is one configuration's effect against the baseline in one (hardware
+// class, version, mode): the geometric mean over rounds and tests of its
+// per-round paired ratios with its bootstrap interval, and the median over
+// tests of its coefficient of variation across rounds.
+type Effect struct {
+	// Config is the cell id without its version, e.g. "clang|-O2".
+	Config  string
+	Summary stats.Summary
+	// PerTest is the median over tests of the half-width of each test's own
+	// interval (rounds resampled).
+	PerTest float64
+	// MedianCV is the median over tests of the coefficient of variation across
+	// rounds; Unstable of the Tests with one, how many are above stats.UnstableCV.
+	MedianCV        float64
+	Unstable, Tests int
+}
+
+// Effects are one (hardware class, version, mode)'s configurations against
+// the baseline.
+type Effects struct {
+	Class, Version, Mode string
+	Rounds, Tests        int
+	// Baseline is the baseline's coefficients of variation (no Summary);
+	// Effects the other configurations', in cell id order. No effects without
+	// the baseline's figures.
+	Baseline Effect
+	Effects  []Effect
+	// Seconds is how long each test lasted by the client's clock.
+	Seconds []float64
+}
+
+// EffectsOf computes, for every (hardware class, version) with runs in the
+// modes given, each mode's configurations against baseline (a cell id without
+// its version, e.g. "gcc|-O2"), as Precision prints them: precision modes pair
+// runs by round, reference modes by their n-th repeat on the class.
+func EffectsOf(d *store.Data, modes []string, baseline string, o stats.Options) []Effects {
+	var out []Effects
+	for k, f := range roundsOf(d) {
+		if slices.Contains(modes, k[2]) {
+			out = append(out, f.effects(baseline, o))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return a.Class+"\x00"+a.Version+"\x00"+a.Mode < b.Class+"\x00"+b.Version+"\x00"+b.Mode
+	})
+	return out
+}
+
+// effects is f's configurations against baseline.
+func (f *figures) effects(baseline string, o stats.Options) Effects {
 	rounds, tests := f.axes()
+	out := Effects{Class: f.class, Version: f.version, Mode: f.mode, Rounds: len(rounds), Tests: len(tests), Seconds: f.seconds}
 	base := f.version + "|" + baseline
+	if _, ok := f.cells[base]; !ok {
+		return out
+	}
+	bm := f.matrix(base, rounds, tests)
+	out.Baseline = Effect{Config: baseline}
+	out.Baseline.MedianCV, out.Baseline.Unstable, out.Baseline.Tests = medianCV(bm, len(tests))
+	var cells []string
+	for c := range f.cells {
+		if c != base {
+			cells = append(cells, c)
+		}
+	}
+	sort.Strings(cells)
+	for _, c := range cells {
+		m := f.matrix(c, rounds, tests)
+		logs := stats.LogRatios(m, bm)
+		e := Effect{Config: strings.TrimPrefix(c, f.version+"|"), Summary: stats.Effect(logs, o), PerTest: perTestHalfWidth(logs, o)}
+		e.MedianCV, e.Unstable, e.Tests = medianCV(m, len(tests))
+		out.Effects = append(out.Effects, e)
+	}
+	return out
+}
+
+// precisionTable prints one (class, version, mode)'s configurations.
+func precisionTable(w io.Writer, e Effects, baseline string, isPrecision bool) {
 	kind := "precision, interleaved rounds"
 	if !isPrecision {
 		kind = "reference, repeats paired by pass"
 	}
-	fmt.Fprintf(w, "\n%s %s (%s) on %s: %d rounds, %d tests\n", f.version, f.mode, kind, f.class, len(rounds), len(tests))
-	if len(f.seconds) > 0 {
-		shortest := slices.Min(f.seconds)
+	fmt.Fprintf(w, "\n%s %s (%s) on %s: %d rounds, %d tests\n", e.Version, e.Mode, kind, e.Class, e.Rounds, e.Tests)
+	if len(e.Seconds) > 0 {
+		shortest := slices.Min(e.Seconds)
 		fmt.Fprintf(w, "  a test lasts %.3f s at the shortest, %.3f s at the median (client's clock): one millisecond is at most %.2f%% of a figure\n",
-			shortest, stats.Median(f.seconds), 100*0.001/shortest)
+			shortest, stats.Median(e.Seconds), 100*0.001/shortest)
 	}
-	if _, ok := f.cells[base]; !ok {
-		fmt.Fprintf(w, "  no figures of the baseline %s\n", strings.ReplaceAll(base, "|", " "))
+	if e.Baseline.Config == "" {
+		fmt.Fprintf(w, "  no figures of the baseline %s\n", strings.ReplaceAll(e.Version+"|"+baseline, "|", " "))
 		return
 	}
-	bm := f.matrix(base, rounds, tests)
+	name := func(config string) string { return strings.ReplaceAll(config, "|", " ") }
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  configuration\teffect\t± half-width\tverdict\tper test ±\tmedian CV\tunstable\t")
-	var cells []string
-	for c := range f.cells {
-		cells = append(cells, c)
-	}
-	sort.Strings(cells)
+	rows := append([]Effect{e.Baseline}, e.Effects...)
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Config < rows[j].Config })
 	var halfWidths, testHalfWidths []float64
-	for _, c := range cells {
-		m := f.matrix(c, rounds, tests)
-		cv, unstable, n := medianCV(m, len(tests))
-		name := strings.ReplaceAll(strings.TrimPrefix(c, f.version+"|"), "|", " ")
-		if c == base {
-			fmt.Fprintf(tw, "  %s\tbaseline\t\t\t\t%s\t%d/%d\t\n", name, percent(cv, "%.2f%%"), unstable, n)
+	for _, x := range rows {
+		if x.Config == e.Baseline.Config {
+			fmt.Fprintf(tw, "  %s\tbaseline\t\t\t\t%s\t%d/%d\t\n", name(x.Config), percent(x.MedianCV, "%.2f%%"), x.Unstable, x.Tests)
 			continue
 		}
-		logs := stats.LogRatios(m, bm)
-		s := stats.Effect(logs, o)
-		perTest := perTestHalfWidth(logs, o)
-		halfWidths, testHalfWidths = append(halfWidths, s.HalfWidth()), append(testHalfWidths, perTest)
+		s := x.Summary
+		halfWidths, testHalfWidths = append(halfWidths, s.HalfWidth()), append(testHalfWidths, x.PerTest)
 		verdict := s.Verdict()
 		if s.Rounds < stats.MinRounds {
 			verdict = "one round: no interval"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t\n", name, percent(s.Center-1, "%+.2f%%"), percent(s.HalfWidth(), "%.2f%%"),
-			verdict, percent(perTest, "%.2f%%"), percent(cv, "%.2f%%"), unstable, n)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t\n", name(x.Config), percent(s.Center-1, "%+.2f%%"), percent(s.HalfWidth(), "%.2f%%"),
+			verdict, percent(x.PerTest, "%.2f%%"), percent(x.MedianCV, "%.2f%%"), x.Unstable, x.Tests)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "  median half-width %s, largest %s; per test: median %s\n", percent(stats.Median(halfWidths), "%.2f%%"),

@@ -1,0 +1,198 @@
+package headline
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/report"
+	"github.com/redis-compiler-benchmarks/collector/internal/stats"
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+// Rounds is the precision protocol's part of the headline, on the headline's
+// class: the versions measured in interleaved rounds, each precision mode's
+// effects against the baseline, and the reference modes' on the same versions
+// (their repeats paired by pass) to compare the intervals with.
+type Rounds struct {
+	// Modes are the precision modes measured, sorted; Versions the plan's
+	// versions with at least stats.MinRounds rounds in one of them, in plan order.
+	Modes, Versions []string
+	// Precision and Reference are the effects by version and mode.
+	Precision, Reference map[string]map[string]report.Effects
+}
+
+// computeRounds gathers the precision modes' effects on class (the modes of
+// runs that carry a round seed) against baseline, by the collector's
+// statistics (internal/stats, defaults).
+func computeRounds(d *store.Data, class string, p plan, baseline Build) Rounds {
+	out := Rounds{Precision: map[string]map[string]report.Effects{}, Reference: map[string]map[string]report.Effects{}}
+	for _, r := range d.Runs {
+		if r.RoundSeed != nil && !slices.Contains(out.Modes, r.Mode) {
+			out.Modes = append(out.Modes, r.Mode)
+		}
+	}
+	if len(out.Modes) == 0 {
+		return out
+	}
+	sort.Strings(out.Modes)
+	base := baseline.Compiler + "|" + baseline.FlagSet
+	for _, e := range report.EffectsOf(d, append(slices.Clone(out.Modes), p.modes...), base, stats.DefaultOptions) {
+		if e.Class != class {
+			continue
+		}
+		into := out.Reference
+		if slices.Contains(out.Modes, e.Mode) {
+			into = out.Precision
+		}
+		if into[e.Version] == nil {
+			into[e.Version] = map[string]report.Effects{}
+		}
+		into[e.Version][e.Mode] = e
+	}
+	for _, v := range p.versions {
+		for _, e := range out.Precision[v] {
+			if e.Rounds >= stats.MinRounds && len(e.Effects) > 0 && !slices.Contains(out.Versions, v) {
+				out.Versions = append(out.Versions, v)
+			}
+		}
+	}
+	return out
+}
+
+// roundsText is the precision modes' paragraph and table: each build against
+// the baseline per version and mode with its interval, then how wide the
+// intervals are against the reference protocol's on the same versions.
+func (h Headline) roundsText() string {
+	r := h.Rounds
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Interleaved rounds** (the precision modes %s: the reference workload with every test at least\n", quoted(r.Modes))
+	fmt.Fprintf(&b, "1.5 s long, and in each round a version's builds measured once each in a random order). Each build\n")
+	fmt.Fprintf(&b, "against %s on %s: the geometric mean over rounds and tests of its ratio to %s in\n", h.Baseline, h.Class, h.Baseline)
+	fmt.Fprintf(&b, "the same round, with its 95%% bootstrap interval (rounds and tests resampled); ▲ ▼ when the interval\n")
+	fmt.Fprintf(&b, "excludes no change, ≈ when it does not (no change within noise):\n\n")
+	head, rule := "| build |", "|---|"
+	type column struct{ version, mode string }
+	var cols []column
+	for _, v := range r.Versions {
+		for _, m := range r.Modes {
+			e, ok := r.Precision[v][m]
+			if !ok {
+				continue
+			}
+			cols = append(cols, column{v, m})
+			head += fmt.Sprintf(" %s %s (%d rounds) |", v, m, e.Rounds)
+			rule += "---|"
+		}
+	}
+	fmt.Fprintf(&b, "%s\n%s\n", head, rule)
+	for _, bd := range h.Builds {
+		row := fmt.Sprintf("| %s |", bd)
+		for _, c := range cols {
+			row += " " + effectText(r.Precision[c.version][c.mode], bd) + " |"
+		}
+		fmt.Fprintln(&b, row)
+	}
+	fmt.Fprintln(&b)
+	for _, v := range r.Versions {
+		var widths, cvs []string
+		for _, m := range r.Modes {
+			e, ok := r.Precision[v][m]
+			if !ok {
+				continue
+			}
+			ref := referenceOf(m, h.Modes)
+			widths = append(widths, fmt.Sprintf("%s %s (reference %s mode, repeats paired by pass: %s)", m, pct(medianHalfWidth(e)), ref, pct(medianHalfWidth(r.Reference[v][ref]))))
+			cvs = append(cvs, fmt.Sprintf("%s %s (reference: %s)", m, pct(medianCV(e)), pct(medianCV(r.Reference[v][ref]))))
+		}
+		fmt.Fprintf(&b, "- Redis %s, half-width of the intervals, median over builds: %s.\n", v, strings.Join(widths, "; "))
+		fmt.Fprintf(&b, "- Redis %s, coefficient of variation across rounds, median over builds and tests: %s.\n", v, strings.Join(cvs, "; "))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// effectText is build bd's effect in e: "+1.23% ▲ [+0.40%, +2.05%]", with no
+// interval from a single round, "not measured" without a figure.
+func effectText(e report.Effects, bd Build) string {
+	for _, x := range e.Effects {
+		if x.Config != bd.Compiler+"|"+bd.FlagSet {
+			continue
+		}
+		s := x.Summary
+		if math.IsNaN(s.Center) {
+			break
+		}
+		if math.IsNaN(s.Lo) {
+			return signed(s.Center-1) + " ? (one round: no interval)"
+		}
+		glyph := map[string]string{stats.Faster: "▲", stats.Slower: "▼", stats.NoChange: "≈"}[s.Verdict()]
+		return fmt.Sprintf("%s %s [%s, %s]", signed(s.Center-1), glyph, signed(s.Lo-1), signed(s.Hi-1))
+	}
+	return "not measured"
+}
+
+// referenceOf is the reference mode a precision mode lengthens: the one its
+// name starts with ("data-long": "data"), else the first.
+func referenceOf(mode string, reference []string) string {
+	for _, m := range reference {
+		if strings.HasPrefix(mode, m+"-") {
+			return m
+		}
+	}
+	if len(reference) == 0 {
+		return ""
+	}
+	return reference[0]
+}
+
+// medianHalfWidth is the median over e's builds of their intervals' half-widths.
+func medianHalfWidth(e report.Effects) float64 {
+	var xs []float64
+	for _, x := range e.Effects {
+		if hw := x.Summary.HalfWidth(); !math.IsNaN(hw) {
+			xs = append(xs, hw)
+		}
+	}
+	return report.Median(xs)
+}
+
+// medianCV is the median of the baseline's and every build's median CV.
+func medianCV(e report.Effects) float64 {
+	var xs []float64
+	for _, x := range append([]report.Effect{e.Baseline}, e.Effects...) {
+		if !math.IsNaN(x.MedianCV) && x.Tests > 0 {
+			xs = append(xs, x.MedianCV)
+		}
+	}
+	return report.Median(xs)
+}
+
+// signed is a fraction as a signed percentage with two decimals, "+1.23%", "−0.40%".
+func signed(x float64) string {
+	if x < 0 {
+		return fmt.Sprintf("−%.2f%%", -100*x)
+	}
+	return fmt.Sprintf("+%.2f%%", 100*x)
+}
+
+// pct is a fraction as a percentage with two decimals, "–" for NaN.
+func pct(x float64) string {
+	if math.IsNaN(x) {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f%%", 100*x)
+}
+
+// quoted is the modes as `a` and `b`.
+func quoted(modes []string) string {
+	q := make([]string, len(modes))
+	for i, m := range modes {
+		q[i] = "`" + m + "`"
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
