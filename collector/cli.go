@@ -98,6 +98,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 type matrixFlags struct {
 	config, data, shard, versions string
 	repeats                       int
+	// rounds, when set and true, makes -repeats the precision protocol's
+	// rounds: the reference modes keep the config's repeats (and the plan
+	// table, which holds them, stays as the config says).
+	rounds *bool
 }
 
 func (m *matrixFlags) register(fs *flag.FlagSet) {
@@ -124,7 +128,9 @@ func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
 	if m.repeats < 0 {
 		return nil, nil, fmt.Errorf("-repeats must be >= 1")
 	}
-	if m.repeats > 0 {
+	if m.repeats > 0 && m.rounds != nil && *m.rounds {
+		cfg.Bench.Rounds = m.repeats
+	} else if m.repeats > 0 {
 		cfg.Bench.Repeats, cfg.Bench.OtherRepeats = m.repeats, m.repeats
 	}
 	sh, err := config.ParseShard(m.shard)
@@ -236,6 +242,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	quietPct := fs.Float64("quiet-percent", 20, "other processes' CPU use (percent of one CPU) below which the machine counts as quiet")
 	precision := fs.Bool("precision", false, "run the precision modes (benchmark.precision) in interleaved rounds instead of the reference modes; -repeats sets the rounds")
 	class := fs.String("hardware-class", "", `hardware class to measure for: an existing class of machines with this CPU model and cores, after "collector stats" showed they measure alike (default: the class this machine recorded, else "CPU model (family F model M), N cores"; its runs follow it)`)
+	f.rounds = precision
 	opts, err := f.options(ctx, fs, args, stderr)
 	if err != nil {
 		return err
@@ -243,9 +250,6 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opts.RetryFailed, opts.RedoNoisy, opts.RedoSteal, opts.RedoBefore = redo.failed, redo.noisy, redo.steal, redo.before.t
 	opts.QuietWait, opts.QuietPercent, opts.HardwareClass = *quietWait, *quietPct, *class
 	opts.Precision = *precision
-	if *precision && f.repeats > 0 {
-		opts.Config.Bench.Rounds = f.repeats
-	}
 	return runner.Run(ctx, opts)
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/redis-compiler-benchmarks/collector/internal/runner"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
@@ -60,5 +61,29 @@ func TestStatsPrecisionPrintsEffects(t *testing.T) {
 	}
 	if out2, _, _ := runCLI(t, "stats", "-precision", "-seed", "9", "-config", "matrix.toml", "-data", data); !strings.Contains(out2, "seed 9") {
 		t.Errorf("-seed not used:\n%s", out2)
+	}
+}
+
+// run -precision -repeats N sets the rounds; the reference repeats, and the
+// plan table that holds them, stay as matrix.toml says (a precision run
+// wrote a plan of 5 reference repeats before).
+func TestPrecisionRepeatsAreRoundsNotReferenceRepeats(t *testing.T) {
+	yes := true
+	m := matrixFlags{config: "matrix.toml", repeats: 5, versions: "7.4.1", rounds: &yes}
+	cfg, _, err := m.load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Bench.Rounds != 5 || cfg.Bench.Repeats != 3 || cfg.Bench.OtherRepeats != 1 {
+		t.Errorf("rounds %d, repeats %d, other repeats %d; want 5, 3, 1", cfg.Bench.Rounds, cfg.Bench.Repeats, cfg.Bench.OtherRepeats)
+	}
+	for _, p := range runner.PlanRows(cfg) {
+		if want := map[bool]int32{true: 3, false: 1}[*p.Current]; p.Repeats != want {
+			t.Fatalf("plan row %s: %d repeats, want %d", p.CellID, p.Repeats, want)
+		}
+	}
+	m.rounds = nil
+	if cfg, _, err = m.load(); err != nil || cfg.Bench.Repeats != 5 || cfg.Bench.OtherRepeats != 5 {
+		t.Errorf("run -repeats 5 (reference): %v, repeats %d, other %d", err, cfg.Bench.Repeats, cfg.Bench.OtherRepeats)
 	}
 }
