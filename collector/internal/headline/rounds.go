@@ -104,10 +104,12 @@ func (h Headline) roundsText() string {
 				continue
 			}
 			ref := referenceOf(m, h.Modes)
-			widths = append(widths, fmt.Sprintf("%s %s (reference %s mode, repeats paired by pass: %s)", m, pct(medianHalfWidth(e)), ref, pct(medianHalfWidth(r.Reference[v][ref]))))
+			re := r.Reference[v][ref]
+			widths = append(widths, fmt.Sprintf("%s %s, %s with rounds resampled alone (reference %s mode, repeats paired by pass: %s, %s)", m,
+				pct(medianHalfWidth(e, false)), pct(medianHalfWidth(e, true)), ref, pct(medianHalfWidth(re, false)), pct(medianHalfWidth(re, true))))
 			cvs = append(cvs, fmt.Sprintf("%s %s (reference: %s)", m, pct(medianCV(e)), pct(medianCV(r.Reference[v][ref]))))
 		}
-		fmt.Fprintf(&b, "- Redis %s, half-width of the intervals, median over builds: %s.\n", v, strings.Join(widths, "; "))
+		fmt.Fprintf(&b, "- Redis %s, half-width of the intervals, median over builds (resampling rounds alone leaves out how the\n  effect differs from test to test): %s.\n", v, strings.Join(widths, "; "))
 		fmt.Fprintf(&b, "- Redis %s, coefficient of variation across rounds, median over builds and tests: %s.\n", v, strings.Join(cvs, "; "))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
@@ -147,11 +149,16 @@ func referenceOf(mode string, reference []string) string {
 	return reference[0]
 }
 
-// medianHalfWidth is the median over e's builds of their intervals' half-widths.
-func medianHalfWidth(e report.Effects) float64 {
+// medianHalfWidth is the median over e's builds of their intervals'
+// half-widths, of rounds and tests resampled or, roundsOnly, of rounds alone.
+func medianHalfWidth(e report.Effects, roundsOnly bool) float64 {
 	var xs []float64
 	for _, x := range e.Effects {
-		if hw := x.Summary.HalfWidth(); !math.IsNaN(hw) {
+		hw := x.Summary.HalfWidth()
+		if roundsOnly {
+			hw = x.RoundsOnly
+		}
+		if !math.IsNaN(hw) {
 			xs = append(xs, hw)
 		}
 	}

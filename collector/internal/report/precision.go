@@ -190,7 +190,7 @@ func Precision(w io.Writer, d *store.Data, precision, reference, versions []stri
 	for _, k := range keys {
 		precisionTable(w, all[k].effects(baseline, o), baseline, slices.Contains(precision, k[2]))
 	}
-	fmt.Fprintf(w, "effect: geometric mean over rounds and tests of the per-round ratio to %s (requests/s); ± half-width of its %.0f%% bootstrap interval (%d resamples of rounds and tests, seed %d); a verdict only when the interval excludes no change; per test ±: median over tests of the half-width of each test's own interval (rounds resampled); CV: median over tests of the coefficient of variation across rounds (unstable above %.0f%%)\n",
+	fmt.Fprintf(w, "effect: geometric mean over rounds and tests of the per-round ratio to %s (requests/s); ± half-width of its %.0f%% bootstrap interval (%d resamples of rounds and tests, seed %d); a verdict only when the interval excludes no change; rounds only ±: the same interval with rounds resampled alone, every test kept once (the measurement's noise without the effect's spread from test to test); per test ±: median over tests of the half-width of each test's own interval (rounds resampled); CV: median over tests of the coefficient of variation across rounds (unstable above %.0f%%)\n",
 		strings.ReplaceAll(baseline, "|", " "), 100*o.Confidence, o.Resamples, o.Seed, 100*stats.UnstableCV)
 }
 
@@ -203,8 +203,9 @@ type Effect struct {
 	Config  string
 	Summary stats.Summary
 	// PerTest is the median over tests of the half-width of each test's own
-	// interval (rounds resampled).
-	PerTest float64
+	// interval (rounds resampled); RoundsOnly the half-width of the summary's
+	// interval with rounds resampled alone (every test kept once).
+	PerTest, RoundsOnly float64
 	// MedianCV is the median over tests of the coefficient of variation across
 	// rounds; Unstable of the Tests with one, how many are above stats.UnstableCV.
 	MedianCV        float64
@@ -264,7 +265,10 @@ func (f *figures) effects(baseline string, o stats.Options) Effects {
 	for _, c := range cells {
 		m := f.matrix(c, rounds, tests)
 		logs := stats.LogRatios(m, bm)
-		e := Effect{Config: strings.TrimPrefix(c, f.version+"|"), Summary: stats.Effect(logs, o), PerTest: perTestHalfWidth(logs, o)}
+		fixed := o
+		fixed.FixedTests = true
+		e := Effect{Config: strings.TrimPrefix(c, f.version+"|"), Summary: stats.Effect(logs, o), PerTest: perTestHalfWidth(logs, o),
+			RoundsOnly: stats.Effect(logs, fixed).HalfWidth()}
 		e.MedianCV, e.Unstable, e.Tests = medianCV(m, len(tests))
 		out.Effects = append(out.Effects, e)
 	}
@@ -289,27 +293,28 @@ func precisionTable(w io.Writer, e Effects, baseline string, isPrecision bool) {
 	}
 	name := func(config string) string { return strings.ReplaceAll(config, "|", " ") }
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  configuration\teffect\t± half-width\tverdict\tper test ±\tmedian CV\tunstable\t")
+	fmt.Fprintln(tw, "  configuration\teffect\t± half-width\tverdict\trounds only ±\tper test ±\tmedian CV\tunstable\t")
 	rows := append([]Effect{e.Baseline}, e.Effects...)
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Config < rows[j].Config })
-	var halfWidths, testHalfWidths []float64
+	var halfWidths, roundsOnly, testHalfWidths []float64
 	for _, x := range rows {
 		if x.Config == e.Baseline.Config {
-			fmt.Fprintf(tw, "  %s\tbaseline\t\t\t\t%s\t%d/%d\t\n", name(x.Config), percent(x.MedianCV, "%.2f%%"), x.Unstable, x.Tests)
+			fmt.Fprintf(tw, "  %s\tbaseline\t\t\t\t\t%s\t%d/%d\t\n", name(x.Config), percent(x.MedianCV, "%.2f%%"), x.Unstable, x.Tests)
 			continue
 		}
 		s := x.Summary
 		halfWidths, testHalfWidths = append(halfWidths, s.HalfWidth()), append(testHalfWidths, x.PerTest)
+		roundsOnly = append(roundsOnly, x.RoundsOnly)
 		verdict := s.Verdict()
 		if s.Rounds < stats.MinRounds {
 			verdict = "one round: no interval"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t\n", name(x.Config), percent(s.Center-1, "%+.2f%%"), percent(s.HalfWidth(), "%.2f%%"),
-			verdict, percent(x.PerTest, "%.2f%%"), percent(x.MedianCV, "%.2f%%"), x.Unstable, x.Tests)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t\n", name(x.Config), percent(s.Center-1, "%+.2f%%"), percent(s.HalfWidth(), "%.2f%%"),
+			verdict, percent(x.RoundsOnly, "%.2f%%"), percent(x.PerTest, "%.2f%%"), percent(x.MedianCV, "%.2f%%"), x.Unstable, x.Tests)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "  median half-width %s, largest %s; per test: median %s\n", percent(stats.Median(halfWidths), "%.2f%%"),
-		percent(largest(halfWidths), "%.2f%%"), percent(stats.Median(testHalfWidths), "%.2f%%"))
+	fmt.Fprintf(w, "  median half-width %s, largest %s; rounds only: median %s; per test: median %s\n", percent(stats.Median(halfWidths), "%.2f%%"),
+		percent(largest(halfWidths), "%.2f%%"), percent(stats.Median(roundsOnly), "%.2f%%"), percent(stats.Median(testHalfWidths), "%.2f%%"))
 }
 
 // perTestHalfWidth is the median over tests of the half-width of each test's

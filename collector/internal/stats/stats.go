@@ -25,6 +25,10 @@ type Options struct {
 	Confidence float64
 	// Seed seeds the resampling, so an interval is reproducible.
 	Seed uint32
+	// FixedTests resamples rounds alone, every test kept once: the interval
+	// of the mean over these tests, the measurement's noise without the
+	// spread of the effect from test to test.
+	FixedTests bool
 }
 
 // DefaultOptions are 2000 resamples for a 95% interval, seed 1.
@@ -116,7 +120,9 @@ func Effect(logRatios [][]float64, o Options) Summary {
 			rounds[i] = rng.Intn(s.Rounds)
 		}
 		for i := range tests {
-			tests[i] = rng.Intn(s.Tests)
+			if !o.FixedTests {
+				tests[i] = rng.Intn(s.Tests)
+			}
 		}
 		if v := meanOver(m, rounds, tests); !math.IsNaN(v) {
 			boot = append(boot, v)

@@ -76,7 +76,7 @@ func nearOrNaN(a float64, b *float64) bool {
 
 func TestHandWorkedCases(t *testing.T) {
 	f := loadFixture(t)
-	o := Options{f.Options.Resamples, f.Options.Confidence, f.Options.Seed}
+	o := Options{Resamples: f.Options.Resamples, Confidence: f.Options.Confidence, Seed: f.Options.Seed}
 	for _, c := range f.Cases {
 		t.Run(c.Name, func(t *testing.T) {
 			cfg := matrix(c.Config)
@@ -116,7 +116,7 @@ func TestAgreementWithTheFixture(t *testing.T) {
 			t.Fatalf("draw %d = %d, want %d", i, got, want)
 		}
 	}
-	o := Options{f.Options.Resamples, f.Options.Confidence, f.Options.Seed}
+	o := Options{Resamples: f.Options.Resamples, Confidence: f.Options.Confidence, Seed: f.Options.Seed}
 	s := Effect(LogRatios(matrix(a.Config), matrix(a.Baseline)), o)
 	if !near(s.Center, a.Want.Center) || !near(s.Lo, a.Want.Lo) || !near(s.Hi, a.Want.Hi) {
 		t.Errorf("effect %.15g [%.15g, %.15g], want %.15g [%.15g, %.15g]", s.Center, s.Lo, s.Hi, a.Want.Center, a.Want.Lo, a.Want.Hi)
@@ -160,5 +160,23 @@ func TestMedianAndNearestRank(t *testing.T) {
 	// The 50th and 1950th smallest of 2000: ranks ceil(0.025*2000) and ceil(0.975*2000).
 	if lo, hi := NearestRank(xs, 0.025), NearestRank(xs, 0.975); lo != 50 || hi != 1950 {
 		t.Errorf("nearest ranks %v, %v, want 50, 1950", lo, hi)
+	}
+}
+
+// FixedTests resamples rounds alone: with SET's ratios 1.04, 1.06 and GET's
+// 0.96, 0.96, a resample's mean is round 1's, round 2's or both rounds', so
+// the interval runs from round 1's geometric mean to round 2's; resampling
+// tests too reaches GET alone (0.96) and SET alone.
+func TestFixedTestsResamplesRoundsAlone(t *testing.T) {
+	m := [][]float64{{math.Log(1.04), math.Log(0.96)}, {math.Log(1.06), math.Log(0.96)}}
+	o := DefaultOptions
+	o.FixedTests = true
+	s := Effect(m, o)
+	lo, hi := math.Sqrt(1.04*0.96), math.Sqrt(1.06*0.96)
+	if math.Abs(s.Lo-lo) > 1e-12 || math.Abs(s.Hi-hi) > 1e-12 {
+		t.Errorf("rounds only: [%.6f, %.6f], want [%.6f, %.6f]", s.Lo, s.Hi, lo, hi)
+	}
+	if all := Effect(m, DefaultOptions); all.Lo > 0.96+1e-12 || all.Hi < 1.05-1e-12 {
+		t.Errorf("rounds and tests: [%.6f, %.6f], want it to reach GET's 0.96 and SET's 1.05", all.Lo, all.Hi)
 	}
 }
