@@ -97,7 +97,7 @@ func (h Headline) roundsText() string {
 	}
 	fmt.Fprintln(&b)
 	for _, v := range r.Versions {
-		var widths, cvs []string
+		var widths, cvs, noise []string
 		for _, m := range r.Modes {
 			e, ok := r.Precision[v][m]
 			if !ok {
@@ -108,9 +108,16 @@ func (h Headline) roundsText() string {
 			widths = append(widths, fmt.Sprintf("%s %s, %s with rounds resampled alone (reference %s mode, repeats paired by pass: %s, %s)", m,
 				pct(medianHalfWidth(e, false)), pct(medianHalfWidth(e, true)), ref, pct(medianHalfWidth(re, false)), pct(medianHalfWidth(re, true))))
 			cvs = append(cvs, fmt.Sprintf("%s %s (reference: %s)", m, pct(medianCV(e)), pct(medianCV(r.Reference[v][ref]))))
+			if n := e.Variance; n.Rounds >= 2 {
+				noise = append(noise, fmt.Sprintf("%s round %s, run %s, test %s", m, pct(n.Round), pct(n.Run), pct(n.Rest)))
+			}
 		}
 		fmt.Fprintf(&b, "- Redis %s, half-width of the intervals, median over builds (resampling rounds alone leaves out how the\n  effect differs from test to test): %s.\n", v, strings.Join(widths, "; "))
 		fmt.Fprintf(&b, "- Redis %s, coefficient of variation across rounds, median over builds and tests: %s.\n", v, strings.Join(cvs, "; "))
+		if len(noise) > 0 {
+			fmt.Fprintf(&b, "- Redis %s, where the noise lies (standard deviations of ln requests/s over the complete rounds): %s. Pairing\n"+
+				"  within a round removes the round's part; a run's part is shared by all its tests, so only more rounds shrink it.\n", v, strings.Join(noise, "; "))
+		}
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -20,6 +20,7 @@ type figures struct {
 	class, version, mode string
 	cells                map[string]map[int]map[string]float64 // cell id -> round -> test -> rps
 	tests                map[string]int32                      // test -> test index
+	runs                 map[string]map[int]store.Run          // cell id -> round -> run
 	// seconds is how long each test lasted by the client's clock.
 	seconds []float64
 }
@@ -59,7 +60,8 @@ func roundsOf(d *store.Data) map[[3]string]*figures {
 		k := [3]string{classOf[res.RunID], res.Version, res.Mode}
 		f := out[k]
 		if f == nil {
-			f = &figures{class: k[0], version: k[1], mode: k[2], cells: map[string]map[int]map[string]float64{}, tests: map[string]int32{}}
+			f = &figures{class: k[0], version: k[1], mode: k[2], cells: map[string]map[int]map[string]float64{}, tests: map[string]int32{},
+				runs: map[string]map[int]store.Run{}}
 			out[k] = f
 		}
 		if f.cells[res.CellID] == nil {
@@ -69,6 +71,10 @@ func roundsOf(d *store.Data) map[[3]string]*figures {
 		if f.cells[res.CellID][r] == nil {
 			f.cells[res.CellID][r] = map[string]float64{}
 		}
+		if f.runs[res.CellID] == nil {
+			f.runs[res.CellID] = map[int]store.Run{}
+		}
+		f.runs[res.CellID][r] = run
 		f.cells[res.CellID][r][res.Test] = *res.RPS
 		f.tests[res.Test] = res.TestIndex
 		if n := requestsOf(res, run); n > 0 {
@@ -224,6 +230,8 @@ type Effects struct {
 	Effects  []Effect
 	// Seconds is how long each test lasted by the client's clock.
 	Seconds []float64
+	// Variance is where the figures' noise lies.
+	Variance Variance
 }
 
 // EffectsOf computes, for every (hardware class, version) with runs in the
@@ -252,6 +260,7 @@ func (f *figures) effects(baseline string, o stats.Options) Effects {
 	if _, ok := f.cells[base]; !ok {
 		return out
 	}
+	out.Variance = f.variance(rounds, tests)
 	bm := f.matrix(base, rounds, tests)
 	out.Baseline = Effect{Config: baseline}
 	out.Baseline.MedianCV, out.Baseline.Unstable, out.Baseline.Tests = medianCV(bm, len(tests))
@@ -273,6 +282,156 @@ func (f *figures) effects(baseline string, o stats.Options) Effects {
 		out.Effects = append(out.Effects, e)
 	}
 	return out
+}
+
+// Variance splits the figures' noise, as standard deviations of the
+// logarithm of requests/s (0.05: about 5%), over the complete rounds (every
+// configuration measured every test): x[c][r][t] = m[c][t] + round[r] +
+// run[c][r] + rest[c][r][t], where m is each configuration's mean over rounds
+// per test, round what a round shares across configurations (pairing removes
+// it), run what one run shares across its tests beyond its round (pairing
+// keeps it, and averaging over tests does not shrink it), and rest the
+// remainder per test. Steal and Probe correlate the run components with the
+// runs' host steal and memory-write probe (mean of before and after).
+type Variance struct {
+	Round, Run, Rest float64
+	// Rounds and Configs are how many complete rounds and configurations
+	// the split is over (NaN figures with fewer than two rounds).
+	Rounds, Configs int
+	Steal, Probe    float64
+}
+
+// variance is f's Variance over rounds and tests.
+func (f *figures) variance(rounds []int, tests []string) Variance {
+	v := Variance{Round: math.NaN(), Run: math.NaN(), Rest: math.NaN(), Steal: math.NaN(), Probe: math.NaN()}
+	var cells []string
+	for c := range f.cells {
+		cells = append(cells, c)
+	}
+	sort.Strings(cells)
+	// Complete rounds: every configuration has every test.
+	var full []int
+	for _, r := range rounds {
+		ok := true
+		for _, c := range cells {
+			for _, t := range tests {
+				if x, has := f.cells[c][r][t]; !has || x <= 0 {
+					ok = false
+				}
+			}
+		}
+		if ok {
+			full = append(full, r)
+		}
+	}
+	v.Rounds, v.Configs = len(full), len(cells)
+	if len(full) < 2 || len(cells) == 0 || len(tests) == 0 {
+		return v
+	}
+	nR, nC, nT := len(full), len(cells), len(tests)
+	x := make([][][]float64, nC)
+	for ci, c := range cells {
+		x[ci] = make([][]float64, nR)
+		for ri, r := range full {
+			for _, t := range tests {
+				x[ci][ri] = append(x[ci][ri], math.Log(f.cells[c][r][t]))
+			}
+		}
+		// Less each test's mean over rounds.
+		for ti := 0; ti < nT; ti++ {
+			mean := 0.0
+			for ri := 0; ri < nR; ri++ {
+				mean += x[ci][ri][ti] / float64(nR)
+			}
+			for ri := 0; ri < nR; ri++ {
+				x[ci][ri][ti] -= mean
+			}
+		}
+	}
+	round := make([]float64, nR)
+	for ri := range round {
+		for ci := 0; ci < nC; ci++ {
+			for ti := 0; ti < nT; ti++ {
+				round[ri] += x[ci][ri][ti] / float64(nC*nT)
+			}
+		}
+	}
+	var runs, rest, steal, probe []float64
+	var ssRound, ssRun, ssRest float64
+	for ri := range round {
+		ssRound += round[ri] * round[ri]
+	}
+	for ci, c := range cells {
+		for ri, r := range full {
+			run := -round[ri]
+			for ti := 0; ti < nT; ti++ {
+				run += x[ci][ri][ti] / float64(nT)
+			}
+			ssRun += run * run
+			for ti := 0; ti < nT; ti++ {
+				e := x[ci][ri][ti] - round[ri] - run
+				ssRest += e * e
+				rest = append(rest, e)
+			}
+			meta := f.runs[c][r]
+			runs = append(runs, run)
+			steal = append(steal, value(meta.StealPct))
+			probe = append(probe, (value(meta.MemWriteBefore)+value(meta.MemWriteAfter))/2)
+		}
+	}
+	// Degrees of freedom of a two-way layout (configuration x test means
+	// fitted first): rounds nR-1; runs (nC-1)(nR-1); rest nC(nR-1)(nT-1).
+	v.Round = math.Sqrt(ssRound / float64(nR-1))
+	v.Run = math.Sqrt(ssRun / float64((nC-1)*(nR-1)))
+	if nC == 1 {
+		v.Run = math.NaN()
+	}
+	if nT > 1 {
+		v.Rest = math.Sqrt(ssRest / float64(nC*(nR-1)*(nT-1)))
+	}
+	v.Steal, v.Probe = correlation(runs, steal), correlation(runs, probe)
+	return v
+}
+
+// value is *p, NaN for nil.
+func value(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+// correlation is Pearson's r of the pairs where both are numbers (NaN with
+// fewer than three, or when either does not vary).
+func correlation(xs, ys []float64) float64 {
+	var a, b []float64
+	for i := range xs {
+		if !math.IsNaN(xs[i]) && !math.IsNaN(ys[i]) {
+			a, b = append(a, xs[i]), append(b, ys[i])
+		}
+	}
+	if len(a) < 3 {
+		return math.NaN()
+	}
+	ma, mb := mean(a), mean(b)
+	var sab, saa, sbb float64
+	for i := range a {
+		sab += (a[i] - ma) * (b[i] - mb)
+		saa += (a[i] - ma) * (a[i] - ma)
+		sbb += (b[i] - mb) * (b[i] - mb)
+	}
+	if saa == 0 || sbb == 0 {
+		return math.NaN()
+	}
+	return sab / math.Sqrt(saa*sbb)
+}
+
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
 }
 
 // precisionTable prints one (class, version, mode)'s configurations.
@@ -315,6 +474,10 @@ func precisionTable(w io.Writer, e Effects, baseline string, isPrecision bool) {
 	tw.Flush()
 	fmt.Fprintf(w, "  median half-width %s, largest %s; rounds only: median %s; per test: median %s\n", percent(stats.Median(halfWidths), "%.2f%%"),
 		percent(largest(halfWidths), "%.2f%%"), percent(stats.Median(roundsOnly), "%.2f%%"), percent(stats.Median(testHalfWidths), "%.2f%%"))
+	if v := e.Variance; v.Rounds >= 2 {
+		fmt.Fprintf(w, "  noise over %d complete rounds of %d configurations (SD of ln requests/s): round %s (shared by a round; pairing removes it), run %s (shared by a run's tests; pairing keeps it), test %s; run component against host steal r = %s, against the memory-write probe r = %s\n",
+			v.Rounds, v.Configs, percent(v.Round, "%.2f%%"), percent(v.Run, "%.2f%%"), percent(v.Rest, "%.2f%%"), corr(v.Steal), corr(v.Probe))
+	}
 }
 
 // perTestHalfWidth is the median over tests of the half-width of each test's
@@ -330,6 +493,14 @@ func perTestHalfWidth(logs [][]float64, o stats.Options) float64 {
 		hws = append(hws, stats.Effect(col, o).HalfWidth())
 	}
 	return stats.Median(hws)
+}
+
+// corr formats a correlation, "–" for NaN.
+func corr(r float64) string {
+	if math.IsNaN(r) {
+		return "–"
+	}
+	return fmt.Sprintf("%+.2f", r)
 }
 
 // percent formats a fraction as a percentage with format, "–" for NaN (no figure).

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -50,6 +51,11 @@ func precisionData() *store.Data {
 func TestPrecisionPrintsEffectsIntervalsAndCVsPerVersionAndMode(t *testing.T) {
 	var b strings.Builder
 	Precision(&b, precisionData(), []string{"data-long", "pipe-long"}, []string{"data", "pipe"}, nil, "gcc|-O2", stats.DefaultOptions)
+	// The noise, by hand (ln of requests/s less each configuration's mean per test): gcc all 0;
+	// clang SET -0.009525 (round 1), +0.009525 (round 2), GET 0. Round components -/+0.00238
+	// (SD 0.34%, 1 degree of freedom); run components +/-0.00238 (gcc), -/+0.00238 (clang): SD
+	// 0.48% over (2-1)(2-1) = 1; the rest -/+0.004763 in clang's four figures: SD 0.67% over
+	// 2·1·1 = 2.
 	// Rounds only: SET's ratios 1.04, 1.06 and GET's 0.96, 0.96; resampling rounds alone gives
 	// means of round 1 (ratio 0.9992), round 2 (1.0088) or both, so a half-width of 0.48%, where
 	// resampling tests too adds SET's +5% against GET's -4% (5.00%).
@@ -60,6 +66,7 @@ func TestPrecisionPrintsEffectsIntervalsAndCVsPerVersionAndMode(t *testing.T) {
   clang -O2      +0.40%    5.00%         no change within noise  0.48%          0.50%       0.67%      0/2       
   gcc -O2        baseline                                                                   0.00%      0/2       
   median half-width 5.00%, largest 5.00%; rounds only: median 0.48%; per test: median 0.50%
+  noise over 2 complete rounds of 2 configurations (SD of ln requests/s): round 0.34% (shared by a round; pairing removes it), run 0.48% (shared by a run's tests; pairing keeps it), test 0.67%; run component against host steal r = –, against the memory-write probe r = –
 
 7.4.1 pipe (reference, repeats paired by pass) on Test CPU, 2 cores: 2 rounds, 1 tests
   a test lasts 0.182 s at the shortest, 0.225 s at the median (client's clock): one millisecond is at most 0.55% of a figure
@@ -67,6 +74,7 @@ func TestPrecisionPrintsEffectsIntervalsAndCVsPerVersionAndMode(t *testing.T) {
   clang -O2      -0.50%    10.00%        no change within noise  10.00%         10.00%      29.53%     1/1       
   gcc -O2        baseline                                                                   15.71%     1/1       
   median half-width 10.00%, largest 10.00%; rounds only: median 10.00%; per test: median 10.00%
+  noise over 2 complete rounds of 2 configurations (SD of ln requests/s): round 22.87% (shared by a round; pairing removes it), run 10.03% (shared by a run's tests; pairing keeps it), test –; run component against host steal r = –, against the memory-write probe r = –
 effect: geometric mean over rounds and tests of the per-round ratio to gcc -O2 (requests/s); ± half-width of its 95% bootstrap interval (2000 resamples of rounds and tests, seed 1); a verdict only when the interval excludes no change; rounds only ±: the same interval with rounds resampled alone, every test kept once (the measurement's noise without the effect's spread from test to test); per test ±: median over tests of the half-width of each test's own interval (rounds resampled); CV: median over tests of the coefficient of variation across rounds (unstable above 10%)
 `
 	if got := b.String(); got != want {
@@ -99,3 +107,21 @@ func TestPrecisionWithoutPrecisionRunsSaysSo(t *testing.T) {
 }
 
 func ptr64(v int64) *int64 { return &v }
+
+func TestCorrelationIsPearsonsOverPairsOfNumbers(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		xs, ys []float64
+		want   float64
+	}{
+		{[]float64{1, 2, 3, nan}, []float64{2, 4, 6, 1}, 1},
+		{[]float64{1, 2, 3}, []float64{3, 2, 1}, -1},
+		{[]float64{1, 2, 3, 4}, []float64{1, 3, 2, 4}, 0.8},
+		{[]float64{1, 2, 3}, []float64{5, 5, 5}, nan},
+		{[]float64{1, 2}, []float64{1, 2}, nan},
+	} {
+		if got := correlation(c.xs, c.ys); !(math.Abs(got-c.want) < 1e-12 || math.IsNaN(got) && math.IsNaN(c.want)) {
+			t.Errorf("correlation(%v, %v) = %v, want %v", c.xs, c.ys, got, c.want)
+		}
+	}
+}
