@@ -39,19 +39,16 @@ func computeRounds(d *store.Data, class string, p plan, baseline Build) Rounds {
 	}
 	sort.Strings(out.Modes)
 	base := baseline.Compiler + "|" + baseline.FlagSet
-	for _, e := range report.EffectsOf(d, append(slices.Clone(out.Modes), p.modes...), base, stats.DefaultOptions) {
-		if e.Class != class {
-			continue
+	// The bootstrap is the cost: the reference modes only of the versions shown, on class alone.
+	gather := func(into map[string]map[string]report.Effects, keep func(version, mode string) bool) {
+		for _, e := range report.EffectsOf(d, func(c, v, m string) bool { return c == class && keep(v, m) }, base, stats.DefaultOptions) {
+			if into[e.Version] == nil {
+				into[e.Version] = map[string]report.Effects{}
+			}
+			into[e.Version][e.Mode] = e
 		}
-		into := out.Reference
-		if slices.Contains(out.Modes, e.Mode) {
-			into = out.Precision
-		}
-		if into[e.Version] == nil {
-			into[e.Version] = map[string]report.Effects{}
-		}
-		into[e.Version][e.Mode] = e
 	}
+	gather(out.Precision, func(_, m string) bool { return slices.Contains(out.Modes, m) })
 	for _, v := range p.versions {
 		for _, e := range out.Precision[v] {
 			if e.Rounds >= stats.MinRounds && len(e.Effects) > 0 && !slices.Contains(out.Versions, v) {
@@ -59,6 +56,7 @@ func computeRounds(d *store.Data, class string, p plan, baseline Build) Rounds {
 			}
 		}
 	}
+	gather(out.Reference, func(v, m string) bool { return slices.Contains(out.Versions, v) && slices.Contains(p.modes, m) })
 	return out
 }
 

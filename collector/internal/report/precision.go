@@ -234,14 +234,14 @@ type Effects struct {
 	Variance Variance
 }
 
-// EffectsOf computes, for every (hardware class, version) with runs in the
-// modes given, each mode's configurations against baseline (a cell id without
+// EffectsOf computes, for every (hardware class, version, mode) with runs
+// that keep accepts, its configurations against baseline (a cell id without
 // its version, e.g. "gcc|-O2"), as Precision prints them: precision modes pair
 // runs by round, reference modes by their n-th repeat on the class.
-func EffectsOf(d *store.Data, modes []string, baseline string, o stats.Options) []Effects {
+func EffectsOf(d *store.Data, keep func(class, version, mode string) bool, baseline string, o stats.Options) []Effects {
 	var out []Effects
 	for k, f := range roundsOf(d) {
-		if slices.Contains(modes, k[2]) {
+		if keep(k[0], k[1], k[2]) {
 			out = append(out, f.effects(baseline, o))
 		}
 	}
