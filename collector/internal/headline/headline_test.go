@@ -222,13 +222,13 @@ func TestRoundsGiveEachBuildsEffectWithItsIntervalAgainstTheReferenceRepeats(t *
 	md := Markdown(h)
 	for _, want := range []string{
 		"**Interleaved rounds** (the precision modes `data-long`:",
-		"| build | 2.0.0 data-long (3 rounds) |",
-		"| clang -O2 | +10.00% ▲ [+10.00%, +10.00%] |",
-		// The reference repeats of 2.0.0 (gcc 100, 100; clang 100, 95) paired by pass.
-		"effect differs from test to test): data-long 0.00%, 0.00% with rounds resampled alone (reference data mode, repeats paired by pass: ",
+		"`data-long`:\n\n| build | 2.0.0 (3 rounds) |\n|---|---|\n| clang -O2 | +10.0% ▲ [+10.0%, +10.0%] |\n",
+		"| Redis | mode | half-width | rounds alone | coefficient of variation | noise: round / run / test |",
+		// The reference repeats of 2.0.0 (gcc 100, 100; clang 100, 95) paired by pass, in brackets.
 		// Both builds move alike from round to round (run 0), SET (1000, 2000, 3000 × the build's
 		// speed) and GET (2000, 3000, 4000) by other factors (test).
-		"- Redis 2.0.0, where the noise lies (standard deviations of ln requests/s over the complete rounds): data-long round 45.17%, run 0.00%, test 14.75%.",
+		"| 2.0.0 | data-long (3 rounds) | 0.00% (",
+		" | 45.17% / 0.00% / 14.75% |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("headline lacks %q:\n%s", want, md)

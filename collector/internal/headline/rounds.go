@@ -60,9 +60,10 @@ func computeRounds(d *store.Data, class string, p plan, baseline Build) Rounds {
 	return out
 }
 
-// roundsText is the precision modes' paragraph and table: each build against
-// the baseline per version and mode with its interval, then how wide the
-// intervals are against the reference protocol's on the same versions.
+// roundsText is the precision modes' paragraph: a table per mode of each
+// build against the baseline per version with its interval, then a table of
+// how precise each version and mode is, beside the reference protocol's runs
+// of the same version.
 func (h Headline) roundsText() string {
 	r := h.Rounds
 	var b strings.Builder
@@ -70,57 +71,61 @@ func (h Headline) roundsText() string {
 	fmt.Fprintf(&b, "1.5 s long, and in each round a version's builds measured once each in a random order). Each build\n")
 	fmt.Fprintf(&b, "against %s on %s: the geometric mean over rounds and tests of its ratio to %s in\n", h.Baseline, h.Class, h.Baseline)
 	fmt.Fprintf(&b, "the same round, with its 95%% bootstrap interval (rounds and tests resampled); ▲ ▼ when the interval\n")
-	fmt.Fprintf(&b, "excludes no change, ≈ when it does not (no change within noise):\n\n")
-	head, rule := "| build |", "|---|"
-	type column struct{ version, mode string }
-	var cols []column
+	fmt.Fprintf(&b, "excludes no change, ≈ when it does not (no change within noise).\n")
+	for _, m := range r.Modes {
+		var versions []string
+		head, rule := "| build |", "|---|"
+		for _, v := range r.Versions {
+			if e, ok := r.Precision[v][m]; ok {
+				versions = append(versions, v)
+				head += fmt.Sprintf(" %s (%d rounds) |", v, e.Rounds)
+				rule += "---|"
+			}
+		}
+		if len(versions) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n`%s`:\n\n%s\n%s\n", m, head, rule)
+		for _, bd := range h.Builds {
+			row := fmt.Sprintf("| %s |", bd)
+			for _, v := range versions {
+				row += " " + effectText(r.Precision[v][m], bd) + " |"
+			}
+			fmt.Fprintln(&b, row)
+		}
+	}
+	fmt.Fprintf(&b, "\nHow precise: the half-width of the intervals above, median over builds, with rounds and tests\n")
+	fmt.Fprintf(&b, "resampled and with rounds alone (which leaves out how the effect differs from test to test); the\n")
+	fmt.Fprintf(&b, "coefficient of variation of a figure across rounds, median over builds and tests; and where the noise\n")
+	fmt.Fprintf(&b, "lies, the standard deviations of ln requests/s over the complete rounds shared by a round, by a run\n")
+	fmt.Fprintf(&b, "(all its tests) and left per test. The reference protocol's runs of the same version, repeats paired\n")
+	fmt.Fprintf(&b, "by pass, in brackets:\n\n")
+	fmt.Fprintln(&b, "| Redis | mode | half-width | rounds alone | coefficient of variation | noise: round / run / test |")
+	fmt.Fprintln(&b, "|---|---|---|---|---|---|")
 	for _, v := range r.Versions {
 		for _, m := range r.Modes {
 			e, ok := r.Precision[v][m]
 			if !ok {
 				continue
 			}
-			cols = append(cols, column{v, m})
-			head += fmt.Sprintf(" %s %s (%d rounds) |", v, m, e.Rounds)
-			rule += "---|"
-		}
-	}
-	fmt.Fprintf(&b, "%s\n%s\n", head, rule)
-	for _, bd := range h.Builds {
-		row := fmt.Sprintf("| %s |", bd)
-		for _, c := range cols {
-			row += " " + effectText(r.Precision[c.version][c.mode], bd) + " |"
-		}
-		fmt.Fprintln(&b, row)
-	}
-	fmt.Fprintln(&b)
-	for _, v := range r.Versions {
-		var widths, cvs, noise []string
-		for _, m := range r.Modes {
-			e, ok := r.Precision[v][m]
-			if !ok {
-				continue
-			}
-			ref := referenceOf(m, h.Modes)
-			re := r.Reference[v][ref]
-			widths = append(widths, fmt.Sprintf("%s %s, %s with rounds resampled alone (reference %s mode, repeats paired by pass: %s, %s)", m,
-				pct(medianHalfWidth(e, false)), pct(medianHalfWidth(e, true)), ref, pct(medianHalfWidth(re, false)), pct(medianHalfWidth(re, true))))
-			cvs = append(cvs, fmt.Sprintf("%s %s (reference: %s)", m, pct(medianCV(e)), pct(medianCV(r.Reference[v][ref]))))
+			re := r.Reference[v][referenceOf(m, h.Modes)]
+			noise := "–"
 			if n := e.Variance; n.Rounds >= 2 {
-				noise = append(noise, fmt.Sprintf("%s round %s, run %s, test %s", m, pct(n.Round), pct(n.Run), pct(n.Rest)))
+				noise = fmt.Sprintf("%s / %s / %s", pct(n.Round), pct(n.Run), pct(n.Rest))
 			}
-		}
-		fmt.Fprintf(&b, "- Redis %s, half-width of the intervals, median over builds (resampling rounds alone leaves out how the\n  effect differs from test to test): %s.\n", v, strings.Join(widths, "; "))
-		fmt.Fprintf(&b, "- Redis %s, coefficient of variation across rounds, median over builds and tests: %s.\n", v, strings.Join(cvs, "; "))
-		if len(noise) > 0 {
-			fmt.Fprintf(&b, "- Redis %s, where the noise lies (standard deviations of ln requests/s over the complete rounds): %s. Pairing\n"+
-				"  within a round removes the round's part; a run's part is shared by all its tests, so only more rounds shrink it.\n", v, strings.Join(noise, "; "))
+			fmt.Fprintf(&b, "| %s | %s (%d rounds) | %s (%s) | %s (%s) | %s (%s) | %s |\n", v, m, e.Rounds,
+				pct(medianHalfWidth(e, false)), pct(medianHalfWidth(re, false)),
+				pct(medianHalfWidth(e, true)), pct(medianHalfWidth(re, true)),
+				pct(medianCV(e)), pct(medianCV(re)), noise)
 		}
 	}
+	fmt.Fprintf(&b, "\nPairing within a round removes the round's part. A run's part is shared by its tests (it drifts from\n")
+	fmt.Fprintf(&b, "one test to the next: [docs/method.md](docs/method.md#statistics-of-the-precision-modes)), so averaging over tests\n")
+	fmt.Fprintf(&b, "shrinks it little; more rounds do.\n")
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// effectText is build bd's effect in e: "+1.23% ▲ [+0.40%, +2.05%]", with no
+// effectText is build bd's effect in e: "+1.2% ▲ [+0.4%, +2.1%]", with no
 // interval from a single round, "not measured" without a figure.
 func effectText(e report.Effects, bd Build) string {
 	for _, x := range e.Effects {
@@ -132,10 +137,10 @@ func effectText(e report.Effects, bd Build) string {
 			break
 		}
 		if math.IsNaN(s.Lo) {
-			return signed(s.Center-1) + " ? (one round: no interval)"
+			return signed1(s.Center-1) + " ? (one round: no interval)"
 		}
 		glyph := map[string]string{stats.Faster: "▲", stats.Slower: "▼", stats.NoChange: "≈"}[s.Verdict()]
-		return fmt.Sprintf("%s %s [%s, %s]", signed(s.Center-1), glyph, signed(s.Lo-1), signed(s.Hi-1))
+		return fmt.Sprintf("%s %s [%s, %s]", signed1(s.Center-1), glyph, signed1(s.Lo-1), signed1(s.Hi-1))
 	}
 	return "not measured"
 }
@@ -181,12 +186,13 @@ func medianCV(e report.Effects) float64 {
 	return report.Median(xs)
 }
 
-// signed is a fraction as a signed percentage with two decimals, "+1.23%", "−0.40%".
-func signed(x float64) string {
+// signed1 is a fraction as a signed percentage with one decimal, "+1.2%",
+// "−0.4%": an effect measured to a few percent.
+func signed1(x float64) string {
 	if x < 0 {
-		return fmt.Sprintf("−%.2f%%", -100*x)
+		return fmt.Sprintf("−%.1f%%", -100*x)
 	}
-	return fmt.Sprintf("+%.2f%%", 100*x)
+	return fmt.Sprintf("+%.1f%%", 100*x)
 }
 
 // pct is a fraction as a percentage with two decimals, "–" for NaN.
