@@ -3,6 +3,7 @@ package headline
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
@@ -10,8 +11,10 @@ import (
 // Counted is the counted instrument's part of the headline: instructions per
 // request under Valgrind, one dataset for every machine; lower is better.
 type Counted struct {
-	// Cells counts the planned cells with a count in any mode.
-	Cells int
+	// Cells counts the planned cells with a count in any mode; Versions are
+	// their versions, in plan order.
+	Cells    int
+	Versions []string
 	// Scores are the builds' instructions per request against the baseline's
 	// (ratio < 1: cheaper), per mode, over the versions where both are
 	// counted; only builds counted on at least one version are present.
@@ -56,6 +59,14 @@ func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Count
 		}
 	}
 	out.Cells = len(counted)
+	for _, v := range p.versions {
+		for id := range counted {
+			if strings.HasPrefix(id, v+"|") {
+				out.Versions = append(out.Versions, v)
+				break
+			}
+		}
+	}
 	f := countFigures(d)
 	for _, mode := range p.modes {
 		for _, b := range builds {

@@ -3,7 +3,11 @@ package headline
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/report"
+	"github.com/redis-compiler-benchmarks/collector/internal/stats"
 )
 
 // Begin and End mark the README's headline block, which Markdown writes.
@@ -16,7 +20,8 @@ const (
 func Markdown(h Headline) string {
 	var b strings.Builder
 	fmt.Fprintln(&b, Begin)
-	fmt.Fprintf(&b, "%s\n\n", h.beyondNoise())
+	fmt.Fprintf(&b, "%s\n", h.inShort())
+	fmt.Fprintf(&b, "**Reference protocol** (the 2014 page's workload, three repeats of each build run hours apart).\n")
 	fmt.Fprintf(&b, "Measured on **%s**, the hardware class furthest through the plan (%d of %d\n", h.Class, h.Done, h.Planned)
 	fmt.Fprintf(&b, "planned runs). Each build against %s: the geometric mean over the tests of its speed (best\n", h.Baseline)
 	fmt.Fprintf(&b, "repeat over best repeat) on the newest release of every minor line from %s to %s; ▲ ▼ beyond\n", h.Oldest, h.Newest)
@@ -53,20 +58,185 @@ func Markdown(h Headline) string {
 	return b.String()
 }
 
-// beyondNoise says which builds differ from the baseline beyond noise.
-func (h Headline) beyondNoise() string {
-	var beyond []string
+// inShort is the headline's opening list: what each instrument decides
+// against the baseline, the deterministic one first.
+func (h Headline) inShort() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**In short**, each build against %s (the figures, their intervals and how they were measured follow):\n\n", h.Baseline)
+	if h.Counted.Cells > 0 {
+		fmt.Fprintf(&b, "- %s\n", h.countedShort())
+	}
+	if len(h.Rounds.Versions) > 0 {
+		fmt.Fprintf(&b, "- %s\n", h.roundsShort())
+	}
+	fmt.Fprintf(&b, "- %s\n", h.referenceShort())
+	return b.String()
+}
+
+// referenceShort is what the reference protocol decides: the builds beyond
+// the noise of the repeats, or none.
+func (h Headline) referenceShort() string {
+	var beyond, spreads []string
 	for _, m := range h.Modes {
 		for _, bd := range h.Builds {
 			if s := h.Scores[bd][m]; s.Verdict() == "faster" || s.Verdict() == "slower" {
 				beyond = append(beyond, fmt.Sprintf("%s in %s mode (%s)", bd, m, scoreText(s)))
 			}
 		}
+		spreads = append(spreads, fmt.Sprintf("%.1f%% in %s mode", 100*h.Spread[m], m))
 	}
+	text := fmt.Sprintf("**Requests/second, reference protocol** (%s to %s, on %s): ", h.Oldest, h.Newest, h.Class)
 	if len(beyond) == 0 {
-		return fmt.Sprintf("**No build is faster or slower than %s beyond the noise of the repeats, in either mode.**", h.Baseline)
+		return text + fmt.Sprintf("no build is faster or slower beyond the noise of the repeats, which lie a median %s apart.",
+			strings.Join(spreads, " and "))
 	}
-	return fmt.Sprintf("**Beyond the noise of the repeats: %s.**", strings.Join(beyond, ", "))
+	return text + fmt.Sprintf("beyond the noise of the repeats: %s.", strings.Join(beyond, ", "))
+}
+
+// countedShort is what the counted instrument decides, per mode: the
+// cheapest and the costliest build and how many are either beyond the
+// repeats' spread.
+func (h Headline) countedShort() string {
+	c := h.Counted
+	var modes, spreads []string
+	for _, m := range h.Modes {
+		spreads = append(spreads, fmt.Sprintf("%.2f%%", 100*c.Spread[m]))
+		var cheapest, costliest Build
+		var lo, hi Score
+		cheaper, costlier, counted := 0, 0, 0
+		for _, bd := range h.Builds {
+			s, ok := c.Scores[bd][m]
+			if !ok {
+				continue
+			}
+			counted++
+			if cheapest == (Build{}) || s.Ratio < lo.Ratio {
+				cheapest, lo = bd, s
+			}
+			if costliest == (Build{}) || s.Ratio > hi.Ratio {
+				costliest, hi = bd, s
+			}
+			switch s.Verdict() {
+			case "slower": // a lower count: cheaper
+				cheaper++
+			case "faster":
+				costlier++
+			}
+		}
+		if cheapest == (Build{}) {
+			continue
+		}
+		modes = append(modes, fmt.Sprintf("%s mode cheapest %s (%s), costliest %s (%s), %d of %s cheaper and %d costlier beyond the repeats' spread",
+			m, cheapest, signed2(lo.Ratio-1), costliest, signed2(hi.Ratio-1), cheaper, plural(counted, "build"), costlier))
+	}
+	slices.Sort(spreads)
+	text := fmt.Sprintf("**Instructions per request** (counted under Valgrind, two repeats at most %s apart; %d of %d cells so far, %s): ",
+		strings.Join(slices.Compact(spreads), " / "), c.Cells, h.PlannedCells, releasesText(c.Versions))
+	if len(modes) == 0 {
+		return text + fmt.Sprintf("no other build is counted yet on a release where %s is.", h.Baseline)
+	}
+	return text + strings.Join(modes, "; ") + "."
+}
+
+// roundsShort is what the interleaved rounds decide, per version: the builds
+// faster and slower beyond noise, and how many effects are within it.
+func (h Headline) roundsShort() string {
+	r := h.Rounds
+	var widths []float64
+	var versions []string
+	rounds := map[int]bool{}
+	for _, v := range r.Versions {
+		var faster, slower []string
+		within, all := 0, 0
+		for _, m := range r.Modes {
+			e, ok := r.Precision[v][m]
+			if !ok {
+				continue
+			}
+			rounds[e.Rounds] = true
+			widths = append(widths, medianHalfWidth(e, false))
+			for _, bd := range h.Builds {
+				i := slices.IndexFunc(e.Effects, func(x report.Effect) bool { return x.Config == bd.Compiler+"|"+bd.FlagSet })
+				if i < 0 || math.IsNaN(e.Effects[i].Summary.Lo) {
+					continue
+				}
+				s := e.Effects[i].Summary
+				all++
+				switch s.Verdict() {
+				case stats.Faster:
+					faster = append(faster, fmt.Sprintf("%s (%s %s)", bd, signed1(s.Center-1), m))
+				case stats.Slower:
+					slower = append(slower, fmt.Sprintf("%s (%s %s)", bd, signed1(s.Center-1), m))
+				default:
+					within++
+				}
+			}
+		}
+		var parts []string
+		if len(faster) > 0 {
+			parts = append(parts, "faster "+strings.Join(faster, ", "))
+		}
+		if len(slower) > 0 {
+			parts = append(parts, "slower "+strings.Join(slower, ", "))
+		}
+		parts = append(parts, fmt.Sprintf("%d of %d no change within noise", within, all))
+		versions = append(versions, fmt.Sprintf("Redis %s: %s", v, strings.Join(parts, "; ")))
+	}
+	var counts []string
+	for n := range rounds {
+		counts = append(counts, fmt.Sprint(n))
+	}
+	slices.Sort(counts)
+	return fmt.Sprintf("**Requests/second in interleaved rounds** (%s rounds of %s, on %s; the 95%% intervals' half-width, median over builds, %s): %s.",
+		strings.Join(counts, " or "), quoted(r.Modes), h.Class, rangeText(widths), strings.Join(versions, ". "))
+}
+
+// releasesText names the releases, or their count and range when more than four.
+func releasesText(versions []string) string {
+	switch {
+	case len(versions) == 0:
+		return "on no release"
+	case len(versions) <= 4:
+		return "on Redis " + joinAnd(versions)
+	}
+	return fmt.Sprintf("on %d releases from %s to %s", len(versions), versions[0], versions[len(versions)-1])
+}
+
+// rangeText is "4.77%" or "4.77–5.28%", the smallest and largest of xs.
+func rangeText(xs []float64) string {
+	if len(xs) == 0 {
+		return "–"
+	}
+	lo, hi := slices.Min(xs), slices.Max(xs)
+	if fmt.Sprintf("%.2f", 100*lo) == fmt.Sprintf("%.2f", 100*hi) {
+		return pct(lo)
+	}
+	return fmt.Sprintf("%.2f–%s", 100*lo, pct(hi))
+}
+
+// signed2 is a fraction as a signed percentage with two decimals, "+1.23%",
+// "−0.40%": a count's effect, which repeats to the hundredth of a percent.
+func signed2(x float64) string {
+	if x < 0 {
+		return fmt.Sprintf("−%.2f%%", -100*x)
+	}
+	return fmt.Sprintf("+%.2f%%", 100*x)
+}
+
+// plural is "1 build", "2 builds".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// joinAnd is "a", "a and b", "a, b and c".
+func joinAnd(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
 // fastest is the build with the highest score in mode (the baseline itself
