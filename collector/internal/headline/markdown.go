@@ -2,11 +2,11 @@ package headline
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
 
-	"github.com/redis-compiler-benchmarks/collector/internal/report"
 	"github.com/redis-compiler-benchmarks/collector/internal/stats"
 )
 
@@ -127,7 +127,7 @@ func (h Headline) countedShort() string {
 			continue
 		}
 		modes = append(modes, fmt.Sprintf("%s mode cheapest %s (%s), costliest %s (%s), %d of %s cheaper and %d costlier beyond the repeats' spread",
-			m, cheapest, signed2(lo.Ratio-1), costliest, signed2(hi.Ratio-1), cheaper, plural(counted, "build"), costlier))
+			m, cheapest, signed(lo.Ratio-1, 2), costliest, signed(hi.Ratio-1, 2), cheaper, plural(counted, "build"), costlier))
 	}
 	slices.Sort(spreads)
 	text := fmt.Sprintf("**Instructions per request** (counted under Valgrind, two repeats at most %s apart; %d of %d cells so far, %s): ",
@@ -156,17 +156,17 @@ func (h Headline) roundsShort() string {
 			rounds[e.Rounds] = true
 			widths = append(widths, medianHalfWidth(e, false))
 			for _, bd := range h.Builds {
-				i := slices.IndexFunc(e.Effects, func(x report.Effect) bool { return x.Config == bd.Compiler+"|"+bd.FlagSet })
-				if i < 0 || math.IsNaN(e.Effects[i].Summary.Lo) {
+				x, ok := effectOf(e, bd)
+				if !ok || math.IsNaN(x.Summary.Lo) {
 					continue
 				}
-				s := e.Effects[i].Summary
+				s := x.Summary
 				all++
 				switch s.Verdict() {
 				case stats.Faster:
-					faster = append(faster, fmt.Sprintf("%s (%s %s)", bd, signed1(s.Center-1), m))
+					faster = append(faster, fmt.Sprintf("%s (%s %s)", bd, signed(s.Center-1, 1), m))
 				case stats.Slower:
-					slower = append(slower, fmt.Sprintf("%s (%s %s)", bd, signed1(s.Center-1), m))
+					slower = append(slower, fmt.Sprintf("%s (%s %s)", bd, signed(s.Center-1, 1), m))
 				default:
 					within++
 				}
@@ -183,10 +183,9 @@ func (h Headline) roundsShort() string {
 		versions = append(versions, fmt.Sprintf("Redis %s: %s", v, strings.Join(parts, "; ")))
 	}
 	var counts []string
-	for n := range rounds {
+	for _, n := range slices.Sorted(maps.Keys(rounds)) {
 		counts = append(counts, fmt.Sprint(n))
 	}
-	slices.Sort(counts)
 	pending := ""
 	if len(r.Pending) > 0 {
 		pending = fmt.Sprintf(" (%s: still being measured)", joinAnd(r.Pending))
@@ -216,15 +215,6 @@ func rangeText(xs []float64) string {
 		return pct(lo)
 	}
 	return fmt.Sprintf("%.2f–%s", 100*lo, pct(hi))
-}
-
-// signed2 is a fraction as a signed percentage with two decimals, "+1.23%",
-// "−0.40%": a count's effect, which repeats to the hundredth of a percent.
-func signed2(x float64) string {
-	if x < 0 {
-		return fmt.Sprintf("−%.2f%%", -100*x)
-	}
-	return fmt.Sprintf("+%.2f%%", 100*x)
 }
 
 // plural is "1 build", "2 builds".
@@ -273,15 +263,10 @@ func scoreTextDecimals(s Score, d int) string {
 		return "not measured"
 	}
 	glyph := map[string]string{"faster": "▲", "slower": "▼", "tie": "≈", "unknown": "?"}[s.Verdict()]
-	pct := 100 * (s.Ratio - 1)
-	sign := "+"
-	if pct < 0 {
-		sign = "−"
-	}
 	if math.IsNaN(s.Band) {
-		return fmt.Sprintf("%s%.*f%% %s", sign, d, math.Abs(pct), glyph)
+		return fmt.Sprintf("%s %s", signed(s.Ratio-1, d), glyph)
 	}
-	return fmt.Sprintf("%s%.*f%% %s ±%.*f%%", sign, d, math.Abs(pct), glyph, d, 100*s.Band)
+	return fmt.Sprintf("%s %s ±%.*f%%", signed(s.Ratio-1, d), glyph, d, 100*s.Band)
 }
 
 // countedText is the counted instrument's paragraph, what has been counted,
