@@ -10,17 +10,35 @@ import (
 	"github.com/redis-compiler-benchmarks/collector/internal/stats"
 )
 
-// Begin and End mark the README's headline block, which Markdown writes.
+// Begin and End mark the README's headline block, which Markdown writes;
+// the figures behind it are docs/results.md's block, which Details writes
+// between the same marks.
 const (
 	Begin = "<!-- headline: written from public/data by `cd collector && go test ./internal/headline -update`; a test fails when it differs -->"
 	End   = "<!-- /headline -->"
 )
 
-// Markdown is the headline as the README shows it, between Begin and End.
+// ResultsPage is the page with the figures behind the README's headline.
+const ResultsPage = "docs/results.md"
+
+// Markdown is the headline as the README shows it, between Begin and End:
+// what each instrument decides, and where its figures are.
 func Markdown(h Headline) string {
 	var b strings.Builder
 	fmt.Fprintln(&b, Begin)
 	fmt.Fprintf(&b, "%s\n", h.inShort())
+	fmt.Fprintf(&b, "Every figure behind these lines, per build and mode, with its interval or noise band and how it was\n")
+	fmt.Fprintf(&b, "measured: [%s](%s).\n", ResultsPage, ResultsPage)
+	fmt.Fprintln(&b, End)
+	return b.String()
+}
+
+// Details are the figures behind the headline, as docs/results.md shows them
+// between Begin and End: each instrument's table of builds against the
+// baseline, and how precise its figures are.
+func Details(h Headline) string {
+	var b strings.Builder
+	fmt.Fprintln(&b, Begin)
 	fmt.Fprintf(&b, "**Reference protocol** (the 2014 page's workload, three repeats of each build run hours apart).\n")
 	fmt.Fprintf(&b, "Measured on **%s**, the hardware class furthest through the plan (%d of %d\n", h.Class, h.Done, h.Planned)
 	fmt.Fprintf(&b, "planned runs). Each build against %s: the geometric mean over the tests of its speed (best\n", h.Baseline)
@@ -62,7 +80,7 @@ func Markdown(h Headline) string {
 // against the baseline, the deterministic one first.
 func (h Headline) inShort() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**In short**, each build against %s (the figures, their intervals and how they were measured follow):\n\n", h.Baseline)
+	fmt.Fprintf(&b, "**In short**, each build against %s:\n\n", h.Baseline)
 	if h.Counted.Cells > 0 {
 		fmt.Fprintf(&b, "- %s\n", h.countedShort())
 	}

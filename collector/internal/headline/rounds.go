@@ -143,7 +143,7 @@ func (h Headline) roundsText() string {
 		}
 	}
 	fmt.Fprintf(&b, "\nPairing within a round removes the round's part. A run's part is shared by its tests (it drifts from\n")
-	fmt.Fprintf(&b, "one test to the next: [docs/method.md](docs/method.md#statistics-of-the-precision-modes)), so averaging over tests\n")
+	fmt.Fprintf(&b, "one test to the next: [method.md](method.md#statistics-of-the-precision-modes)), so averaging over tests\n")
 	fmt.Fprintf(&b, "shrinks it little; more rounds do.\n")
 	return strings.TrimSuffix(b.String(), "\n")
 }
