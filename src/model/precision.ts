@@ -353,7 +353,7 @@ export const RULE_TEXT: Readonly<Record<Protocol, string>> = {
   reference: 'Reference modes (the 2014 protocol: 120,000 requests per test, best of the repeats), judged by the noise rule: '
     + 'a change counts when it is beyond the larger best-to-worst spread of the two builds\' repeats; a conservative rule with no stated error rate.',
   precision: 'Precision modes (each test at least 1.5 s, the configurations of a version measured in interleaved rounds), judged by intervals: '
-    + 'a change is the geometric mean of per-round paired ratios with a 95% bootstrap interval (2,000 resamples of whole rounds, and of the tests in a mean over tests; seed 1, as collector stats); '
+    + 'a change is the geometric mean of per-round paired ratios with a 95% bootstrap interval (2,000 resamples of whole rounds, and of the tests in a mean over tests; seed 1, as collector stats), expanded for the few rounds (the expanded percentile interval of Hesterberg, 2015: from 5 rounds its bounds are the 0.1% and 99.9% quantiles of the resamples, from 2 or 3 the smallest and largest); '
     + '▲/▼ only when the interval excludes 0, ≈ no change within noise otherwise, ? fewer than two rounds (no interval). '
     + 'Within a version, configurations pair in the same round; across versions, rounds pair by number.',
 };

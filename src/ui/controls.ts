@@ -70,7 +70,7 @@ export function createControls(
   const metric = radioGroup<MetricId>('metric', 'Metric', METRIC_IDS.map((id) => [id, METRIC_LABELS[id]] as const), (v) => onChange({ metric: v }),
     Object.fromEntries(METRIC_IDS.map((id) => [id, `${METRICS[id].label}: ${METRICS[id].direction}`])));
   const view = radioGroup<AxisView>('view', 'Axis', [['real', 'Real View'], ['max', 'Max Change View']], (v) => onChange({ view: v }));
-  const precisionTitle = `The precision protocol: every test lasts at least 1.5 s (a calibrated request count), configurations are measured in interleaved rounds, and every comparison has a 95% bootstrap interval; requests/second only. Measured so far: ${modes.coverage.join('; ')}`;
+  const precisionTitle = `The precision protocol: every test lasts at least 1.5 s (a calibrated request count), configurations are measured in interleaved rounds, and every comparison has a 95% bootstrap interval expanded for the few rounds; requests/second only. Measured so far: ${modes.coverage.join('; ')}`;
   const mode = radioGroup<ModeFilter>('mode', 'Mode', [
     ['all', modes.precision.length ? 'Both (reference)' : 'Both'], ...modes.reference.map((m) => [m, modeLabel(m)] as const),
     ...(modes.precision.length ? [['precision', 'Both (precision)'] as const, ...modes.precision.map((m) => [m, modeLabel(m)] as const)] : []),

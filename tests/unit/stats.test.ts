@@ -10,10 +10,13 @@ import {
   coefficientOfVariation,
   DEFAULT_BOOTSTRAP,
   effect,
+  expandedAlpha,
   halfWidth,
   logRatios,
   mulberry32,
   nearestRank,
+  normalCdf,
+  studentQuantile,
   unstable,
   verdict,
   type BootstrapOptions,
@@ -81,6 +84,17 @@ describe('stats agree with the Go package', () => {
   it('nearestRank takes the 50th and 1950th of 2000 for a 95% interval', () => {
     const xs = Array.from({ length: 2000 }, (_, i) => i + 1);
     expect([nearestRank(xs, 0.025), nearestRank(xs, 0.975)]).toEqual([50, 1950]);
+  });
+
+  it("Student's t quantiles and the normal distribution function match the tables, and give the expanded levels", () => {
+    const tTable: [number, number][] = [[1, 12.7062], [2, 4.3027], [3, 3.1824], [4, 2.7764], [9, 2.2622], [30, 2.0423]];
+    for (const [df, want] of tTable) expect(Math.abs(studentQuantile(0.975, df) - want)).toBeLessThan(1e-4);
+    const phi: [number, number][] = [[0, 0.5], [1.959964, 0.975], [-1.959964, 0.025], [-3, 0.0013499]];
+    for (const [x, want] of phi) expect(Math.abs(normalCdf(x) - want)).toBeLessThan(1e-6);
+    // 5 rounds: 2 Φ(−√(5/4) · 2.7764) ≈ 0.00191; many rounds: about the plain 0.05.
+    expect(Math.abs(expandedAlpha(0.05, 5) - 0.00191)).toBeLessThan(0.00002);
+    expect(Math.abs(expandedAlpha(0.05, 1000) - 0.05)).toBeLessThan(0.001);
+    expect(expandedAlpha(0.05, 1)).toBeNaN();
   });
 
   it('no ratio at all gives NaN and no verdict', () => {

@@ -48,7 +48,7 @@ func Markdown(h Headline) string {
 	if len(h.Others) > 0 {
 		fmt.Fprintf(&b, "- Other hardware classes, measured apart and never combined: %s.\n", strings.Join(h.Others, "; "))
 	}
-	if len(h.Rounds.Versions) > 0 {
+	if len(h.Rounds.Versions) > 0 || len(h.Rounds.Pending) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", h.roundsText())
 	}
 	if h.Counted.Cells > 0 {
@@ -187,8 +187,12 @@ func (h Headline) roundsShort() string {
 		counts = append(counts, fmt.Sprint(n))
 	}
 	slices.Sort(counts)
-	return fmt.Sprintf("**Requests/second in interleaved rounds** (%s rounds of %s, on %s; the 95%% intervals' half-width, median over builds, %s): %s.",
-		strings.Join(counts, " or "), quoted(r.Modes), h.Class, rangeText(widths), strings.Join(versions, ". "))
+	pending := ""
+	if len(r.Pending) > 0 {
+		pending = fmt.Sprintf(" (%s: still being measured)", joinAnd(r.Pending))
+	}
+	return fmt.Sprintf("**Requests/second in interleaved rounds** (%s rounds of %s, on %s; the 95%% intervals' half-width, median over builds, %s): %s%s.",
+		strings.Join(counts, " or "), quoted(r.Modes), h.Class, rangeText(widths), strings.Join(versions, ". "), pending)
 }
 
 // releasesText names the releases, or their count and range when more than four.

@@ -18,11 +18,18 @@ import (
 // (their repeats paired by pass) to compare the intervals with.
 type Rounds struct {
 	// Modes are the precision modes measured, sorted; Versions the plan's
-	// versions with at least stats.MinRounds rounds in one of them, in plan order.
-	Modes, Versions []string
+	// versions whose every configuration has completeRounds rounds in every
+	// mode, in plan order; Pending those measured in fewer so far.
+	Modes, Versions, Pending []string
 	// Precision and Reference are the effects by version and mode.
 	Precision, Reference map[string]map[string]report.Effects
 }
+
+// completeRounds is how many rounds of every configuration, in every
+// precision mode, put a version in the headline (docs/collecting.md measures
+// 5): the site shows a version's rounds while they are measured, the README
+// once they are all in, so that it states no verdict from two rounds.
+var completeRounds = 5
 
 // computeRounds gathers the precision modes' effects on class (the modes of
 // runs that carry a round seed) against baseline, by the collector's
@@ -50,10 +57,20 @@ func computeRounds(d *store.Data, class string, p plan, baseline Build) Rounds {
 	}
 	gather(out.Precision, func(_, m string) bool { return slices.Contains(out.Modes, m) })
 	for _, v := range p.versions {
+		if len(out.Precision[v]) == 0 {
+			continue
+		}
+		complete := len(out.Precision[v]) == len(out.Modes)
 		for _, e := range out.Precision[v] {
-			if e.Rounds >= stats.MinRounds && len(e.Effects) > 0 && !slices.Contains(out.Versions, v) {
-				out.Versions = append(out.Versions, v)
+			complete = complete && len(e.Effects) > 0
+			for _, x := range e.Effects {
+				complete = complete && x.Summary.Rounds >= completeRounds
 			}
+		}
+		if complete {
+			out.Versions = append(out.Versions, v)
+		} else {
+			out.Pending = append(out.Pending, v)
 		}
 	}
 	gather(out.Reference, func(v, m string) bool { return slices.Contains(out.Versions, v) && slices.Contains(p.modes, m) })
@@ -70,8 +87,11 @@ func (h Headline) roundsText() string {
 	fmt.Fprintf(&b, "**Interleaved rounds** (the precision modes %s: the reference workload with every test at least\n", quoted(r.Modes))
 	fmt.Fprintf(&b, "1.5 s long, and in each round a version's builds measured once each in a random order). Each build\n")
 	fmt.Fprintf(&b, "against %s on %s: the geometric mean over rounds and tests of its ratio to %s in\n", h.Baseline, h.Class, h.Baseline)
-	fmt.Fprintf(&b, "the same round, with its 95%% bootstrap interval (rounds and tests resampled); ▲ ▼ when the interval\n")
-	fmt.Fprintf(&b, "excludes no change, ≈ when it does not (no change within noise).\n")
+	fmt.Fprintf(&b, "the same round, with its 95%% bootstrap interval (rounds and tests resampled, expanded for the few\n")
+	fmt.Fprintf(&b, "rounds); ▲ ▼ when the interval excludes no change, ≈ when it does not (no change within noise).\n")
+	if len(r.Pending) > 0 {
+		fmt.Fprintf(&b, "%s\n", r.pendingText())
+	}
 	for _, m := range r.Modes {
 		var versions []string
 		head, rule := "| build |", "|---|"
@@ -93,6 +113,9 @@ func (h Headline) roundsText() string {
 			}
 			fmt.Fprintln(&b, row)
 		}
+	}
+	if len(r.Versions) == 0 {
+		return strings.TrimSuffix(b.String(), "\n")
 	}
 	fmt.Fprintf(&b, "\nHow precise: the half-width of the intervals above, median over builds, with rounds and tests\n")
 	fmt.Fprintf(&b, "resampled and with rounds alone (which leaves out how the effect differs from test to test); the\n")
@@ -123,6 +146,35 @@ func (h Headline) roundsText() string {
 	fmt.Fprintf(&b, "one test to the next: [docs/method.md](docs/method.md#statistics-of-the-precision-modes)), so averaging over tests\n")
 	fmt.Fprintf(&b, "shrinks it little; more rounds do.\n")
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// pendingText says which versions are still being measured in rounds, and
+// how far each has got.
+func (r Rounds) pendingText() string {
+	var parts []string
+	for _, v := range r.Pending {
+		var modes []string
+		for _, m := range r.Modes {
+			lo, hi := -1, 0
+			for _, x := range r.Precision[v][m].Effects {
+				if lo < 0 || x.Summary.Rounds < lo {
+					lo = x.Summary.Rounds
+				}
+				hi = max(hi, x.Summary.Rounds)
+			}
+			switch {
+			case lo < 0:
+				modes = append(modes, fmt.Sprintf("no round of `%s`", m))
+			case lo == hi:
+				modes = append(modes, fmt.Sprintf("%d of `%s`", lo, m))
+			default:
+				modes = append(modes, fmt.Sprintf("%d–%d of `%s`", lo, hi, m))
+			}
+		}
+		parts = append(parts, fmt.Sprintf("Redis %s (%s)", v, strings.Join(modes, ", ")))
+	}
+	return fmt.Sprintf("Still being measured, with fewer than %d rounds of every build so far, and shown on the site only: %s.",
+		completeRounds, strings.Join(parts, "; "))
 }
 
 // effectText is build bd's effect in e: "+1.2% ▲ [+0.4%, +2.1%]", with no

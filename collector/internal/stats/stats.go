@@ -132,10 +132,94 @@ func Effect(logRatios [][]float64, o Options) Summary {
 		return s
 	}
 	sort.Float64s(boot)
-	alpha := 1 - o.Confidence
+	alpha := ExpandedAlpha(1-o.Confidence, s.Rounds)
 	s.Lo = math.Exp(NearestRank(boot, alpha/2))
 	s.Hi = math.Exp(NearestRank(boot, 1-alpha/2))
 	return s
+}
+
+// ExpandedAlpha is the level at which the bootstrap distribution is cut for
+// a 1 − alpha interval from n rounds: the expanded percentile interval
+// (Hesterberg, "What Teachers Should Know About the Bootstrap", 2015). With
+// few samples the bootstrap distribution of a mean is too narrow (its
+// spread is the sample's with divisor n, not n − 1) and normal where the
+// mean's is Student's t, so the plain percentile interval covers far less
+// than it says: 84% for a "95%" interval from 5 rounds, 91% expanded
+// (scripts/bootstrap-coverage.py). The expanded
+// interval takes the quantiles alpha'/2 and 1 − alpha'/2 with
+// alpha' = 2 Φ(−√(n/(n−1)) · t(1 − alpha/2, n − 1)): from 5 rounds the
+// 0.1% and 99.9% quantiles, from 2 or 3 the smallest and largest resample.
+// NaN for n < 2.
+func ExpandedAlpha(alpha float64, n int) float64 {
+	if n < 2 {
+		return math.NaN()
+	}
+	t := StudentQuantile(1-alpha/2, n-1)
+	return 2 * NormalCDF(-math.Sqrt(float64(n)/float64(n-1))*t)
+}
+
+// NormalCDF is the standard normal distribution function, from the
+// complementary error function of Numerical Recipes (erfcc: a Chebyshev
+// fit, fractional error below 1.2e-7), written so that src/model/stats.ts
+// computes the same numbers operation for operation.
+func NormalCDF(x float64) float64 {
+	z := math.Abs(x / math.Sqrt2)
+	t := 1 / (1 + 0.5*z)
+	erfc := t * math.Exp(-z*z-1.26551223+t*(1.00002368+t*(0.37409196+t*(0.09678418+t*(-0.18628806+
+		t*(0.27886807+t*(-1.13520398+t*(1.48851587+t*(-0.82215223+t*0.17087277)))))))))
+	if x < 0 {
+		return erfc / 2
+	}
+	return 1 - erfc/2
+}
+
+// StudentCDF is the distribution function of Student's t with df (≥ 1)
+// degrees of freedom, by the finite series of Abramowitz and Stegun 26.7.3
+// (odd df) and 26.7.4 (even df).
+func StudentCDF(t float64, df int) float64 {
+	theta := math.Atan(math.Abs(t) / math.Sqrt(float64(df)))
+	c2 := math.Cos(theta) * math.Cos(theta)
+	var a float64 // P(|T| < |t|)
+	if df%2 == 1 {
+		sum, term := 0.0, 1.0
+		if df > 1 {
+			sum = 1
+			for k := 3; k <= df-2; k += 2 {
+				term *= c2 * float64(k-1) / float64(k)
+				sum += term
+			}
+		}
+		a = 2 / math.Pi * (theta + math.Sin(theta)*math.Cos(theta)*sum)
+	} else {
+		sum, term := 1.0, 1.0
+		for k := 2; k <= df-2; k += 2 {
+			term *= c2 * float64(k-1) / float64(k)
+			sum += term
+		}
+		a = math.Sin(theta) * sum
+	}
+	if t < 0 {
+		return (1 - a) / 2
+	}
+	return (1 + a) / 2
+}
+
+// StudentQuantile is the p-quantile (0.5 ≤ p < 1) of Student's t with df
+// degrees of freedom, by bisection on StudentCDF.
+func StudentQuantile(p float64, df int) float64 {
+	lo, hi := 0.0, 1.0
+	for StudentCDF(hi, df) < p {
+		lo, hi = hi, 2*hi
+	}
+	for range 200 {
+		mid := (lo + hi) / 2
+		if StudentCDF(mid, df) < p {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
 }
 
 // meanOver is the mean of m[r][t] over every r in rounds and t in tests,

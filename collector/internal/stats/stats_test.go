@@ -180,3 +180,32 @@ func TestFixedTestsResamplesRoundsAlone(t *testing.T) {
 		t.Errorf("rounds and tests: [%.6f, %.6f], want it to reach GET's 0.96 and SET's 1.05", all.Lo, all.Hi)
 	}
 }
+
+// Student's t quantiles and the normal distribution function against
+// published tables, and the expanded levels they give.
+func TestExpandedAlphaFromStudentAndNormal(t *testing.T) {
+	for _, c := range []struct {
+		df   int
+		want float64
+	}{{1, 12.7062}, {2, 4.3027}, {3, 3.1824}, {4, 2.7764}, {9, 2.2622}, {30, 2.0423}} {
+		if got := StudentQuantile(0.975, c.df); math.Abs(got-c.want) > 1e-4 {
+			t.Errorf("t(0.975, %d) = %.5f, want %.4f", c.df, got, c.want)
+		}
+	}
+	for _, c := range []struct{ x, want float64 }{{0, 0.5}, {1.959964, 0.975}, {-1.959964, 0.025}, {-3, 0.0013499}} {
+		if got := NormalCDF(c.x); math.Abs(got-c.want) > 1e-6 {
+			t.Errorf("Φ(%g) = %.7f, want %.7f", c.x, got, c.want)
+		}
+	}
+	// 5 rounds: 2 Φ(−√(5/4) · 2.7764) = 2 Φ(−3.1041) ≈ 0.00191, the 0.095% and 99.905% quantiles.
+	if a := ExpandedAlpha(0.05, 5); math.Abs(a-0.00191) > 0.00002 {
+		t.Errorf("expanded alpha for 5 rounds = %.5f, want 0.00191", a)
+	}
+	// Many rounds: close to the plain level.
+	if a := ExpandedAlpha(0.05, 1000); math.Abs(a-0.05) > 0.001 {
+		t.Errorf("expanded alpha for 1000 rounds = %.4f, want about 0.05", a)
+	}
+	if !math.IsNaN(ExpandedAlpha(0.05, 1)) {
+		t.Error("one round has an expanded level")
+	}
+}
