@@ -354,6 +354,7 @@ export const RULE_TEXT: Readonly<Record<Protocol, string>> = {
     + 'a change counts when it is beyond the larger best-to-worst spread of the two builds\' repeats; a conservative rule with no stated error rate.',
   precision: 'Precision modes (each test at least 1.5 s, the configurations of a version measured in interleaved rounds), judged by intervals: '
     + 'a change is the geometric mean of per-round paired ratios with a 95% bootstrap interval (2,000 resamples of whole rounds, and of the tests in a mean over tests; seed 1, as collector stats), expanded for the few rounds (the expanded percentile interval of Hesterberg, 2015: from 5 rounds its bounds are the 0.1% and 99.9% quantiles of the resamples, from 2 or 3 the smallest and largest); '
-    + '▲/▼ only when the interval excludes 0, ≈ no change within noise otherwise, ? fewer than two rounds (no interval). '
+    + '▲/▼ only when the interval excludes 0, ≈ no change within noise otherwise, ? fewer than two rounds (no interval); '
+    + 'a verdict from fewer than 5 rounds is provisional (an interval from 2 or 3 rounds cannot reach past their range, which holds the true effect half and three quarters of the time). '
     + 'Within a version, configurations pair in the same round; across versions, rounds pair by number.',
 };

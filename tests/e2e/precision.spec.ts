@@ -42,6 +42,7 @@ test('the mode control reaches the precision modes, says which versions have the
 
   // The summary in the precision protocol: the precision modes, each mean with its 95% interval.
   await expect(summary(page).locator('.rule-note')).toContainText('95% bootstrap interval');
+  await expect(summary(page).locator('.rule-note')).toContainText('a verdict from fewer than 5 rounds is provisional');
   await expect(summary(page).locator('figure[data-mode]')).toHaveCount(2);
   await expect(summary(page).locator('figure[data-mode="data-long"] g.strip-row')).toHaveCount(12);
   const lto = score('clang -O2 -flto');

@@ -3,7 +3,6 @@ package headline
 import (
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
@@ -52,19 +51,16 @@ func countFigures(d *store.Data) figures {
 // computeCounted scores every build's counts against the baseline's.
 func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Counted {
 	out := Counted{Scores: map[Build]map[string]Score{}, Spread: map[string]float64{}}
-	counted := map[string]bool{}
+	counted, versions := map[string]bool{}, map[string]bool{}
 	for _, c := range d.Counts {
 		if c.Status == "ok" && p.cells[c.CellID] {
-			counted[c.CellID] = true
+			counted[c.CellID], versions[c.Version] = true, true
 		}
 	}
 	out.Cells = len(counted)
 	for _, v := range p.versions {
-		for id := range counted {
-			if strings.HasPrefix(id, v+"|") {
-				out.Versions = append(out.Versions, v)
-				break
-			}
+		if versions[v] {
+			out.Versions = append(out.Versions, v)
 		}
 	}
 	f := countFigures(d)

@@ -42,6 +42,9 @@ func handMade() *store.Data {
 	return d
 }
 
+// both is all the headline writes: the README's block and the results page's.
+func both(h Headline) string { return Markdown(h) + Details(h) }
+
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestComputeScoresEveryBuildAgainstThePlansFirstOnTheMostDoneClass(t *testing.T) {
@@ -100,30 +103,32 @@ func TestScoreTextHasSignGlyphAndBand(t *testing.T) {
 // that changes the figures fails here until the block is written again
 // (go test ./internal/headline -update).
 func TestREADMEHeadlineIsThePublishedData(t *testing.T) {
-	const readme, data = "../../../README.md", "../../../public/data"
+	const root, data = "../../../", "../../../public/data"
 	d, err := store.Load(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Markdown(Compute(d))
-	text, err := os.ReadFile(readme)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, rest, ok1 := strings.Cut(string(text), Begin)
-	_, after, ok2 := strings.Cut(rest, End+"\n")
-	if !ok1 || !ok2 {
-		t.Fatalf("README.md has no headline block (%q ... %q)", Begin, End)
-	}
-	got := Begin + rest[:len(rest)-len(after)]
-	if *update {
-		if err := os.WriteFile(readme, []byte(before+want+after), 0o644); err != nil {
+	h := Compute(d)
+	for file, want := range map[string]string{"README.md": Markdown(h), ResultsPage: Details(h)} {
+		text, err := os.ReadFile(root + file)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return
-	}
-	if got != want {
-		t.Errorf("README.md's headline differs from public/data; run `cd collector && go test ./internal/headline -update`. Want:\n%s", want)
+		before, rest, ok1 := strings.Cut(string(text), Begin)
+		_, after, ok2 := strings.Cut(rest, End+"\n")
+		if !ok1 || !ok2 {
+			t.Fatalf("%s has no headline block (%q ... %q)", file, Begin, End)
+		}
+		got := Begin + rest[:len(rest)-len(after)]
+		if *update {
+			if err := os.WriteFile(root+file, []byte(before+want+after), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if got != want {
+			t.Errorf("%s's headline block differs from public/data; run `cd collector && go test ./internal/headline -update`. Want:\n%s", file, want)
+		}
 	}
 }
 
@@ -147,7 +152,7 @@ func TestCountedScoresCostAgainstTheBaselineWhereBothAreCounted(t *testing.T) {
 	if h.Counted.Cells != 3 || !near(h.Counted.Spread["data"], 0.001) {
 		t.Errorf("%d cells counted, spread %v; want 3, 0.1%%", h.Counted.Cells, h.Counted.Spread)
 	}
-	md := Markdown(h)
+	md := both(h)
 	for _, want := range []string{"3 of 4 cells counted so far", "| clang -O2 | −10.00% ▼ ±0.10% |",
 		"- **Instructions per request** (counted under Valgrind, two repeats at most 0.10% apart; 3 of 4 cells so far, on Redis 1.0.0 and 2.0.0): " +
 			"data mode cheapest clang -O2 (−10.00%), costliest clang -O2 (−10.00%), 1 of 1 build cheaper and 0 costlier beyond the repeats' spread.\n",
@@ -218,9 +223,9 @@ func TestRoundsGiveEachBuildsEffectWithItsIntervalAgainstTheReferenceRepeats(t *
 	completeRounds = 4
 	// Four rounds wanted: 2.0.0's three are still being measured, and the README says so only.
 	if h := Compute(withRounds()); len(h.Rounds.Versions) != 0 || len(h.Rounds.Pending) != 1 ||
-		!strings.Contains(Markdown(h), "Still being measured, with fewer than 4 rounds of every build so far, and shown on the site only: Redis 2.0.0 (3 of `data-long`).") ||
-		strings.Contains(Markdown(h), "How precise") || strings.Contains(Markdown(h), "Requests/second in interleaved rounds") {
-		t.Errorf("three of four rounds: versions %q, pending %q:\n%s", h.Rounds.Versions, h.Rounds.Pending, Markdown(h))
+		!strings.Contains(both(h), "Still being measured, with fewer than 4 rounds of every build so far, and shown on the site only: Redis 2.0.0 (3 of `data-long`).") ||
+		strings.Contains(both(h), "How precise") || strings.Contains(both(h), "Requests/second in interleaved rounds") {
+		t.Errorf("three of four rounds: versions %q, pending %q:\n%s", h.Rounds.Versions, h.Rounds.Pending, both(h))
 	}
 	completeRounds = 3
 	h := Compute(withRounds())
@@ -232,7 +237,7 @@ func TestRoundsGiveEachBuildsEffectWithItsIntervalAgainstTheReferenceRepeats(t *
 	if e.Rounds != 3 || e.Tests != 2 || len(e.Effects) != 1 || !near(e.Effects[0].Summary.Center, 1.1) || !near(e.Effects[0].Summary.Lo, 1.1) {
 		t.Errorf("effects %+v", e)
 	}
-	md := Markdown(h)
+	md := both(h)
 	for _, want := range []string{
 		"**Interleaved rounds** (the precision modes `data-long`:",
 		"`data-long`:\n\n| build | 2.0.0 (3 rounds) |\n|---|---|\n| clang -O2 | +10.0% ▲ [+10.0%, +10.0%] |\n",
@@ -250,7 +255,7 @@ func TestRoundsGiveEachBuildsEffectWithItsIntervalAgainstTheReferenceRepeats(t *
 		}
 	}
 	// Without rounds there is no such paragraph.
-	if strings.Contains(Markdown(Compute(handMade())), "Interleaved rounds") {
+	if strings.Contains(both(Compute(handMade())), "Interleaved rounds") {
 		t.Error("a dataset without rounds has the rounds paragraph")
 	}
 }

@@ -2,25 +2,43 @@ package headline
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
 
-	"github.com/redis-compiler-benchmarks/collector/internal/report"
 	"github.com/redis-compiler-benchmarks/collector/internal/stats"
 )
 
-// Begin and End mark the README's headline block, which Markdown writes.
+// Begin and End mark the README's headline block, which Markdown writes;
+// the figures behind it are docs/results.md's block, which Details writes
+// between the same marks.
 const (
 	Begin = "<!-- headline: written from public/data by `cd collector && go test ./internal/headline -update`; a test fails when it differs -->"
 	End   = "<!-- /headline -->"
 )
 
-// Markdown is the headline as the README shows it, between Begin and End.
+// ResultsPage is the page with the figures behind the README's headline.
+const ResultsPage = "docs/results.md"
+
+// Markdown is the headline as the README shows it, between Begin and End:
+// what each instrument decides, and where its figures are.
 func Markdown(h Headline) string {
 	var b strings.Builder
 	fmt.Fprintln(&b, Begin)
 	fmt.Fprintf(&b, "%s\n", h.inShort())
+	fmt.Fprintf(&b, "Every figure behind these lines, per build and mode, with its interval or noise band and how it was\n")
+	fmt.Fprintf(&b, "measured: [%s](%s).\n", ResultsPage, ResultsPage)
+	fmt.Fprintln(&b, End)
+	return b.String()
+}
+
+// Details are the figures behind the headline, as docs/results.md shows them
+// between Begin and End: each instrument's table of builds against the
+// baseline, and how precise its figures are.
+func Details(h Headline) string {
+	var b strings.Builder
+	fmt.Fprintln(&b, Begin)
 	fmt.Fprintf(&b, "**Reference protocol** (the 2014 page's workload, three repeats of each build run hours apart).\n")
 	fmt.Fprintf(&b, "Measured on **%s**, the hardware class furthest through the plan (%d of %d\n", h.Class, h.Done, h.Planned)
 	fmt.Fprintf(&b, "planned runs). Each build against %s: the geometric mean over the tests of its speed (best\n", h.Baseline)
@@ -62,7 +80,7 @@ func Markdown(h Headline) string {
 // against the baseline, the deterministic one first.
 func (h Headline) inShort() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**In short**, each build against %s (the figures, their intervals and how they were measured follow):\n\n", h.Baseline)
+	fmt.Fprintf(&b, "**In short**, each build against %s:\n\n", h.Baseline)
 	if h.Counted.Cells > 0 {
 		fmt.Fprintf(&b, "- %s\n", h.countedShort())
 	}
@@ -127,7 +145,7 @@ func (h Headline) countedShort() string {
 			continue
 		}
 		modes = append(modes, fmt.Sprintf("%s mode cheapest %s (%s), costliest %s (%s), %d of %s cheaper and %d costlier beyond the repeats' spread",
-			m, cheapest, signed2(lo.Ratio-1), costliest, signed2(hi.Ratio-1), cheaper, plural(counted, "build"), costlier))
+			m, cheapest, signed(lo.Ratio-1, 2), costliest, signed(hi.Ratio-1, 2), cheaper, plural(counted, "build"), costlier))
 	}
 	slices.Sort(spreads)
 	text := fmt.Sprintf("**Instructions per request** (counted under Valgrind, two repeats at most %s apart; %d of %d cells so far, %s): ",
@@ -156,17 +174,17 @@ func (h Headline) roundsShort() string {
 			rounds[e.Rounds] = true
 			widths = append(widths, medianHalfWidth(e, false))
 			for _, bd := range h.Builds {
-				i := slices.IndexFunc(e.Effects, func(x report.Effect) bool { return x.Config == bd.Compiler+"|"+bd.FlagSet })
-				if i < 0 || math.IsNaN(e.Effects[i].Summary.Lo) {
+				x, ok := effectOf(e, bd)
+				if !ok || math.IsNaN(x.Summary.Lo) {
 					continue
 				}
-				s := e.Effects[i].Summary
+				s := x.Summary
 				all++
 				switch s.Verdict() {
 				case stats.Faster:
-					faster = append(faster, fmt.Sprintf("%s (%s %s)", bd, signed1(s.Center-1), m))
+					faster = append(faster, fmt.Sprintf("%s (%s %s)", bd, signed(s.Center-1, 1), m))
 				case stats.Slower:
-					slower = append(slower, fmt.Sprintf("%s (%s %s)", bd, signed1(s.Center-1), m))
+					slower = append(slower, fmt.Sprintf("%s (%s %s)", bd, signed(s.Center-1, 1), m))
 				default:
 					within++
 				}
@@ -183,10 +201,9 @@ func (h Headline) roundsShort() string {
 		versions = append(versions, fmt.Sprintf("Redis %s: %s", v, strings.Join(parts, "; ")))
 	}
 	var counts []string
-	for n := range rounds {
+	for _, n := range slices.Sorted(maps.Keys(rounds)) {
 		counts = append(counts, fmt.Sprint(n))
 	}
-	slices.Sort(counts)
 	pending := ""
 	if len(r.Pending) > 0 {
 		pending = fmt.Sprintf(" (%s: still being measured)", joinAnd(r.Pending))
@@ -216,15 +233,6 @@ func rangeText(xs []float64) string {
 		return pct(lo)
 	}
 	return fmt.Sprintf("%.2f–%s", 100*lo, pct(hi))
-}
-
-// signed2 is a fraction as a signed percentage with two decimals, "+1.23%",
-// "−0.40%": a count's effect, which repeats to the hundredth of a percent.
-func signed2(x float64) string {
-	if x < 0 {
-		return fmt.Sprintf("−%.2f%%", -100*x)
-	}
-	return fmt.Sprintf("+%.2f%%", 100*x)
 }
 
 // plural is "1 build", "2 builds".
@@ -273,15 +281,10 @@ func scoreTextDecimals(s Score, d int) string {
 		return "not measured"
 	}
 	glyph := map[string]string{"faster": "▲", "slower": "▼", "tie": "≈", "unknown": "?"}[s.Verdict()]
-	pct := 100 * (s.Ratio - 1)
-	sign := "+"
-	if pct < 0 {
-		sign = "−"
-	}
 	if math.IsNaN(s.Band) {
-		return fmt.Sprintf("%s%.*f%% %s", sign, d, math.Abs(pct), glyph)
+		return fmt.Sprintf("%s %s", signed(s.Ratio-1, d), glyph)
 	}
-	return fmt.Sprintf("%s%.*f%% %s ±%.*f%%", sign, d, math.Abs(pct), glyph, d, 100*s.Band)
+	return fmt.Sprintf("%s %s ±%.*f%%", signed(s.Ratio-1, d), glyph, d, 100*s.Band)
 }
 
 // countedText is the counted instrument's paragraph, what has been counted,

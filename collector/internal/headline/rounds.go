@@ -143,7 +143,7 @@ func (h Headline) roundsText() string {
 		}
 	}
 	fmt.Fprintf(&b, "\nPairing within a round removes the round's part. A run's part is shared by its tests (it drifts from\n")
-	fmt.Fprintf(&b, "one test to the next: [docs/method.md](docs/method.md#statistics-of-the-precision-modes)), so averaging over tests\n")
+	fmt.Fprintf(&b, "one test to the next: [method.md](method.md#statistics-of-the-precision-modes)), so averaging over tests\n")
 	fmt.Fprintf(&b, "shrinks it little; more rounds do.\n")
 	return strings.TrimSuffix(b.String(), "\n")
 }
@@ -177,24 +177,28 @@ func (r Rounds) pendingText() string {
 		completeRounds, strings.Join(parts, "; "))
 }
 
+// effectOf is build bd's effect in e.
+func effectOf(e report.Effects, bd Build) (report.Effect, bool) {
+	i := slices.IndexFunc(e.Effects, func(x report.Effect) bool { return x.Config == bd.Compiler+"|"+bd.FlagSet })
+	if i < 0 {
+		return report.Effect{}, false
+	}
+	return e.Effects[i], true
+}
+
 // effectText is build bd's effect in e: "+1.2% ▲ [+0.4%, +2.1%]", with no
 // interval from a single round, "not measured" without a figure.
 func effectText(e report.Effects, bd Build) string {
-	for _, x := range e.Effects {
-		if x.Config != bd.Compiler+"|"+bd.FlagSet {
-			continue
-		}
-		s := x.Summary
-		if math.IsNaN(s.Center) {
-			break
-		}
-		if math.IsNaN(s.Lo) {
-			return signed1(s.Center-1) + " ? (one round: no interval)"
-		}
-		glyph := map[string]string{stats.Faster: "▲", stats.Slower: "▼", stats.NoChange: "≈"}[s.Verdict()]
-		return fmt.Sprintf("%s %s [%s, %s]", signed1(s.Center-1), glyph, signed1(s.Lo-1), signed1(s.Hi-1))
+	x, ok := effectOf(e, bd)
+	s := x.Summary
+	switch {
+	case !ok || math.IsNaN(s.Center):
+		return "not measured"
+	case math.IsNaN(s.Lo):
+		return signed(s.Center-1, 1) + " ? (one round: no interval)"
 	}
-	return "not measured"
+	glyph := map[string]string{stats.Faster: "▲", stats.Slower: "▼", stats.NoChange: "≈"}[s.Verdict()]
+	return fmt.Sprintf("%s %s [%s, %s]", signed(s.Center-1, 1), glyph, signed(s.Lo-1, 1), signed(s.Hi-1, 1))
 }
 
 // referenceOf is the reference mode a precision mode lengthens: the one its
@@ -238,13 +242,13 @@ func medianCV(e report.Effects) float64 {
 	return report.Median(xs)
 }
 
-// signed1 is a fraction as a signed percentage with one decimal, "+1.2%",
-// "−0.4%": an effect measured to a few percent.
-func signed1(x float64) string {
+// signed is a fraction as a signed percentage with d decimals: "+1.2%",
+// "−0.40%" (an effect measured to a few percent gets one, a count two).
+func signed(x float64, d int) string {
 	if x < 0 {
-		return fmt.Sprintf("−%.1f%%", -100*x)
+		return fmt.Sprintf("−%.*f%%", d, -100*x)
 	}
-	return fmt.Sprintf("+%.1f%%", 100*x)
+	return fmt.Sprintf("+%.*f%%", d, 100*x)
 }
 
 // pct is a fraction as a percentage with two decimals, "–" for NaN.

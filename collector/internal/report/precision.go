@@ -196,7 +196,7 @@ func Precision(w io.Writer, d *store.Data, precision, reference, versions []stri
 	for _, k := range keys {
 		precisionTable(w, all[k].effects(baseline, o), baseline, slices.Contains(precision, k[2]))
 	}
-	fmt.Fprintf(w, "effect: geometric mean over rounds and tests of the per-round ratio to %s (requests/s); ± half-width of its %.0f%% bootstrap interval (%d resamples of rounds and tests, seed %d); a verdict only when the interval excludes no change; rounds only ±: the same interval with rounds resampled alone, every test kept once (the measurement's noise without the effect's spread from test to test); per test ±: median over tests of the half-width of each test's own interval (rounds resampled); CV: median over tests of the coefficient of variation across rounds (unstable above %.0f%%)\n",
+	fmt.Fprintf(w, "effect: geometric mean over rounds and tests of the per-round ratio to %s (requests/s); ± half-width of its %.0f%% bootstrap interval (%d resamples of rounds and tests, seed %d; expanded percentile levels for the number of rounds); a verdict only when the interval excludes no change; rounds only ±: the same interval with rounds resampled alone, every test kept once (the measurement's noise without the effect's spread from test to test); per test ±: median over tests of the half-width of each test's own interval (rounds resampled); CV: median over tests of the coefficient of variation across rounds (unstable above %.0f%%)\n",
 		strings.ReplaceAll(baseline, "|", " "), 100*o.Confidence, o.Resamples, o.Seed, 100*stats.UnstableCV)
 }
 
