@@ -90,7 +90,7 @@ func (h Headline) roundsText() string {
 	fmt.Fprintf(&b, "the same round, with its 95%% bootstrap interval (rounds and tests resampled, expanded for the few\n")
 	fmt.Fprintf(&b, "rounds); ▲ ▼ when the interval excludes no change, ≈ when it does not (no change within noise).\n")
 	if len(r.Pending) > 0 {
-		fmt.Fprintf(&b, "%s\n", r.pendingText())
+		fmt.Fprintf(&b, "%s\n", h.pendingText())
 	}
 	for _, m := range r.Modes {
 		var versions []string
@@ -149,21 +149,23 @@ func (h Headline) roundsText() string {
 }
 
 // pendingText says which versions are still being measured in rounds, and
-// how far each has got.
-func (r Rounds) pendingText() string {
+// how far each has got (a build with no round yet counts as 0).
+func (h Headline) pendingText() string {
+	r := h.Rounds
 	var parts []string
 	for _, v := range r.Pending {
 		var modes []string
 		for _, m := range r.Modes {
 			lo, hi := -1, 0
-			for _, x := range r.Precision[v][m].Effects {
+			for _, bd := range h.Builds {
+				x, _ := effectOf(r.Precision[v][m], bd)
 				if lo < 0 || x.Summary.Rounds < lo {
 					lo = x.Summary.Rounds
 				}
 				hi = max(hi, x.Summary.Rounds)
 			}
 			switch {
-			case lo < 0:
+			case hi == 0:
 				modes = append(modes, fmt.Sprintf("no round of `%s`", m))
 			case lo == hi:
 				modes = append(modes, fmt.Sprintf("%d of `%s`", lo, m))
