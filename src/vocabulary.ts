@@ -120,6 +120,18 @@ export const SIMULATED_NOTE =
 
 const SIMULATED = { ...COUNTED, resolution: 1e-6, note: SIMULATED_NOTE } as const;
 
+/**
+ * How the counted workload differs from the throughput modes' and why (docs/method.md, "Counted
+ * instrument"): each change is there to make the count repeat.
+ */
+export const COUNT_WORKLOAD_NOTE =
+  'The throughput modes\' requests (-d 64, random keys, -P 1000 in pipe mode), changed only where a count would otherwise not repeat: ' +
+  'one client connection (with 50, how many the server serves per turn of its event loop depends on timing); the client\'s keys seeded ' +
+  '(--seed 42); 1,000 requests per test (the figure is per request); each test counted on its own, from an idle server to an idle one ' +
+  '(start-up, the warm-up and the other tests are outside). A preloaded library (freezeclock.so) stops the server\'s clock, so timer-driven ' +
+  'work such as serverCron\'s rehashing and expiry never runs between requests, fixes its randomness (hash seed, process id), hands its event ' +
+  'loop one ready event per turn, and in pipe mode makes a read wait for its whole pipeline. Details: docs/method.md in the repository.';
+
 /** Every metric by id. */
 export const METRICS: Readonly<Record<MetricId, Metric>> = {
   rps: {

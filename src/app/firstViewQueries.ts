@@ -15,7 +15,7 @@ import { configBarsQuery, versionBarsQuery } from '../sql/charts';
 import { compareQuery } from '../sql/compare';
 import { countedFiguresQuery, spreadQuery, winnerTallyQuery } from '../sql/counted';
 import { effectsQuery } from '../sql/effects';
-import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
+import { compilersQuery, countProtocolQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import { testDurationQuery } from '../sql/precision';
 import type { Query } from '../sql/query';
 import { releaseChangesQuery } from '../sql/releaseChanges';
@@ -70,7 +70,7 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
   const pairs = releasePairs(shownVersions(DEFAULTS, catalog.versions, catalog.currentVersions));
   const drilldowns = catalog.charts.map(({ mode, test }, i) => ({ file: drilldownFile(i, mode, test), queries: [configBarsQuery(mode, test, RPS)] }));
   return {
-    paint: [versionBarsQuery(null, RPS, currentOnly, first), versionVerdictsQuery(RPS, currentOnly, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), datesQuery()],
+    paint: [versionBarsQuery(null, RPS, currentOnly, first), versionVerdictsQuery(RPS, currentOnly, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), countProtocolQuery(), datesQuery()],
     files: [
       ...(others.length ? [{ file: `${ANSWER_DIR}charts.json`, queries: others.flatMap((part) => [versionBarsQuery(null, RPS, currentOnly, part), versionVerdictsQuery(RPS, currentOnly, part)]) }] : []),
       // Every release's verdicts (releases=all), whose bars the engine draws: then it has them at once.

@@ -18,7 +18,7 @@ import {
 } from '../model/state';
 import { configBarsQuery } from '../sql/charts';
 import { countedFiguresQuery } from '../sql/counted';
-import { compilersQuery, coverageQuery, type CoverageRow, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
+import { compilersQuery, countProtocolQuery, coverageQuery, type CoverageRow, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import type { QueryRunner } from '../sql/query';
 import { chartElementId, createChartCard } from '../ui/chartCard';
 import { createControls, type StatePatch } from '../ui/controls';
@@ -122,13 +122,13 @@ function queryRunners(source: Source, dataUrl: string): Runners {
 /** Fills the header: how much of the matrix is collected (of the class shown), and how it was measured. */
 async function renderHeader(background: QueryRunner, dataCatalog: Catalog): Promise<CoverageRow> {
   const { hardware, selectedHardware } = dataCatalog;
-  const [[coverage], machines, compilers, protocol, [dates]] = await Promise.all([
+  const [[coverage], machines, compilers, protocol, countProtocol, [dates]] = await Promise.all([
     background.run(coverageQuery()), background.run(machinesQuery()), background.run(compilersQuery()),
-    background.run(protocolQuery()), background.run(datesQuery()),
+    background.run(protocolQuery()), background.run(countProtocolQuery()), background.run(datesQuery()),
   ]);
   if (!coverage) throw new Error('The coverage query returned no row.');
   renderCoverage(byId('coverage'), coverage, hardware.length > 1 ? selectedHardware?.label : undefined);
-  renderMeasurement(byId('measurement'), { coverage, machines, compilers, protocol, dates });
+  renderMeasurement(byId('measurement'), { coverage, machines, compilers, protocol, countProtocol, dates });
   return coverage;
 }
 

@@ -103,6 +103,33 @@ export function protocolQuery(): Query<ProtocolRow> {
   );
 }
 
+/** How one count mode was counted: Valgrind's command, the server's environment and settings, the client. */
+export interface CountProtocolRow {
+  mode: string;
+  protocol: number | null;
+  valgrind_version: string;
+  command: string;
+  env: string;
+  settings: string;
+  client_version: string;
+  client_args: string;
+  runs: number;
+}
+
+/**
+ * The counting runs' protocol per mode, most runs first, with the paths that differ from run to run
+ * left out (Valgrind's output file; the preloaded library's folder).
+ */
+export function countProtocolQuery(): Query<CountProtocolRow> {
+  return query(
+    `SELECT mode, protocol, valgrind_version,
+            regexp_replace(command, '\\s+--callgrind-out-file=.*$', '') AS command,
+            regexp_replace(env, 'LD_PRELOAD=\\S*/', 'LD_PRELOAD=') AS env,
+            settings, client_version, client_args, count(*)::INTEGER AS runs
+     FROM count_runs GROUP BY ALL ORDER BY mode, protocol DESC NULLS LAST, runs DESC`,
+  );
+}
+
 /** When the data was collected (UTC, minutes), and by which collector versions. */
 export interface DatesRow {
   first: string | null;

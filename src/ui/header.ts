@@ -1,6 +1,7 @@
 /** The header's "how this was measured" and "how much is collected" parts, from the data. */
 import { formatBytes } from '../model/format';
-import type { CompilerRow, CoverageRow, DatesRow, MachineRow, ProtocolRow } from '../sql/meta';
+import type { CompilerRow, CountProtocolRow, CoverageRow, DatesRow, MachineRow, ProtocolRow } from '../sql/meta';
+import { COUNT_WORKLOAD_NOTE } from '../vocabulary';
 import { h } from './dom';
 
 /** Everything the header shows, as queried. */
@@ -9,7 +10,37 @@ export interface HeaderInfo {
   readonly machines: readonly MachineRow[];
   readonly compilers: readonly CompilerRow[];
   readonly protocol: readonly ProtocolRow[];
+  /** The counting runs' protocol per mode (empty: nothing counted). */
+  readonly countProtocol: readonly CountProtocolRow[];
   readonly dates: DatesRow | undefined;
+}
+
+/**
+ * The counted instrument's lines: per mode the client's arguments (of the mode's most runs) and
+ * the server environment only that mode has, then Valgrind's command, the environment every mode
+ * shares, the settings and the client.
+ */
+export function countProtocolLines(rows: readonly CountProtocolRow[]): string[] {
+  const main = rows.filter((r, i) => rows.findIndex((o) => o.mode === r.mode) === i);
+  const joined = (pick: (r: CountProtocolRow) => string) => [...new Set(main.map(pick).filter(Boolean))].join(' | ');
+  const envs = main.map((r) => r.env.split(/\s+/).filter(Boolean));
+  const shared = envs[0]?.filter((v) => envs.every((e) => e.includes(v))) ?? [];
+  const protocols = [...new Set(main.map((r) => r.protocol).filter((p) => p !== null))];
+  const older = rows.length - main.length;
+  return [
+    ...main.map((r, i) => {
+      const own = envs[i]?.filter((v) => !shared.includes(v)) ?? [];
+      return `${r.mode}: redis-benchmark ${r.client_args}${own.length ? `; server env ${own.join(' ')}` : ''}`;
+    }),
+    `server: ${joined((r) => r.command)} (${joined((r) => r.valgrind_version)})`,
+    shared.length ? `server env: ${shared.join(' ')}` : '',
+    joined((r) => r.settings) ? `CONFIG SET: ${joined((r) => r.settings)}` : '',
+    [
+      `client: ${joined((r) => r.client_version)}`,
+      protocols.length ? `counting protocol ${protocols.join(', ')}` : '',
+      older ? `${older} older run setting${older === 1 ? '' : 's'} besides (each run's own in the status grid)` : '',
+    ].filter(Boolean).join('; '),
+  ].filter(Boolean);
 }
 
 function item(term: string, ...details: (Node | string)[]): HTMLElement[] {
@@ -46,8 +77,12 @@ export function renderMeasurement(dl: HTMLElement, info: HeaderInfo): void {
     ? lines(info.compilers.map((c) => `${c.compiler}: ${c.cc_version || c.cc}`))
     : 'no build recorded yet';
   const dates = info.dates?.first ? `${info.dates.first} – ${info.dates.last} UTC` : 'not yet';
+  const counted = info.countProtocol.length
+    ? [...item('Counted', lines(countProtocolLines(info.countProtocol)), h('p', { class: 'count-workload mt-1 text-slate-700' }, COUNT_WORKLOAD_NOTE))]
+    : [];
   dl.replaceChildren(
     ...item('Protocol', protocol),
+    ...counted,
     ...item('Machine', machines),
     ...item('Compilers', compilers),
     ...item('Collected', dates, info.dates?.collector_versions ? ` (collector ${info.dates.collector_versions})` : ''),

@@ -64,14 +64,14 @@ const median = (xs) => {
 /**
  * The data folder, label and site folder (under dist-bench/) of one BENCH_DATA entry.
  * @param {string} name
- * @returns {{ dir: string, label: string, outDir: string }}
+ * @returns {Dataset} (temporary: a folder made for this run, removed at its end)
  */
 function dataset(name) {
   const outDir = path.join(benchDir, name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, ''));
   if (name !== 'every-release') return { dir: path.resolve(root, name), label: name, outDir };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-every-release-'));
   execFileSync('node', [path.join(root, 'tests/fixtures/make-fixtures.mjs'), '--every-release', '--out', dir], { stdio: 'ignore' });
-  return { dir, label: 'every-release (synthetic: 158 versions x 12 configurations x 21 tests x 2 modes; 3 repeats of the 11 current versions, 1 of the others)', outDir };
+  return { dir, temporary: true, label: 'every-release (synthetic: 158 versions x 12 configurations x 21 tests x 2 modes; 3 repeats of the 11 current versions, 1 of the others)', outDir };
 }
 
 /**
@@ -178,7 +178,7 @@ async function loadFloor(page, url) {
   return { first: m['charts:first-painted'] ?? NaN, all: m['charts:all-painted'] ?? NaN };
 }
 
-/** @typedef {{ dir: string, label: string, outDir: string }} Dataset */
+/** @typedef {{ dir: string, label: string, outDir: string, temporary?: boolean }} Dataset */
 /** @typedef {{ site: Awaited<ReturnType<typeof loadSite>>[], duckdb: Awaited<ReturnType<typeof loadFloor>>[], static: Awaited<ReturnType<typeof loadFloor>>[] }} Runs */
 
 /**
@@ -309,6 +309,7 @@ async function main() {
     measured = await measureAll(datasets, browser);
   } finally {
     await browser.close();
+    for (const data of datasets) if (data.temporary) fs.rmSync(data.dir, { recursive: true, force: true });
   }
   const { load1, results } = measured;
   const [a, b] = results;

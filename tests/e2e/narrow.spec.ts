@@ -10,11 +10,13 @@ import { expect, test } from '@playwright/test';
 import { writeSiteData } from '../../scripts/site-data.mjs';
 import { waitForCharts } from './helpers';
 
-const published = fs.mkdtempSync(path.join(os.tmpdir(), 'narrow-data-'));
+/** The published data with the files the build derives from it (made before the first test). */
+let published = '';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
 test.beforeAll(async () => {
+  published = fs.mkdtempSync(path.join(os.tmpdir(), 'narrow-data-'));
   for (const name of fs.readdirSync('public/data').filter((n) => n.endsWith('.parquet'))) fs.copyFileSync(path.join('public/data', name), path.join(published, name));
   await writeSiteData(published);
 });

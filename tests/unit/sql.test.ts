@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { configBarsQuery, versionBarsQuery, type VersionRow } from '../../src/sql/charts';
-import { compilersQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../../src/sql/meta';
+import { compilersQuery, countProtocolQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../../src/sql/meta';
 import { query } from '../../src/sql/query';
 import { openFixtureDb, rewrittenFixture, type FixtureDb } from '../support/fixture-db';
 
@@ -181,6 +181,17 @@ describe('header queries', () => {
       ['data-long', '--csv -d 64 -r 9999999999'],
       ['pipe', '-n 120000 --csv -d 64 -r 9999999999 -P 1000'],
       ['pipe-long', '--csv -d 64 -r 9999999999 -P 1000'],
+    ]);
+    // The counting runs' protocol per mode, without the paths that differ from run to run.
+    const counted = await fx.runner.run(countProtocolQuery());
+    expect(counted.map((r) => [r.mode, r.protocol, r.client_args, r.runs])).toEqual([
+      ['data', 2, '-c 1 -n 20000 -d 64 -r 9999999999 --seed 42', 134],
+      ['pipe', 2, '-c 1 -n 20000 -d 64 -r 9999999999 --seed 42 -P 1000', 134],
+    ]);
+    expect(counted[0]?.command).toBe('setarch -R /usr/bin/valgrind --tool=callgrind --cache-sim=yes --branch-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64');
+    expect(counted.map((r) => r.env)).toEqual([
+      'LD_PRELOAD=freezeclock.so LD_BIND_NOW=1 JE_MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1 FREEZECLOCK_SETTLE_READS=no',
+      'LD_PRELOAD=freezeclock.so LD_BIND_NOW=1 JE_MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1',
     ]);
     const [dates] = await fx.runner.run(datesQuery());
     expect(dates?.first).toBe('2026-11-20 10:10');

@@ -164,6 +164,16 @@ func TestCountedScoresCostAgainstTheBaselineWhereBothAreCounted(t *testing.T) {
 	}
 }
 
+func TestNothingCountedYetIsSaid(t *testing.T) {
+	md := both(Compute(handMade()))
+	for _, want := range []string{"- **Instructions per request** (counted under Valgrind): none of the 4 cells counted yet.\n",
+		"better): none of the 4 cells counted yet.\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("headline lacks %q:\n%s", want, md)
+		}
+	}
+}
+
 func TestThroughputIsOnTheCurrentVersionsAndCostOnEveryPlannedOne(t *testing.T) {
 	d := handMade()
 	yes, no := true, false

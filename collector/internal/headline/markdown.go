@@ -69,9 +69,7 @@ func Details(h Headline) string {
 	if len(h.Rounds.Versions) > 0 || len(h.Rounds.Pending) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", h.roundsText())
 	}
-	if h.Counted.Cells > 0 {
-		fmt.Fprintf(&b, "\n%s\n", h.countedText())
-	}
+	fmt.Fprintf(&b, "\n%s\n", h.countedText())
 	fmt.Fprintln(&b, End)
 	return b.String()
 }
@@ -81,9 +79,7 @@ func Details(h Headline) string {
 func (h Headline) inShort() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**In short**, each build against %s:\n\n", h.Baseline)
-	if h.Counted.Cells > 0 {
-		fmt.Fprintf(&b, "- %s\n", h.countedShort())
-	}
+	fmt.Fprintf(&b, "- %s\n", h.countedShort())
 	if len(h.Rounds.Versions) > 0 {
 		fmt.Fprintf(&b, "- %s\n", h.roundsShort())
 	}
@@ -116,6 +112,9 @@ func (h Headline) referenceShort() string {
 // repeats' spread.
 func (h Headline) countedShort() string {
 	c := h.Counted
+	if c.Cells == 0 {
+		return fmt.Sprintf("**Instructions per request** (counted under Valgrind): none of the %d cells counted yet.", h.PlannedCells)
+	}
 	var modes, spreads []string
 	for _, m := range h.Modes {
 		spreads = append(spreads, fmt.Sprintf("%.2f%%", 100*c.Spread[m]))
@@ -292,6 +291,10 @@ func scoreTextDecimals(s Score, d int) string {
 // repeats to the hundredth of a percent, so its figures have two decimals.
 func (h Headline) countedText() string {
 	c := h.Counted
+	if c.Cells == 0 {
+		return fmt.Sprintf("**Counted cost** (instructions the server executes per request, under Valgrind; lower is\n"+
+			"better): none of the %d cells counted yet.", h.PlannedCells)
+	}
 	var spreads []string
 	for _, m := range h.Modes {
 		spreads = append(spreads, fmt.Sprintf("%.2f%% (%s mode)", 100*c.Spread[m], m))

@@ -1,0 +1,35 @@
+/** The header's counted-protocol lines, from hand-made rows. */
+import { describe, expect, it } from 'vitest';
+import type { CountProtocolRow } from '../../src/sql/meta';
+import { countProtocolLines } from '../../src/ui/header';
+
+const row = (mode: string, env: string, runs: number, client_args = `-n 1000 -c 1${mode === 'pipe' ? ' -P 1000' : ''}`): CountProtocolRow => ({
+  mode, protocol: 4, valgrind_version: 'valgrind-3.19.0', command: 'setarch -R valgrind --tool=callgrind', env,
+  settings: 'jemalloc-bg-thread no', client_version: 'redis-benchmark 7.4.1', client_args, runs,
+});
+
+describe('countProtocolLines', () => {
+  it('gives each mode its client and the environment only it has, then what the modes share', () => {
+    const lines = countProtocolLines([
+      row('data', 'LD_PRELOAD=freezeclock.so LD_BIND_NOW=1 FREEZECLOCK_SETTLE_READS=no', 24),
+      row('data', 'LD_PRELOAD=freezeclock.so LD_BIND_NOW=1', 2, '-n 500 -c 1'),
+      row('pipe', 'LD_PRELOAD=freezeclock.so LD_BIND_NOW=1', 24),
+    ]);
+    expect(lines).toEqual([
+      'data: redis-benchmark -n 1000 -c 1; server env FREEZECLOCK_SETTLE_READS=no',
+      'pipe: redis-benchmark -n 1000 -c 1 -P 1000',
+      'server: setarch -R valgrind --tool=callgrind (valgrind-3.19.0)',
+      'server env: LD_PRELOAD=freezeclock.so LD_BIND_NOW=1',
+      'CONFIG SET: jemalloc-bg-thread no',
+      'client: redis-benchmark 7.4.1; counting protocol 4; 1 older run setting besides (each run\'s own in the status grid)',
+    ]);
+  });
+
+  it('leaves out what no run has', () => {
+    expect(countProtocolLines([{ ...row('data', '', 2), settings: '', protocol: null }])).toEqual([
+      'data: redis-benchmark -n 1000 -c 1',
+      'server: setarch -R valgrind --tool=callgrind (valgrind-3.19.0)',
+      'client: redis-benchmark 7.4.1',
+    ]);
+  });
+});
