@@ -71,6 +71,11 @@ func TestCountEndToEnd(t *testing.T) {
 		if r.Protocol != store.CountProtocol {
 			t.Errorf("count run %s records protocol %d, want %d", r.RunID, r.Protocol, store.CountProtocol)
 		}
+		// The data mode's own env reaches the server after count.env; pipe
+		// mode's reads still wait for their batch.
+		if settles := !strings.Contains(r.Env, "FREEZECLOCK_SETTLE_READS=no"); settles != (r.Mode == "pipe") {
+			t.Errorf("count run %s (%s mode) records env %q", r.RunID, r.Mode, r.Env)
+		}
 	}
 	// 20 tests: the 7.0.15 client has no XADD test, so XADD gets no row.
 	byKey := map[string][]float64{}

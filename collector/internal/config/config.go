@@ -126,6 +126,9 @@ type Mode struct {
 	// StartRequests, in a precision mode only, is the calibration's first
 	// request count (default 1000).
 	StartRequests int64 `toml:"start_requests"`
+	// Env, in a count mode only, is added to the counted server's
+	// environment after count.env ("FREEZECLOCK_SETTLE_READS=no").
+	Env []string `toml:"env"`
 }
 
 // IsPrecision reports whether m is a precision mode (its tests are timed to MinTime).
@@ -280,10 +283,20 @@ func (c *Config) validate() error {
 	if err := validPrecision(c.Bench.Modes, c.Bench.Precision); err != nil {
 		return err
 	}
+	for _, m := range append(append([]Mode(nil), c.Bench.Modes...), c.Bench.Precision...) {
+		if len(m.Env) > 0 {
+			return fmt.Errorf("benchmark mode %q: env belongs to count modes", m.Name)
+		}
+	}
 	names = names[:0]
 	for _, m := range c.Count.Modes {
 		if m.IsPrecision() {
 			return fmt.Errorf("count mode %q: min_time belongs to benchmark.precision modes", m.Name)
+		}
+		for _, e := range m.Env {
+			if !strings.Contains(e, "=") {
+				return fmt.Errorf("count mode %q: env entry %q is not NAME=value", m.Name, e)
+			}
 		}
 		names = append(names, m.Name)
 	}

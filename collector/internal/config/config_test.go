@@ -198,6 +198,8 @@ func TestParseErrors(t *testing.T) {
 		{"current versions in another order than releases", "releases = [\"7.4.1\", \"6.2.16\"]\n" + minimal, `version "7.4.1" comes before "6.2.16" in releases`},
 		{"duplicate release", "releases = [\"6.2.16\", \"7.4.1\", \"6.2.16\"]\n" + minimal, `duplicate release "6.2.16"`},
 		{"invalid release", "releases = [\"6.2\", \"6.2.16\", \"7.4.1\", \"7.x\"]\n" + minimal, `version "7.x" is not a Redis release`},
+		{"env in a benchmark mode", replace(`args = ["-n", "100", "--csv"]`, "args = []\nenv = [\"A=1\"]"), `benchmark mode "data": env belongs to count modes`},
+		{"count env entry without =", minimal + "[[count.modes]]\nname = \"data\"\nargs = []\nenv = [\"FREEZECLOCK_SETTLE_READS\"]\n", `count mode "data": env entry "FREEZECLOCK_SETTLE_READS" is not NAME=value`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

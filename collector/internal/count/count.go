@@ -269,7 +269,10 @@ func (s Spec) vgdb(ctx context.Context, pid int, args ...string) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	vgdb := filepath.Join(filepath.Dir(s.Valgrind), "vgdb")
-	full := append([]string{"--pid=" + strconv.Itoa(pid)}, args...)
+	// The server waits in epoll_wait when the collector speaks to it (settle
+	// comes first): vgdb would wait 100 ms (its default) for Valgrind to
+	// notice before forcing it in; 1 ms is enough.
+	full := append([]string{"--pid=" + strconv.Itoa(pid), "--max-invoke-ms=1"}, args...)
 	out, err := exec.CommandContext(ctx, vgdb, full...).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("vgdb %s: %s (%w)", strings.Join(args, " "), oneLine(string(out)), err)

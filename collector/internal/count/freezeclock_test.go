@@ -22,13 +22,22 @@ func TestFreezeClockPreload(t *testing.T) {
 	if out, err := exec.Command("gcc", "-O2", "-o", check, "testdata/preload-check.c").CombinedOutput(); err != nil {
 		t.Fatalf("build preload-check: %v\n%s", err, out)
 	}
-	cmd := exec.Command(check)
-	cmd.Env = []string{"LD_PRELOAD=" + lib}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("preload-check: %v\n%s", err, out)
-	}
-	if want := "time 1700000000\nevents 1\nread 6\n"; string(out) != want {
-		t.Errorf("preload-check printed\n%s\nwant\n%s", out, want)
+	for _, tt := range []struct{ env, want string }{
+		{"", "time 1700000000\nevents 1\nread 6\n"},
+		// A client that sends one request at a time: reads do not wait.
+		{"FREEZECLOCK_SETTLE_READS=no", "time 1700000000\nevents 1\nread 2\n"},
+	} {
+		cmd := exec.Command(check)
+		cmd.Env = []string{"LD_PRELOAD=" + lib}
+		if tt.env != "" {
+			cmd.Env = append(cmd.Env, tt.env)
+		}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("preload-check %s: %v\n%s", tt.env, err, out)
+		}
+		if string(out) != tt.want {
+			t.Errorf("preload-check %s printed\n%s\nwant\n%s", tt.env, out, tt.want)
+		}
 	}
 }

@@ -188,7 +188,7 @@ func (c *collector) countRun(ctx context.Context, t Task, buildID, bin, vg strin
 	spec := count.Spec{
 		Valgrind: lookPath(cc.Valgrind), ToolArgs: cc.ToolArgs, Server: bin, Client: c.client,
 		ClientArgs: t.Mode.Args, Settings: cc.Settings, Warmup: cc.Warmup,
-		Env:       countEnv(c.freezeClock, cc.Env),
+		Env:       countEnv(c.freezeClock, append(append([]string(nil), cc.Env...), t.Mode.Env...)),
 		Dir:       filepath.Join(dir, fmt.Sprintf("count-%s-%d", t.Mode.Name, t.Repeat)),
 		ServerCPU: -1, ClientCPU: -1, StartTimeout: cc.StartTimeout.Duration, TestTimeout: cc.TestTimeout.Duration,
 	}
