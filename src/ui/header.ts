@@ -15,6 +15,15 @@ export interface HeaderInfo {
   readonly dates: DatesRow | undefined;
 }
 
+/** The counted instrument in one line: the tool, the modes and the counting protocol. */
+export function countProtocolSummary(rows: readonly CountProtocolRow[]): string {
+  const modes = [...new Set(rows.map((r) => r.mode))];
+  const versions = [...new Set(rows.map((r) => r.valgrind_version))];
+  const protocols = [...new Set(rows.map((r) => r.protocol).filter((p) => p !== null))];
+  return `instructions per request under ${versions.join(', ')} (callgrind), ${modes.join(' and ')} mode${modes.length === 1 ? '' : 's'}`
+    + `${protocols.length ? `, counting protocol ${protocols.join(', ')}` : ''}: the workload and why it differs from the throughput modes'`;
+}
+
 /**
  * The counted instrument's lines: per mode the client's arguments (of the mode's most runs) and
  * the server environment only that mode has, then Valgrind's command, the environment every mode
@@ -77,8 +86,12 @@ export function renderMeasurement(dl: HTMLElement, info: HeaderInfo): void {
     ? lines(info.compilers.map((c) => `${c.compiler}: ${c.cc_version || c.cc}`))
     : 'no build recorded yet';
   const dates = info.dates?.first ? `${info.dates.first} – ${info.dates.last} UTC` : 'not yet';
+  // One line until opened: the header stays short enough for the first section to show.
   const counted = info.countProtocol.length
-    ? [...item('Counted', lines(countProtocolLines(info.countProtocol)), h('p', { class: 'count-workload mt-1 text-slate-700' }, COUNT_WORKLOAD_NOTE))]
+    ? item('Counted', h('details', { class: 'count-protocol min-w-0 [overflow-wrap:anywhere]' },
+      h('summary', { class: 'cursor-pointer' }, countProtocolSummary(info.countProtocol)),
+      lines(countProtocolLines(info.countProtocol)),
+      h('p', { class: 'count-workload mt-1 text-slate-700' }, COUNT_WORKLOAD_NOTE)))
     : [];
   dl.replaceChildren(
     ...item('Protocol', protocol),

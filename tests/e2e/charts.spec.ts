@@ -25,7 +25,10 @@ test('charts render one figure per test and mode with the header from the data',
   await expect(page.locator('#measurement')).toContainText('Fixture CPU @ 2.00GHz');
   await expect(page.locator('#measurement')).toContainText('gcc-12 (Debian 12.2.0-14+deb12u1) 12.2.0');
   await expect(page.locator('#measurement')).toContainText('-n 120000 --csv -d 64 -r 9999999999 -P 1000');
-  // The counted instrument's workload: the counting runs' own arguments, and why it differs.
+  // The counted instrument's workload, one line until opened: the counting runs' own arguments, and why it differs.
+  await expect(page.locator('#measurement details.count-protocol summary')).toContainText('counting protocol 2');
+  await expect(page.locator('#measurement .count-workload')).toBeHidden();
+  await page.locator('#measurement details.count-protocol summary').click();
   await expect(page.locator('#measurement')).toContainText('data: redis-benchmark -c 1 -n 20000 -d 64 -r 9999999999 --seed 42; server env FREEZECLOCK_SETTLE_READS=no');
   await expect(page.locator('#measurement .count-workload')).toContainText('changed only where a count would otherwise not repeat');
   await expect(page.locator('#axis-warning')).toContainText('do not start at zero');

@@ -1,7 +1,7 @@
 /** The header's counted-protocol lines, from hand-made rows. */
 import { describe, expect, it } from 'vitest';
 import type { CountProtocolRow } from '../../src/sql/meta';
-import { countProtocolLines } from '../../src/ui/header';
+import { countProtocolLines, countProtocolSummary } from '../../src/ui/header';
 
 const row = (mode: string, env: string, runs: number, client_args = `-n 1000 -c 1${mode === 'pipe' ? ' -P 1000' : ''}`): CountProtocolRow => ({
   mode, protocol: 4, valgrind_version: 'valgrind-3.19.0', command: 'setarch -R valgrind --tool=callgrind', env,
@@ -23,6 +23,12 @@ describe('countProtocolLines', () => {
       'CONFIG SET: jemalloc-bg-thread no',
       'client: redis-benchmark 7.4.1; counting protocol 4; 1 older run setting besides (each run\'s own in the status grid)',
     ]);
+  });
+
+  it('says in one line what was counted, with which tool and protocol', () => {
+    expect(countProtocolSummary([row('data', '', 24), row('pipe', '', 24)])).toBe(
+      'instructions per request under valgrind-3.19.0 (callgrind), data and pipe modes, counting protocol 4: the workload and why it differs from the throughput modes\'',
+    );
   });
 
   it('leaves out what no run has', () => {
