@@ -15,11 +15,16 @@ export interface HeaderInfo {
   readonly dates: DatesRow | undefined;
 }
 
+/** The values `pick` gives over `rows`, each once, in order, leaving out null and empty ones. */
+function distinct<T>(rows: readonly CountProtocolRow[], pick: (r: CountProtocolRow) => T | null): T[] {
+  return [...new Set(rows.map(pick))].filter((v): v is T => v !== null && v !== '');
+}
+
 /** The counted instrument in one line: the tool, the modes and the counting protocol. */
 export function countProtocolSummary(rows: readonly CountProtocolRow[]): string {
-  const modes = [...new Set(rows.map((r) => r.mode))];
-  const versions = [...new Set(rows.map((r) => r.valgrind_version))];
-  const protocols = [...new Set(rows.map((r) => r.protocol).filter((p) => p !== null))];
+  const modes = distinct(rows, (r) => r.mode);
+  const versions = distinct(rows, (r) => r.valgrind_version);
+  const protocols = distinct(rows, (r) => r.protocol);
   return `instructions per request under ${versions.join(', ')} (callgrind), ${modes.join(' and ')} mode${modes.length === 1 ? '' : 's'}`
     + `${protocols.length ? `, counting protocol ${protocols.join(', ')}` : ''}: the workload and why it differs from the throughput modes'`;
 }
@@ -31,10 +36,10 @@ export function countProtocolSummary(rows: readonly CountProtocolRow[]): string 
  */
 export function countProtocolLines(rows: readonly CountProtocolRow[]): string[] {
   const main = rows.filter((r, i) => rows.findIndex((o) => o.mode === r.mode) === i);
-  const joined = (pick: (r: CountProtocolRow) => string) => [...new Set(main.map(pick).filter(Boolean))].join(' | ');
+  const joined = (pick: (r: CountProtocolRow) => string) => distinct(main, pick).join(' | ');
   const envs = main.map((r) => r.env.split(/\s+/).filter(Boolean));
   const shared = envs[0]?.filter((v) => envs.every((e) => e.includes(v))) ?? [];
-  const protocols = [...new Set(main.map((r) => r.protocol).filter((p) => p !== null))];
+  const protocols = distinct(main, (r) => r.protocol);
   const older = rows.length - main.length;
   return [
     ...main.map((r, i) => {
