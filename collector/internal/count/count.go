@@ -56,6 +56,10 @@ type Spec struct {
 	TestTimeout          time.Duration
 	// Warmup are client arguments of an uncounted run before the first test.
 	Warmup []string
+	// KeepDumps, when set, is a directory where each test's callgrind dump
+	// is kept (as test-<index>.callgrind, for callgrind_annotate) instead of
+	// removed.
+	KeepDumps string
 }
 
 // Result is one counted test.
@@ -121,14 +125,14 @@ func Run(ctx context.Context, s Spec, tests []Test) (Outcome, error) {
 		command(srv.Port(), "SHUTDOWN", "NOSAVE")
 		srv.Stop()
 	}()
-	for _, set := range s.Settings {
-		reply, err := command(srv.Port(), append([]string{"CONFIG", "SET"}, strings.Fields(set)...)...)
-		if err != nil {
-			reply = "error: " + err.Error()
+	lacks, err := s.prepare(ctx, srv, tests, &raw)
+	if err != nil {
+		if ctx.Err() != nil {
+			return out, ctx.Err()
 		}
-		fmt.Fprintf(&raw, "CONFIG SET %s -> %s\n", set, reply)
+		out.ServerFailed = "before the first test: " + oneLine(err.Error())
 	}
-	if len(s.Warmup) > 0 {
+	if len(s.Warmup) > 0 && out.ServerFailed == "" {
 		o, e, err := s.client(ctx, srv.Port(), s.Warmup)
 		fmt.Fprintf(&raw, "$ redis-benchmark %s (warm-up, not counted)\n%s%s", strings.Join(s.Warmup, " "), o, e)
 		if err != nil && ctx.Err() == nil {
@@ -146,6 +150,10 @@ func Run(ctx context.Context, s Spec, tests []Test) (Outcome, error) {
 			out.Results = append(out.Results, failAll(tests[i:], "crashed", out.ServerFailed)...)
 			break
 		}
+		if msg, ok := lacks[t.Command]; ok {
+			out.Results = append(out.Results, Result{Test: t.Name, Index: t.Index, Status: "unsupported", Error: msg})
+			continue
+		}
 		res := s.countTest(ctx, srv, t, i, &raw)
 		if ctx.Err() != nil {
 			return out, ctx.Err()
@@ -162,11 +170,70 @@ func Run(ctx context.Context, s Spec, tests []Test) (Outcome, error) {
 	return out, nil
 }
 
+// prepare applies the settings (CONFIG SET; a server that lacks one says so,
+// which is recorded) and asks the server which of the tests' commands it
+// lacks, all on one connection, then waits until the server has closed it and
+// sleeps. Each command is asked about by sending it with no arguments: a
+// server that has it answers that the arguments are wrong (PING answers PONG)
+// and runs nothing; one that lacks it answers that it does not know it. The
+// tests whose command the server lacks (lacks: command -> the server's reply)
+// are not sent: the client stops at the first error reply while the server
+// is still answering the rest of its pipeline, so how much of it the server
+// handled, and what its allocator holds afterwards, would depend on timing
+// and change what the later tests cost.
+func (s Spec) prepare(ctx context.Context, srv *bench.Server, tests []Test, raw *strings.Builder) (map[string]string, error) {
+	c, err := dial(srv.Port())
+	if err != nil {
+		return nil, err
+	}
+	lacks, err := ask(c, s.Settings, tests, raw)
+	c.Close()
+	if err != nil {
+		return nil, err
+	}
+	return lacks, settle(ctx, srv.PID())
+}
+
+// ask is prepare's conversation on connection c.
+func ask(c *conn, settings []string, tests []Test, raw *strings.Builder) (map[string]string, error) {
+	var reply *ErrorReply
+	for _, set := range settings {
+		got, err := c.do(append([]string{"CONFIG", "SET"}, strings.Fields(set)...)...)
+		if errors.As(err, &reply) {
+			got = "error: " + reply.Msg
+		} else if err != nil {
+			return nil, fmt.Errorf("CONFIG SET %s: %w", set, err)
+		}
+		fmt.Fprintf(raw, "CONFIG SET %s -> %s\n", set, got)
+	}
+	lacks := map[string]string{}
+	asked := map[string]bool{}
+	for _, t := range tests {
+		if asked[t.Command] || t.Command == "" {
+			continue
+		}
+		asked[t.Command] = true
+		got, err := c.do(t.Command)
+		switch {
+		case errors.As(err, &reply) && strings.Contains(strings.ToLower(reply.Msg), "unknown command"):
+			lacks[t.Command] = reply.Msg
+			fmt.Fprintf(raw, "%s -> %s: its tests are not sent\n", t.Command, reply.Msg)
+			continue
+		case errors.As(err, &reply):
+			got = "error: " + reply.Msg
+		case err != nil:
+			return nil, fmt.Errorf("asking about %s: %w", t.Command, err)
+		}
+		fmt.Fprintf(raw, "%s -> %s\n", t.Command, got)
+	}
+	return lacks, nil
+}
+
 // countTest counts one test: commands processed before, zero the counters,
 // run the client, dump, commands processed after.
 func (s Spec) countTest(ctx context.Context, srv *bench.Server, t Test, i int, raw *strings.Builder) Result {
 	res := Result{Test: t.Name, Index: t.Index}
-	defer s.removeDumps()
+	defer s.removeDumps(i)
 	fail := func(status, msg string) Result {
 		res.Status, res.Error = status, msg
 		if !srv.Alive() {
@@ -298,10 +365,18 @@ func (s Spec) readDump(hint string) (Dump, error) {
 	return Dump{}, fmt.Errorf("no callgrind dump for %s in %s", hint, s.Dir)
 }
 
-// removeDumps removes the per-test dumps (their totals are in the evidence).
-func (s Spec) removeDumps() {
+// removeDumps removes the per-test dumps (their totals are in the evidence),
+// or moves test i's to s.KeepDumps.
+func (s Spec) removeDumps(i int) {
 	files, _ := filepath.Glob(filepath.Join(s.Dir, "callgrind.out.*"))
 	for _, f := range files {
+		if s.KeepDumps != "" {
+			keep := filepath.Join(s.KeepDumps, fmt.Sprintf("test-%02d.callgrind", i))
+			if os.MkdirAll(s.KeepDumps, 0o755) == nil && (os.Rename(f, keep) == nil || copyFile(f, keep, 0o644) == nil) {
+				os.Remove(f)
+				continue
+			}
+		}
 		os.Remove(f)
 	}
 }

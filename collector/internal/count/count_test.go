@@ -75,6 +75,12 @@ func TestTestsSendEachTestAloneWithTheLRANGESetUpAsATestOfItsOwn(t *testing.T) {
 	check("LRANGE_100 (first 100 elements)", "LRANGE", "mylist", "0", "99")
 	check("LRANGE_600 (first 600 elements)", "LRANGE", "mylist", "0", "599")
 	check("MSET (10 keys)", "-t", "mset")
+	for name, cmd := range map[string]string{"PING_MBULK": "PING", "SET": "SET", "ZPOPMIN": "ZPOPMIN",
+		"LPUSH (needed to benchmark LRANGE)": "LPUSH", "LRANGE_300 (first 300 elements)": "LRANGE", "XADD": "XADD"} {
+		if byName[name].Command != cmd {
+			t.Errorf("%s: command %q, want %q", name, byName[name].Command, cmd)
+		}
+	}
 	if Requests([]string{"-c", "1", "-n", "3000"}) != 3000 || Requests(nil) != 100000 {
 		t.Error("Requests reads -n, default 100000")
 	}

@@ -13,6 +13,9 @@ type Test struct {
 	Name  string
 	Index int
 	Args  []string
+	// Command is the Redis command the test sends (PING for both PING
+	// tests), which the server is asked about before any test runs.
+	Command string
 }
 
 // Tests are redis-benchmark's default tests (bench.DefaultTests), in the
@@ -28,16 +31,22 @@ func Tests(dataSize int) []Test {
 	var out []Test
 	for i, t := range bench.DefaultTests {
 		var args []string
+		cmd := strings.ToUpper(t.Selector)
 		switch {
 		case t.Selector == "":
 			args = []string{"LPUSH", "mylist", payload}
 		case strings.HasPrefix(t.Selector, "lrange_"):
 			n, _ := strconv.Atoi(strings.TrimPrefix(t.Selector, "lrange_"))
 			args = []string{"LRANGE", "mylist", "0", strconv.Itoa(n - 1)}
+		case strings.HasPrefix(t.Selector, "ping_"):
+			args, cmd = []string{"-t", t.Selector}, "PING"
 		default:
 			args = []string{"-t", t.Selector}
 		}
-		out = append(out, Test{Name: t.Name, Index: i, Args: args})
+		if args[0] != "-t" {
+			cmd = args[0]
+		}
+		out = append(out, Test{Name: t.Name, Index: i, Args: args, Command: cmd})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestCountsSaysWhichRunsAreSuperseded(t *testing.T) {
 	}}
 	var b strings.Builder
 	Counts(&b, d)
-	want := "counts: protocol 4; 3 runs of 2 cells under earlier protocols (1) are superseded, kept in count_runs_superseded.parquet, and not used\ncounts: none yet (collector count)\n"
+	want := "counts: protocol " + strconv.Itoa(store.CountProtocol) + "; 3 runs of 2 cells under earlier protocols (1) are superseded, kept in count_runs_superseded.parquet, and not used\ncounts: none yet (collector count)\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

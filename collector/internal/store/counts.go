@@ -103,7 +103,12 @@ type CountRun struct {
 //     time of a cell by about a third. In data mode the preload's reads no
 //     longer wait for their batch (FREEZECLOCK_SETTLE_READS=no): one request
 //     at a time arrives whole, and the wait was ~1 ms of each request's time.
-const CountProtocol = 4
+//   - 5: a test whose command the server lacks (ZPOPMIN and XADD before 5.0)
+//     is not sent: the server is asked about each test's command before the
+//     warm-up (count.Spec.prepare). Sent, its pipeline of error replies left
+//     the allocator in a state that depended on timing, and the later tests'
+//     pipe-mode counts of 3.0 to 4.0 differed by up to 0.7%.
+const CountProtocol = 5
 
 // ProtocolOf is the counting protocol run r followed.
 func ProtocolOf(r CountRun) int {
