@@ -128,7 +128,8 @@ export const COUNT_WORKLOAD_NOTE =
   'The throughput modes\' requests (-d 64, random keys, -P 1000 in pipe mode), changed only where a count would otherwise not repeat: ' +
   'one client connection (with 50, how many the server serves per turn of its event loop depends on timing); the client\'s keys seeded ' +
   '(--seed 42); 1,000 requests per test (the figure is per request); each test counted on its own, from an idle server to an idle one ' +
-  '(start-up, the warm-up and the other tests are outside). A preloaded library (freezeclock.so) stops the server\'s clock, so timer-driven ' +
+  '(start-up, the warm-up and the other tests are outside); a test whose command the server lacks (ZPOPMIN, XADD before 5.0) is not sent, ' +
+  'since its error replies would leave the server in a state that depends on timing. A preloaded library (freezeclock.so) stops the server\'s clock, so timer-driven ' +
   'work such as serverCron\'s rehashing and expiry never runs between requests, fixes its randomness (hash seed, process id), hands its event ' +
   'loop one ready event per turn, and in pipe mode makes a read wait for its whole pipeline. Details: docs/method.md in the repository.';
 
