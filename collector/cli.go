@@ -259,11 +259,12 @@ func cmdCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var f sourceFlags
 	f.register(fs)
 	retry := fs.Bool("retry-failed", false, "count again the runs whose server failed, and rebuild cells whose build failed")
+	keep := fs.Bool("keep-dumps", false, "keep each test's callgrind dump, for callgrind_annotate, in the run's work directory (cells/<cell>/count-<mode>-<repeat>/dumps)")
 	opts, err := f.options(ctx, fs, args, stderr)
 	if err != nil {
 		return err
 	}
-	opts.RetryFailed = *retry
+	opts.RetryFailed, opts.KeepDumps = *retry, *keep
 	return runner.Count(ctx, opts)
 }
 

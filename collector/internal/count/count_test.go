@@ -88,3 +88,20 @@ func TestTestsSendEachTestAloneWithTheLRANGESetUpAsATestOfItsOwn(t *testing.T) {
 		t.Error("redis-benchmark's default payload is 3 bytes")
 	}
 }
+
+func TestRemoveDumpsKeepsEachTestsDumpWhenAsked(t *testing.T) {
+	dir, keep := t.TempDir(), t.TempDir()+"/dumps"
+	os.WriteFile(dir+"/callgrind.out.3", []byte("dump of test 7"), 0o644)
+	Spec{Dir: dir, KeepDumps: keep}.removeDumps(7)
+	if b, err := os.ReadFile(keep + "/test-07.callgrind"); err != nil || string(b) != "dump of test 7" {
+		t.Errorf("kept dump: %q, %v", b, err)
+	}
+	os.WriteFile(dir+"/callgrind.out.4", []byte("dump of test 8"), 0o644)
+	Spec{Dir: dir}.removeDumps(8)
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("dumps left in the run directory: %v", left)
+	}
+	if _, err := os.Stat(keep + "/test-08.callgrind"); err == nil {
+		t.Error("a dump was kept without KeepDumps")
+	}
+}

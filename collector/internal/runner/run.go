@@ -28,6 +28,8 @@ type Options struct {
 	WorkDir     string
 	Sources     *source.Cache
 	RetryFailed bool
+	// KeepDumps keeps each counted test's callgrind dump (collector count).
+	KeepDumps bool
 	// RedoNoisy, when > 0, redoes runs during which other processes used more
 	// than this percent of a CPU.
 	RedoNoisy float64
