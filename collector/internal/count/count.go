@@ -17,6 +17,7 @@ package count
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -25,6 +26,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/bench"
@@ -55,7 +57,8 @@ type Spec struct {
 	StartTimeout         time.Duration
 	TestTimeout          time.Duration
 	// Warmup are client arguments of an uncounted run before the first test.
-	Warmup []string
+	Warmup  []string
+	control string // the run's control file (preload/freezeclock.c)
 	// KeepDumps, when set, is a directory where each test's callgrind dump
 	// is kept (as test-<index>.callgrind, for callgrind_annotate) instead of
 	// removed.
@@ -103,7 +106,7 @@ func Run(ctx context.Context, s Spec, tests []Test) (Outcome, error) {
 		return out, err
 	}
 	defer run.close(s.Dir)
-	s.Server, s.Env, s.Dir = run.server, run.env, run.dir
+	s.Server, s.Env, s.Dir, s.control = run.server, run.env, run.dir, run.control
 	spec := bench.Spec{
 		Server: s.Server, Dir: s.Dir, ServerCPU: s.ServerCPU, StartTimeout: s.StartTimeout,
 		Wrap: s.Command(), Env: s.Env, OnlyEnv: true,
@@ -252,7 +255,7 @@ func (s Spec) countTest(ctx context.Context, srv *bench.Server, t Test, i int, r
 	if err := settle(ctx, srv.PID()); err != nil {
 		return fail("failed", err.Error())
 	}
-	if err := s.vgdb(ctx, srv.PID(), "zero"); err != nil {
+	if err := s.window(ctx, srv.PID(), ""); err != nil {
 		return fail("failed", err.Error())
 	}
 	args := append(append([]string(nil), s.ClientArgs...), t.Args...)
@@ -265,7 +268,7 @@ func (s Spec) countTest(ctx context.Context, srv *bench.Server, t Test, i int, r
 	if err := settle(ctx, srv.PID()); err != nil && cerr == nil {
 		return fail("failed", err.Error())
 	}
-	if derr := s.vgdb(ctx, srv.PID(), "dump", hint); derr != nil {
+	if derr := s.window(ctx, srv.PID(), hint); derr != nil {
 		return fail("failed", derr.Error())
 	}
 	switch {
@@ -330,24 +333,72 @@ func (s Spec) client(ctx context.Context, port int, args []string) (string, stri
 	return o.String(), e.String(), err
 }
 
-// vgdb sends a callgrind monitor command ("zero", "dump HINT") to the server.
-// The tool carries it out, not the server, so it adds nothing to the counts.
-func (s Spec) vgdb(ctx context.Context, pid int, args ...string) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	vgdb := filepath.Join(filepath.Dir(s.Valgrind), "vgdb")
-	// The server waits in epoll_wait when the collector speaks to it (settle
-	// comes first): vgdb would wait 100 ms (its default) for Valgrind to
-	// notice before forcing it in; 1 ms is enough.
-	full := append([]string{"--pid=" + strconv.Itoa(pid), "--max-invoke-ms=1"}, args...)
-	out, err := exec.CommandContext(ctx, vgdb, full...).CombinedOutput()
+// The signals that open and close a counting window (preload/freezeclock.c):
+// the preload's handler zeroes callgrind's counters or dumps them.
+const (
+	zeroSignal = syscall.Signal(40)
+	dumpSignal = syscall.Signal(41)
+)
+
+// window has the server (pid, asleep in epoll_wait) zero its counters
+// (hint "") or dump them with hint, and waits until the preload's handler
+// has done it: the acknowledgement counter in the control file goes up.
+func (s Spec) window(ctx context.Context, pid int, hint string) error {
+	f, err := os.OpenFile(s.control, os.O_RDWR, 0)
 	if err != nil {
-		return fmt.Errorf("vgdb %s: %s (%w)", strings.Join(args, " "), oneLine(string(out)), err)
+		return fmt.Errorf("counting window: %w", err)
 	}
-	return nil
+	defer f.Close()
+	acks := func() (uint64, error) {
+		var b [8]byte
+		if _, err := f.ReadAt(b[:], 0); err != nil {
+			return 0, err
+		}
+		return binary.LittleEndian.Uint64(b[:]), nil
+	}
+	before, err := acks()
+	if err != nil {
+		return fmt.Errorf("counting window: %w", err)
+	}
+	sig, what := zeroSignal, "zero"
+	if hint != "" {
+		sig, what = dumpSignal, "dump "+hint
+		if len(hint) >= controlSize-8 {
+			return fmt.Errorf("dump hint %q too long", hint)
+		}
+		b := make([]byte, controlSize-8)
+		copy(b, hint)
+		if _, err := f.WriteAt(b, 8); err != nil {
+			return fmt.Errorf("counting window: %w", err)
+		}
+	}
+	// The main thread, which waits in epoll_wait: a signal to the process
+	// could go to another of its threads (Redis 6.0+ has several).
+	if err := syscall.Tgkill(pid, pid, sig); err != nil {
+		return fmt.Errorf("%s: signal the server: %w", what, err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		n, err := acks()
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		if n > before {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: the server did not acknowledge within 2 minutes (is freezeclock.so preloaded?)", what)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Millisecond):
+		}
+	}
 }
 
-// readDump reads and removes the dump that carries hint as its trigger.
+// readDump reads the dump that carries hint as its trigger (the preload
+// dumps through a client request).
 func (s Spec) readDump(hint string) (Dump, error) {
 	files, _ := filepath.Glob(filepath.Join(s.Dir, "callgrind.out.*"))
 	sort.Slice(files, func(i, j int) bool { return partNumber(files[i]) > partNumber(files[j]) })
@@ -358,7 +409,7 @@ func (s Spec) readDump(hint string) (Dump, error) {
 		}
 		d, err := ParseDump(fh, Excluded)
 		fh.Close()
-		if err == nil && d.Trigger == "dump "+hint {
+		if err == nil && d.Trigger == "Client Request: "+hint {
 			return d, nil
 		}
 	}

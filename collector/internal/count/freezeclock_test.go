@@ -1,10 +1,13 @@
 package count
 
 import (
+	"bufio"
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // The preload freezes the clock, hands the event loop one event per turn and
@@ -40,4 +43,55 @@ func TestFreezeClockPreload(t *testing.T) {
 			t.Errorf("preload-check %s printed\n%s\nwant\n%s", tt.env, out, tt.want)
 		}
 	}
+}
+
+// The collector opens and closes counting windows with signals the preload
+// handles (zero, dump with a hint), each acknowledged in the control file;
+// the server's epoll_wait never sees them.
+func TestWindowSignalsAreAcknowledgedAndKeptFromTheEventLoop(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	lib, err := BuildFreezeClock(ctx, "gcc", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := filepath.Join(dir, "window-check")
+	if out, err := exec.Command("gcc", "-O2", "-o", check, "testdata/window-check.c").CombinedOutput(); err != nil {
+		t.Fatalf("build window-check: %v\n%s", err, out)
+	}
+	control := filepath.Join(dir, "control")
+	if err := os.WriteFile(control, make([]byte, controlSize), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(check)
+	cmd.Env = []string{"LD_PRELOAD=" + lib, "FREEZECLOCK_CONTROL=" + control}
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	r := bufio.NewReader(stdout)
+	if line, _ := r.ReadString('\n'); line != "ready\n" {
+		t.Fatalf("window-check printed %q", line)
+	}
+	for !sleeping(cmd.Process.Pid) {
+		time.Sleep(time.Millisecond)
+	}
+	s := Spec{control: control}
+	if err := s.window(ctx, cmd.Process.Pid, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.window(ctx, cmd.Process.Pid, "test-3"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(control)
+	if b[0] != 2 || string(b[8:15]) != "test-3\x00" {
+		t.Errorf("control file % x, want 2 acks and the hint test-3", b[:16])
+	}
+	stdin.Write([]byte("x"))
+	if line, _ := r.ReadString('\n'); line != "epoll_wait 1\n" {
+		t.Errorf("window-check printed %q after the signals, want epoll_wait 1", line)
+	}
+	cmd.Wait()
 }

@@ -25,9 +25,13 @@ const RunDirPattern = "/tmp/rcb-count-%s"
 const runEnvPath = "PATH=/usr/bin:/bin"
 
 type runDir struct {
-	dir, server string
-	env         []string
+	dir, server, control string
+	env                  []string
 }
+
+// controlSize is the size of the control file through which the collector
+// opens and closes counting windows (struct control in freezeclock.c).
+const controlSize = 64
 
 // newRunDir makes the run directory and copies into it the server and the
 // preloaded library (LD_PRELOAD in s.Env), so the server's paths and
@@ -51,7 +55,12 @@ func newRunDir(s Spec) (*runDir, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	r.env = []string{runEnvPath}
+	r.control = filepath.Join(dir, "control")
+	if err := os.WriteFile(r.control, make([]byte, controlSize), 0o644); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	r.env = []string{runEnvPath, "FREEZECLOCK_CONTROL=" + r.control}
 	for _, e := range s.Env {
 		if lib, ok := strings.CutPrefix(e, "LD_PRELOAD="); ok && lib != "" {
 			local := filepath.Join(dir, filepath.Base(lib))

@@ -44,7 +44,7 @@ func TestRunDirIsTheSameLengthAndEnvironmentForEveryWorkDirectory(t *testing.T) 
 		}
 		return env
 	}
-	want := []string{"PATH=/usr/bin:/bin", "LD_PRELOAD=DIR/freezeclock.so", "LD_BIND_NOW=1"}
+	want := []string{"PATH=/usr/bin:/bin", "FREEZECLOCK_CONTROL=DIR/control", "LD_PRELOAD=DIR/freezeclock.so", "LD_BIND_NOW=1"}
 	if !reflect.DeepEqual(strip(a), want) || !reflect.DeepEqual(strip(b), want) {
 		t.Errorf("environments %q and %q, want %q", a.env, b.env, want)
 	}

@@ -56,7 +56,7 @@ func Count(ctx context.Context, o Options) error {
 	if len(cc.Modes) == 0 {
 		return errors.New("the config has no [count] modes: nothing to count")
 	}
-	for _, tool := range []string{cc.Valgrind, filepath.Join(filepath.Dir(lookPath(cc.Valgrind)), "vgdb"), "setarch", "taskset"} {
+	for _, tool := range []string{cc.Valgrind, "setarch", "taskset"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return fmt.Errorf("count needs %s (apt-get install valgrind util-linux): %w", tool, err)
 		}

@@ -108,7 +108,11 @@ type CountRun struct {
 //     warm-up (count.Spec.prepare). Sent, its pipeline of error replies left
 //     the allocator in a state that depended on timing, and the later tests'
 //     pipe-mode counts of 3.0 to 4.0 differed by up to 0.7%.
-const CountProtocol = 5
+//   - 6: the counters are zeroed and dumped by the preload, on a signal from
+//     the collector, instead of through vgdb (~125 ms a command, about 5 s
+//     of a 20–30 s run); the windows hold a few more instructions, the same
+//     every time.
+const CountProtocol = 6
 
 // ProtocolOf is the counting protocol run r followed.
 func ProtocolOf(r CountRun) int {

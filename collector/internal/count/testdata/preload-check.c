@@ -1,5 +1,6 @@
 /* preload-check: run with freezeclock.so preloaded (freezeclock_test.go);
  * prints what the preload makes a server see. */
+#include <poll.h>
 #include <stdio.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -35,6 +36,10 @@ int main(void) {
         write(s[1], "NG\r\n", 4);
         _exit(0);
     }
+    /* As a server does: read once the socket is readable (the first part
+     * has arrived). */
+    struct pollfd pfd = {.fd = s[0], .events = POLLIN};
+    poll(&pfd, 1, -1);
     char buf[64];
     printf("read %zd\n", read(s[0], buf, sizeof buf));
     wait(NULL);
