@@ -95,3 +95,27 @@ func TestWindowSignalsAreAcknowledgedAndKeptFromTheEventLoop(t *testing.T) {
 	}
 	cmd.Wait()
 }
+
+// Under Valgrind jemalloc 4.x allocates in a mode of its own; the preload
+// starts it, clears its in_valgrind and turns its thread cache on, so it
+// takes its native paths.
+func TestPreloadPutsJemalloc4OnItsNativePaths(t *testing.T) {
+	dir := t.TempDir()
+	lib, err := BuildFreezeClock(context.Background(), "gcc", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := filepath.Join(dir, "allocator-check")
+	if out, err := exec.Command("gcc", "-O2", "-rdynamic", "-o", check, "testdata/allocator-check.c").CombinedOutput(); err != nil {
+		t.Fatalf("build allocator-check: %v\n%s", err, out)
+	}
+	cmd := exec.Command(check)
+	cmd.Env = []string{"LD_PRELOAD=" + lib}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("allocator-check: %v\n%s", err, out)
+	}
+	if want := "started 1 in_valgrind 0 opt.tcache 1 thread.tcache.enabled 1\n"; string(out) != want {
+		t.Errorf("allocator-check printed %q, want %q", out, want)
+	}
+}
