@@ -131,7 +131,7 @@ export const COUNT_WORKLOAD_NOTE =
   '(start-up, the warm-up and the other tests are outside); a test whose command the server lacks (ZPOPMIN, XADD before 5.0) is not sent, ' +
   'since its error replies would leave the server in a state that depends on timing. A preloaded library (freezeclock.so) stops the server\'s clock, so timer-driven ' +
   'work such as serverCron\'s rehashing and expiry never runs between requests, fixes its randomness (hash seed, process id), hands its event ' +
-  'loop one ready event per turn, and in pipe mode makes a read wait for its whole pipeline. jemalloc 3.5 to 4.x (Redis 2.8 to 4.0) is kept out of ' +
+  'loop one ready event per turn, and in pipe mode makes a read wait for its whole pipeline. jemalloc 3.x and 4.x (Redis 2.6 to 4.0) is kept out of ' +
   'the mode it enters under Valgrind (no thread cache, a quarantine of freed memory), so it allocates as it does natively. ' +
   'Details: docs/method.md in the repository.';
 

@@ -112,11 +112,11 @@ type CountRun struct {
 //     the collector, instead of through vgdb (~125 ms a command, about 5 s
 //     of a 20–30 s run); the windows hold a few more instructions, the same
 //     every time.
-//   - 7: jemalloc 3.5 to 4.x (Redis 2.8 to 4.0) allocates as it does
+//   - 7: jemalloc 3.x and 4.x (Redis 2.6 to 4.0) allocates as it does
 //     natively: under Valgrind it had no thread cache, a 16 MiB quarantine
 //     and red zones, and those releases' counts were up to 40% higher than
 //     their native paths (JE_MALLOC_CONF in matrix.toml, and the preload for
-//     4.x). Releases with other jemallocs count as under protocol 6.
+//     4.x). 5.0 and later (jemalloc 5) count as under protocol 6.
 const CountProtocol = 7
 
 // ProtocolOf is the counting protocol run r followed.

@@ -28,7 +28,8 @@
  *   buffer (no autotuning), so how much a client can have pending does not
  *   depend on timing either.
  * - jemalloc 4.x (Redis 3.2, 4.0) is told it does not run under Valgrind
- *   (below), so that it allocates as it does natively.
+ *   (below), so that it allocates as it does natively (3.x, in Redis 2.6 to
+ *   3.0, is told so by its options).
  * - Counting windows open and close on a signal (FREEZECLOCK_CONTROL, below):
  *   vgdb took ~125 ms a command, a signal 3 ms.
  * Everything a request does still runs as it is. SHUTDOWN still stops the
@@ -129,7 +130,7 @@ __attribute__((constructor)) static void init_windows(void) {
     sigaction(DUMP_SIGNAL, &sa, NULL);
 }
 
-/* jemalloc 3.5 to 4.x notices Valgrind when it starts and then allocates
+/* jemalloc 3.x and 4.x notice Valgrind when it starts and then allocates
  * differently: no thread cache, a quarantine of freed memory, red zones.
  * The options in JE_MALLOC_CONF (matrix.toml) set the last two back to their
  * native defaults, and 3.x's valgrind:false turns the mode off. 4.x has no
