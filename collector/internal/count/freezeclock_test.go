@@ -15,16 +15,7 @@ import (
 // without the last two, the same requests took different turns and reads
 // from run to run, and their counts differed by up to 1%.
 func TestFreezeClockPreload(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	lib, err := BuildFreezeClock(ctx, "gcc", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	check := filepath.Join(dir, "preload-check")
-	if out, err := exec.Command("gcc", "-O2", "-o", check, "testdata/preload-check.c").CombinedOutput(); err != nil {
-		t.Fatalf("build preload-check: %v\n%s", err, out)
-	}
+	lib, check, _ := buildChecks(t, "preload-check")
 	for _, tt := range []struct{ env, want string }{
 		{"", "time 1700000000\nevents 1\nread 6\n"},
 		// A client that sends one request at a time: reads do not wait.
@@ -50,15 +41,7 @@ func TestFreezeClockPreload(t *testing.T) {
 // the server's epoll_wait never sees them.
 func TestWindowSignalsAreAcknowledgedAndKeptFromTheEventLoop(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	lib, err := BuildFreezeClock(ctx, "gcc", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	check := filepath.Join(dir, "window-check")
-	if out, err := exec.Command("gcc", "-O2", "-o", check, "testdata/window-check.c").CombinedOutput(); err != nil {
-		t.Fatalf("build window-check: %v\n%s", err, out)
-	}
+	lib, check, dir := buildChecks(t, "window-check")
 	control := filepath.Join(dir, "control")
 	if err := os.WriteFile(control, make([]byte, controlSize), 0o644); err != nil {
 		t.Fatal(err)
@@ -100,15 +83,7 @@ func TestWindowSignalsAreAcknowledgedAndKeptFromTheEventLoop(t *testing.T) {
 // starts it, clears its in_valgrind and turns its thread cache on, so it
 // takes its native paths.
 func TestPreloadPutsJemalloc4OnItsNativePaths(t *testing.T) {
-	dir := t.TempDir()
-	lib, err := BuildFreezeClock(context.Background(), "gcc", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	check := filepath.Join(dir, "allocator-check")
-	if out, err := exec.Command("gcc", "-O2", "-rdynamic", "-o", check, "testdata/allocator-check.c").CombinedOutput(); err != nil {
-		t.Fatalf("build allocator-check: %v\n%s", err, out)
-	}
+	lib, check, _ := buildChecks(t, "allocator-check", "-rdynamic")
 	cmd := exec.Command(check)
 	cmd.Env = []string{"LD_PRELOAD=" + lib}
 	out, err := cmd.CombinedOutput()
@@ -118,4 +93,22 @@ func TestPreloadPutsJemalloc4OnItsNativePaths(t *testing.T) {
 	if want := "started 1 in_valgrind 0 opt.tcache 1 thread.tcache.enabled 1\n"; string(out) != want {
 		t.Errorf("allocator-check printed %q, want %q", out, want)
 	}
+}
+
+// buildChecks builds the preload and a check program (testdata/NAME.c,
+// with extra gcc flags) into a fresh directory: the preload's path, the
+// program's, and the directory.
+func buildChecks(t *testing.T, name string, flags ...string) (lib, check, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	lib, err := BuildFreezeClock(context.Background(), "gcc", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check = filepath.Join(dir, name)
+	args := append(append([]string{"-O2"}, flags...), "-o", check, "testdata/"+name+".c")
+	if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
+		t.Fatalf("build %s: %v\n%s", name, err, out)
+	}
+	return lib, check, dir
 }
