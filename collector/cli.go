@@ -485,6 +485,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if err := all.MachineConflict(d); err != nil {
+			return fmt.Errorf("merge %s: %w; nothing merged", in, err)
+		}
 		all.Merge(d)
 	}
 	if err := all.Save(*out); err != nil {

@@ -321,6 +321,38 @@ func TestMergeCommand(t *testing.T) {
 	}
 }
 
+// Two VMs from one image can share a plain machine ID; a merge that would
+// give one's record to the other (and move its runs to the other's hardware
+// class) is refused, and the output is left as it was.
+func TestMergeRefusesOneMachineIDForTwoCPUs(t *testing.T) {
+	at := time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC)
+	dataset := func(cpu, class string) string {
+		dir := t.TempDir()
+		d := &store.Data{
+			Machines: []store.Machine{{MachineID: "6dfb9b388c55", CPUModel: "AMD EPYC", Cores: 2, MeasuredAt: at, CPUID: &cpu, HardwareClass: &class}},
+			Builds:   []store.Build{{BuildID: cpu + "|b", CellID: "7.4.1|gcc|-O2", Status: "ok", StartedAt: at, MachineID: "6dfb9b388c55"}},
+		}
+		if err := d.Save(dir); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	out := dataset("family 25 model 17 stepping 1", "AMD EPYC (family 25 model 17), 2 cores")
+	in := dataset("family 26 model 2 stepping 1", "AMD EPYC (family 26 model 2), 2 cores")
+	before, _ := os.ReadFile(filepath.Join(out, store.MachinesFile))
+	_, _, err := runCLI(t, "merge", "-out", out, in)
+	if err == nil || !strings.Contains(err.Error(), "two CPUs under one ID") || !strings.Contains(err.Error(), "nothing merged") {
+		t.Fatalf("merge: %v, want a refusal", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(out, store.MachinesFile)); string(after) != string(before) {
+		t.Error("the refused merge changed the output's machines")
+	}
+	// The same CPU under its ID merges.
+	if _, _, err := runCLI(t, "merge", "-out", out, dataset("family 25 model 17 stepping 1", "AMD EPYC (family 25 model 17), 2 cores")); err != nil {
+		t.Errorf("merge of the same machine: %v", err)
+	}
+}
+
 func TestRecoverCommand(t *testing.T) {
 	at := time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC)
 	const cell = "7.4.1|gcc|-O2"

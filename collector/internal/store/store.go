@@ -313,6 +313,39 @@ func dedupe[T any](rows []T, key func(T) string) []T {
 	return out
 }
 
+// MachineConflict is an error when other names a machine by an ID that d
+// gives to another CPU (a different cpu_id or hardware class): merged, the
+// newer record would replace the older, and the older machine's runs would
+// move to the other CPU's hardware class. VMs made from one image share the
+// facts a plain machine ID hashes; a collector working in an empty data
+// folder cannot tell that the ID is taken.
+func (d *Data) MachineConflict(other *Data) error {
+	mine := map[string]Machine{}
+	for _, m := range d.Machines {
+		mine[m.MachineID] = m
+	}
+	for _, m := range other.Machines {
+		have, ok := mine[m.MachineID]
+		if !ok {
+			continue
+		}
+		if a, b := deref(have.CPUID), deref(m.CPUID); a != "" && b != "" && a != b {
+			return fmt.Errorf("machine %s is %q in one dataset and %q in the other: two CPUs under one ID", m.MachineID, a, b)
+		}
+		if a, b := deref(have.HardwareClass), deref(m.HardwareClass); a != "" && b != "" && a != b {
+			return fmt.Errorf("machine %s is in hardware class %q in one dataset and %q in the other: two CPUs under one ID", m.MachineID, a, b)
+		}
+	}
+	return nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
 // Merge adds other's rows to d (other wins on equal keys).
 func (d *Data) Merge(other *Data) {
 	d.Plan = append(d.Plan, other.Plan...)
