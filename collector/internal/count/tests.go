@@ -30,8 +30,7 @@ func Tests(dataSize int) []Test {
 	payload := strings.Repeat("x", dataSize)
 	var out []Test
 	for i, t := range bench.DefaultTests {
-		var args []string
-		cmd := strings.ToUpper(t.Selector)
+		args, cmd := []string{"-t", t.Selector}, strings.ToUpper(t.Selector)
 		switch {
 		case t.Selector == "":
 			args = []string{"LPUSH", "mylist", payload}
@@ -39,12 +38,10 @@ func Tests(dataSize int) []Test {
 			n, _ := strconv.Atoi(strings.TrimPrefix(t.Selector, "lrange_"))
 			args = []string{"LRANGE", "mylist", "0", strconv.Itoa(n - 1)}
 		case strings.HasPrefix(t.Selector, "ping_"):
-			args, cmd = []string{"-t", t.Selector}, "PING"
-		default:
-			args = []string{"-t", t.Selector}
+			cmd = "PING"
 		}
 		if args[0] != "-t" {
-			cmd = args[0]
+			cmd = args[0] // LPUSH, LRANGE: the command sent as given
 		}
 		out = append(out, Test{Name: t.Name, Index: i, Args: args, Command: cmd})
 	}

@@ -126,15 +126,6 @@ func countEnv(freezeClock string, env []string) []string {
 	return append([]string{"LD_PRELOAD=" + freezeClock}, env...)
 }
 
-// keepDumps is where a counting run keeps its dumps: dir if keep, else
-// nowhere.
-func keepDumps(keep bool, dir string) string {
-	if keep {
-		return dir
-	}
-	return ""
-}
-
 func lookPath(bin string) string {
 	if p, err := exec.LookPath(bin); err == nil {
 		return p
@@ -199,8 +190,10 @@ func (c *collector) countRun(ctx context.Context, t Task, buildID, bin, vg strin
 		ClientArgs: t.Mode.Args, Settings: cc.Settings, Warmup: cc.Warmup,
 		Env:       countEnv(c.freezeClock, append(append([]string(nil), cc.Env...), t.Mode.Env...)),
 		Dir:       filepath.Join(dir, fmt.Sprintf("count-%s-%d", t.Mode.Name, t.Repeat)),
-		KeepDumps: keepDumps(c.KeepDumps, filepath.Join(dir, fmt.Sprintf("count-%s-%d", t.Mode.Name, t.Repeat), "dumps")),
 		ServerCPU: -1, ClientCPU: -1, StartTimeout: cc.StartTimeout.Duration, TestTimeout: cc.TestTimeout.Duration,
+	}
+	if c.KeepDumps {
+		spec.KeepDumps = filepath.Join(spec.Dir, "dumps")
 	}
 	if runtime.NumCPU() >= 2 {
 		spec.ServerCPU = slot % runtime.NumCPU()
