@@ -134,7 +134,8 @@ func lookPath(bin string) string {
 }
 
 // countCell runs one cell's counting runs, Count.Parallel at a time, each
-// server on its own CPU, and saves after each.
+// server on its own CPU, and saves the tables a run adds to after each (open
+// saved the whole dataset first).
 func (c *collector) countCell(ctx context.Context, tasks []Task, buildID, bin, vg string, n *int) error {
 	var mu sync.Mutex
 	var firstErr error
@@ -167,7 +168,7 @@ func (c *collector) countCell(ctx context.Context, tasks []Task, buildID, bin, v
 			}
 			c.data.CountRuns = append(c.data.CountRuns, run)
 			c.data.Counts = append(c.data.Counts, rows...)
-			if err := c.data.Save(c.DataDir); err != nil && firstErr == nil {
+			if err := c.data.SaveBuildsAndCounts(c.DataDir); err != nil && firstErr == nil {
 				firstErr = err
 			}
 			*n++

@@ -271,7 +271,8 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 	}
 	c.data.Builds = append(c.data.Builds, b)
 	t0 := time.Now()
-	if err := c.data.Save(c.DataDir); err != nil {
+	// open saved the whole dataset: a build adds to builds alone.
+	if err := c.data.SaveBuildsAndCounts(c.DataDir); err != nil {
 		return "", "", "", err
 	}
 	c.buildOverhead = time.Since(t0)

@@ -1,8 +1,11 @@
 package store
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -84,5 +87,77 @@ func TestEarlierProtocolsRunsAreSupersededNotLost(t *testing.T) {
 		if err := m.Save(dir); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A counting collection saves only builds, counts, count_runs and machines
+// after each run: those tables read back as a whole save would have written
+// them (the last run of a key kept, counts of replaced runs gone), and the
+// others are left as they are on disk. A run of an earlier protocol among the
+// current ones makes it a whole save, so that run reaches the superseded tables.
+func TestSaveBuildsAndCountsWritesOnlyItsTables(t *testing.T) {
+	dir := t.TempDir()
+	d := sample()
+	if err := d.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	before := map[string][]byte{}
+	for _, f := range []string{PlanFile, RunsFile, ResultsFile, RedoneRunsFile, RedoneResultsFile} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[f] = b
+	}
+	ir := 5600.0
+	cell := "7.4.1|clang|-O2 -flto"
+	run := func(id string, at time.Duration, status string) CountRun {
+		return CountRun{RunID: id, CellID: cell, Mode: "data", Repeat: 1, Status: status, StartedAt: t0.Add(at), Protocol: CountProtocol}
+	}
+	count := func(id string) Count {
+		return Count{RunID: id, CellID: cell, Mode: "data", Repeat: 1, Test: "SET", Status: "ok", InstructionsPerRequest: &ir}
+	}
+	// In memory only, as a collection never changes them: a throughput run.
+	d.Runs = append(d.Runs, Run{RunID: "unsaved", CellID: cell, Mode: "data", Repeat: 9, Status: "ok", StartedAt: t0.Add(time.Hour)})
+	d.Builds = append(d.Builds, Build{BuildID: "b2", CellID: cell, Status: "ok", StartedAt: t0.Add(2 * time.Hour)})
+	d.CountRuns = append(d.CountRuns, run("failed", time.Hour, "server_failed"), run("retried", 2*time.Hour, "ok"))
+	d.Counts = append(d.Counts, count("failed"), count("retried"))
+	if err := d.SaveBuildsAndCounts(dir); err != nil {
+		t.Fatal(err)
+	}
+	for f, b := range before {
+		if now, _ := os.ReadFile(filepath.Join(dir, f)); !bytes.Equal(now, b) {
+			t.Errorf("%s rewritten", f)
+		}
+	}
+	m, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Runs) != 2 {
+		t.Errorf("runs %d, want the 2 saved whole", len(m.Runs))
+	}
+	if len(m.Builds) != 3 || m.Builds[2].BuildID != "b2" {
+		t.Errorf("builds %+v", m.Builds)
+	}
+	if len(m.CountRuns) != 1 || m.CountRuns[0].RunID != "retried" || len(m.Counts) != 1 || m.Counts[0].RunID != "retried" {
+		t.Errorf("count runs %+v, counts %+v: want the retried run alone", m.CountRuns, m.Counts)
+	}
+	if len(m.Machines) != 1 {
+		t.Errorf("machines %+v", m.Machines)
+	}
+
+	old := run("old", 3*time.Hour, "ok")
+	old.Protocol = CountProtocol - 1
+	old.Repeat = 2
+	m.CountRuns = append(m.CountRuns, old)
+	if err := m.SaveBuildsAndCounts(dir); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = Load(dir); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.SupersededCountRuns) != 1 || m.SupersededCountRuns[0].RunID != "old" || len(m.CountRuns) != 1 {
+		t.Errorf("an earlier protocol's run: superseded %+v, current %+v", m.SupersededCountRuns, m.CountRuns)
 	}
 }

@@ -160,6 +160,34 @@ func (d *Data) Save(dir string) error {
 	return write(dir, MachinesFile, d.Machines)
 }
 
+// SaveBuildsAndCounts writes only the tables a build or a counting run adds
+// to: builds, counts, count_runs and machines, in Save's order, deduped as
+// Save would. It is for data saved whole (Save) into dir since they were
+// loaded, as a collection does when it starts: every other table is then the
+// same on disk as in d. A counting collection saves after every run, and the
+// tables it leaves alone (throughput runs and results, superseded counts) are
+// most of the bytes and of the time a whole save takes.
+func (d *Data) SaveBuildsAndCounts(dir string) error {
+	d.Builds = dedupeBuilds(d.Builds)
+	for _, r := range d.CountRuns {
+		if ProtocolOf(r) != CountProtocol {
+			return d.Save(dir) // a run for the superseded tables: those change too
+		}
+	}
+	d.Machines = dedupe(d.Machines, func(m Machine) string { return m.MachineID })
+	d.dedupeCurrentCounts()
+	if err := write(dir, BuildsFile, d.Builds); err != nil {
+		return err
+	}
+	if err := write(dir, CountsFile, d.Counts); err != nil {
+		return err
+	}
+	if err := write(dir, CountRunsFile, d.CountRuns); err != nil {
+		return err
+	}
+	return write(dir, MachinesFile, d.Machines)
+}
+
 // write stores rows in a temporary file next to the target, syncs it and
 // renames it over the target: readers see the old or the new table, never a mix.
 func write[T any](dir, name string, rows []T) error {
@@ -212,8 +240,7 @@ func (d *Data) Dedupe() {
 		}
 		return a.FlagIndex < b.FlagIndex
 	})
-	d.Builds = dedupe(d.Builds, func(b Build) string { return b.BuildID })
-	sort.SliceStable(d.Builds, func(i, j int) bool { return d.Builds[i].StartedAt.Before(d.Builds[j].StartedAt) })
+	d.Builds = dedupeBuilds(d.Builds)
 	d.Runs = dedupe(d.Runs, func(r Run) string { return RunKey(r.CellID, r.Mode, int(r.Repeat)) })
 	sort.SliceStable(d.Runs, func(i, j int) bool { return d.Runs[i].StartedAt.Before(d.Runs[j].StartedAt) })
 	// Results belong to the run that owns their (cell, mode, repeat).
@@ -231,6 +258,20 @@ func (d *Data) Dedupe() {
 	}
 	d.RedoneResults = ownedResults(d.RedoneResults, redone)
 	d.splitProtocols()
+	d.dedupeCounts()
+	d.Calibrations = dedupe(d.Calibrations, func(c Calibration) string {
+		return CalibrationKey(c.HardwareClass, c.Version, c.Mode, c.Test)
+	})
+}
+
+// dedupeCounts keeps one row per key in the counting tables, superseded and
+// current, and sorts them.
+func (d *Data) dedupeCounts() {
+	d.dedupeSupersededCounts()
+	d.dedupeCurrentCounts()
+}
+
+func (d *Data) dedupeSupersededCounts() {
 	d.SupersededCountRuns = dedupe(d.SupersededCountRuns, func(r CountRun) string { return r.RunID })
 	sort.SliceStable(d.SupersededCountRuns, func(i, j int) bool {
 		return d.SupersededCountRuns[i].StartedAt.Before(d.SupersededCountRuns[j].StartedAt)
@@ -247,6 +288,9 @@ func (d *Data) Dedupe() {
 		}
 	}
 	d.SupersededCounts = kept
+}
+
+func (d *Data) dedupeCurrentCounts() {
 	d.CountRuns = dedupe(d.CountRuns, func(r CountRun) string { return RunKey(r.CellID, r.Mode, int(r.Repeat)) })
 	sort.SliceStable(d.CountRuns, func(i, j int) bool { return d.CountRuns[i].StartedAt.Before(d.CountRuns[j].StartedAt) })
 	counted := map[string]bool{}
@@ -260,9 +304,13 @@ func (d *Data) Dedupe() {
 		}
 	}
 	d.Counts = dedupe(counts, func(c Count) string { return c.RunID + "\x00" + c.Test })
-	d.Calibrations = dedupe(d.Calibrations, func(c Calibration) string {
-		return CalibrationKey(c.HardwareClass, c.Version, c.Mode, c.Test)
-	})
+}
+
+// dedupeBuilds keeps one row per build id, in the order the builds started.
+func dedupeBuilds(builds []Build) []Build {
+	builds = dedupe(builds, func(b Build) string { return b.BuildID })
+	sort.SliceStable(builds, func(i, j int) bool { return builds[i].StartedAt.Before(builds[j].StartedAt) })
+	return builds
 }
 
 // ownedResults keeps the results of the runs in runIDs, one per (run, test).
