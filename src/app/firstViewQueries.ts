@@ -8,7 +8,7 @@ import { ANSWER_DIR } from '../data/firstView';
 import type { Catalog } from '../data/tables';
 import { comparedClasses } from '../model/acrossHardware';
 import { comparedSides } from '../model/analysisState';
-import { releasePairs } from '../model/releaseChanges';
+import { releaseSpans } from '../model/releaseChanges';
 import { DEFAULTS, shownVersions } from '../model/state';
 import { hardwareRankingQuery, hardwareRatiosQuery } from '../sql/acrossHardware';
 import { configBarsQuery, versionBarsQuery } from '../sql/charts';
@@ -66,8 +66,8 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
   const [first = null, ...others] = chartParts(catalog.charts);
   // The charts show the current versions alone by default when the plan marks others.
   const currentOnly = catalog.currentVersions.length < catalog.versions.length;
-  // The changes between releases: consecutive releases shown, in instructions per request.
-  const pairs = releasePairs(shownVersions(DEFAULTS, catalog.versions, catalog.currentVersions));
+  // The changes between releases: consecutive releases shown that have counts, in instructions per request.
+  const pairs = releaseSpans(shownVersions(DEFAULTS, catalog.versions, catalog.currentVersions), catalog.countedVersions).spans.map((s) => [s.from, s.to] as const);
   const drilldowns = catalog.charts.map(({ mode, test }, i) => ({ file: drilldownFile(i, mode, test), queries: [configBarsQuery(mode, test, RPS)] }));
   return {
     paint: [versionBarsQuery(null, RPS, currentOnly, first), versionVerdictsQuery(RPS, currentOnly, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), countProtocolQuery(), datesQuery()],

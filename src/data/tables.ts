@@ -34,6 +34,8 @@ export interface Catalog {
   readonly precisionModes: readonly string[];
   /** The rounds each version has in each precision mode on the class shown (versions without any left out). */
   readonly rounds: readonly { readonly mode: string; readonly version: string; readonly rounds: number }[];
+  /** The versions with at least one counted figure, in release order. */
+  readonly countedVersions: readonly string[];
   /** Every hardware class in the data, the earliest measured first. */
   readonly hardware: readonly HardwareClass[];
   /** The class builds, runs, results and every derived table show; null when no machine is described. */
@@ -83,6 +85,7 @@ export async function prepareTables(
   const planned = rows.filter((r) => r.kind === 'version');
   const versions = sortVersions(planned.map((r) => r.name));
   const others = new Set(rows.filter((r) => r.kind === 'other').map((r) => r.name));
+  const counted = new Set(rows.filter((r) => r.kind === 'counted').map((r) => r.name));
   // SQL's ord must be each version's index in release order.
   if (planned.some((r, i) => r.name !== versions[i] || r.ord !== i)) await runner.run(versionsTableSql(versions));
   return {
@@ -93,6 +96,7 @@ export async function prepareTables(
     charts: rows.filter((r) => r.kind === 'chart').map((r) => ({ mode: r.mode ?? '', test: r.name })),
     precisionModes: [...new Set(rows.filter((r) => r.kind === 'chart' && r.ord >= PRECISION_CHART_ORDER).map((r) => r.mode ?? ''))],
     rounds: rows.filter((r) => r.kind === 'rounds').map((r) => ({ mode: r.mode ?? '', version: r.name, rounds: r.ord })),
+    countedVersions: versions.filter((v) => counted.has(v)),
     hardware: classes,
     selectedHardware,
   };

@@ -56,6 +56,46 @@ export function releasePairs(versions: readonly string[]): [string, string][] {
   return versions.slice(1).map((v, i) => [versions[i] as string, v]);
 }
 
+/** Two releases compared, and the releases shown between them that have no figures (not counted yet). */
+export interface ReleaseSpan {
+  readonly from: string;
+  readonly to: string;
+  readonly between: readonly string[];
+}
+
+/**
+ * The releases of `shown` (release order) to compare: each one in `measured` against the one before
+ * it in `measured`, with the shown releases between them that are not; and those releases. A
+ * release without figures is skipped rather than compared as missing, so while the matrix fills
+ * (first releases, then bisection) a change is placed between the nearest releases that have
+ * figures, and each release counted later narrows it.
+ */
+export function releaseSpans(shown: readonly string[], measured: readonly string[]): { spans: ReleaseSpan[]; unmeasured: string[] } {
+  const has = new Set(measured);
+  const spans: ReleaseSpan[] = [];
+  const unmeasured: string[] = [];
+  let from: string | null = null;
+  let between: string[] = [];
+  for (const v of shown) {
+    if (!has.has(v)) {
+      unmeasured.push(v);
+      between.push(v);
+      continue;
+    }
+    if (from !== null) spans.push({ from, to: v, between });
+    from = v;
+    between = [];
+  }
+  return { spans, unmeasured };
+}
+
+/** "2.6.5 between them", "16 releases between them (2.6.1 to 2.6.16)", followed by `what`: "not counted yet". */
+export function betweenText(between: readonly string[], what: string): string {
+  if (!between.length) return '';
+  if (between.length === 1) return `${between[0]} between them ${what}`;
+  return `${between.length} releases between them ${what} (${between[0]} to ${between.at(-1)})`;
+}
+
 /** The GitHub comparison of two Redis release tags. */
 export function compareUrl(from: string, to: string): string {
   return `https://github.com/redis/redis/compare/${encodeURIComponent(from)}...${encodeURIComponent(to)}`;

@@ -23,6 +23,8 @@ export interface AnalysisContext {
   /** The precision modes, and the rounds each version has in each on the class shown. */
   readonly precisionModes: readonly string[];
   readonly rounds: readonly { readonly mode: string; readonly version: string; readonly rounds: number }[];
+  /** The versions with at least one counted figure, in release order. */
+  readonly countedVersions: readonly string[];
   /** Every hardware class in the data, and the one the page shows (null without classes). */
   readonly hardware: readonly HardwareClass[];
   readonly selectedHardware: HardwareClass | null;

@@ -9,7 +9,7 @@
 import { changeGlyph } from '../model/metric';
 import { precisionStats } from '../data/precisionStats';
 import { RULE_TEXT } from '../model/precision';
-import { bySize, type ChangeEntry, compareUrl, pairChanges, type PairChanges, releasePairs } from '../model/releaseChanges';
+import { betweenText, bySize, type ChangeEntry, compareUrl, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
 import { chartKey, type AppState, protocolOf, shownVersions } from '../model/state';
 import { precisionReleaseChangesQuery } from '../sql/precision';
 import type { Query } from '../sql/query';
@@ -27,14 +27,15 @@ function countedMetric(state: AppState): Metric {
   return metric.kind === 'counted' ? metric : METRICS.ir;
 }
 
-const PRECISION_INTRO = 'For each release the precision modes measured against the one before it among those releases shown, per test and mode, '
+const PRECISION_INTRO = 'For each release the precision modes measured against the one before it among those releases shown (a pair spans the releases between them that the modes did not measure), per test and mode, '
   + 'the configurations whose requests/second changed: the newer release over the older as the geometric mean of their rounds paired by number, '
   + 'a change when its 95% interval excludes 0. A missing figure is listed as missing, never as a change.';
 
 const INTRO = [
-  'For each release against the one before it among the releases shown (the version range; the current versions, or every release), per test and mode, the configurations whose counted cost ',
+  'For each release with counts against the one before it with counts among the releases shown (the version range; the current versions, or every release), per test and mode, the configurations whose counted cost ',
   'per request changed beyond noise: the noise band of a configuration is the larger spread of its counting repeats on the two releases. ',
-  'A missing count (not collected, build failed, unsupported) is listed as missing, never as a change. ',
+  'A release not counted yet is skipped: the pair around it spans it and says so, and a change found there lies somewhere in that span until the releases between are counted. ',
+  'Within a pair, a missing count (not collected, build failed, unsupported) is listed as missing, never as a change. ',
   'The page\'s metric when it is a counted one (instructions, estimated cycles, simulated misses per request), else instructions per request. ',
   'A count of zero (simulated last-level misses: none in the window) has no ratio to a count above zero: such a comparison is listed without a ratio.',
 ];
@@ -65,27 +66,31 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
   };
   const diffLink = (from: string, to: string) =>
     h('a', { class: LINK, attrs: { href: compareUrl(from, to), rel: 'noopener', target: '_blank', 'data-link': 'diff' } }, `${from}…${to} on GitHub`);
-  const entryItem = (e: ChangeEntry, metric: Metric, withPair: boolean) =>
+  const entryItem = (e: ChangeEntry, metric: Metric, withPair: boolean, between: number) =>
     h('li', { attrs: { 'data-change': e.direction === 'cheaper' ? metric.better : metric.worse, 'data-test': e.test, 'data-mode': e.mode, 'data-pair': `${e.from}>${e.to}` } },
       h('span', { class: e.direction === 'cheaper' ? 'text-blue-800' : 'text-orange-800' }, `${changeGlyph(metric, e.direction === 'cheaper' ? 'faster' : 'slower')} `),
-      withPair ? h('strong', {}, `${e.from} → ${e.to}: `) : '',
+      withPair ? h('strong', {}, `${e.from} → ${e.to}${between ? ` (across ${between} not ${metric === RPS ? 'measured' : 'counted'})` : ''}: `) : '',
       e.text, ' · ', chartLink(e, metric), withPair ? ' · ' : '', withPair ? diffLink(e.from, e.to) : '');
-  const pairBlock = (p: PairChanges, metric: Metric) =>
-    h('div', { class: 'release-pair', attrs: { 'data-pair': `${p.from}>${p.to}` } },
+  const pairBlock = (p: PairChanges, metric: Metric, between: readonly string[], missing: string) =>
+    h('div', { class: 'release-pair', attrs: { 'data-pair': `${p.from}>${p.to}`, 'data-between': String(between.length) } },
       h('h3', { class: 'font-semibold text-slate-800' }, `${p.from} → ${p.to} `, h('span', { class: 'font-normal' }, '(', diffLink(p.from, p.to), ')')),
-      p.entries.length ? h('ul', { class: 'ml-4 list-none space-y-0.5' }, ...p.entries.map((e) => entryItem(e, metric, false))) : '',
+      between.length ? h('p', { class: 'pair-span text-slate-600' }, `Spans ${betweenText(between, missing)}.`) : '',
+      p.entries.length ? h('ul', { class: 'ml-4 list-none space-y-0.5' }, ...p.entries.map((e) => entryItem(e, metric, false, between.length))) : '',
       h('p', { class: 'pair-note text-slate-600' }, p.note.charAt(0).toUpperCase() + p.note.slice(1), '.'));
 
-  function draw(rows: readonly ReleaseChangeRow[], state: AppState, metric: Metric, precision: boolean): void {
+  function draw(rows: readonly ReleaseChangeRow[], state: AppState, metric: Metric, precision: boolean, spans: readonly ReleaseSpan[], unmeasured: readonly string[], shown: number): void {
     const pairs = pairChanges(rows, metric, precision);
     const entries = pairs.flatMap((p) => p.entries);
-    frame.status.textContent = `${entries.length} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}`;
+    const missing = precision ? 'not measured in the precision modes' : 'not counted yet';
+    const between = (pairIndex: number) => spans[pairIndex]?.between ?? [];
+    const skipped = unmeasured.length ? `; ${unmeasured.length} of the ${shown} releases shown ${missing}, spanned by the pairs around them` : '';
+    frame.status.textContent = `${entries.length} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}${skipped}`;
     if (state.changes === 'size') {
       list.replaceChildren(entries.length
-        ? h('ul', { class: 'list-none space-y-0.5', attrs: { 'data-order': 'size' } }, ...bySize(entries).map((e) => entryItem(e, metric, true)))
+        ? h('ul', { class: 'list-none space-y-0.5', attrs: { 'data-order': 'size' } }, ...bySize(entries).map((e) => entryItem(e, metric, true, between(e.pairIndex).length)))
         : h('p', { class: 'text-slate-600' }, 'No change beyond noise between any two consecutive releases in the range.'));
     } else {
-      list.replaceChildren(...pairs.map((p) => pairBlock(p, metric)));
+      list.replaceChildren(...pairs.map((p) => pairBlock(p, metric, between(p.pairIndex), missing)));
     }
   }
 
@@ -109,9 +114,12 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     rule.textContent = RULE_TEXT[precision ? 'precision' : 'reference'];
     rule.hidden = !precision;
     const shown = shownVersions(state, ctx.versions, ctx.currentVersions);
-    const pairs = releasePairs(precision ? shown.filter((v) => ctx.rounds.some((r) => r.version === v)) : shown);
+    const { spans, unmeasured } = releaseSpans(shown, precision ? ctx.versions.filter((v) => ctx.rounds.some((r) => r.version === v)) : ctx.countedVersions);
+    const pairs = spans.map((s) => [s.from, s.to] as const);
     if (!pairs.length) {
-      frame.status.textContent = precision ? 'The precision modes measured fewer than two of the releases shown: nothing to compare.' : 'The version range holds one release: nothing to compare.';
+      frame.status.textContent = shown.length < 2 ? 'The version range holds one release: nothing to compare.'
+        : precision ? 'The precision modes measured fewer than two of the releases shown: nothing to compare.'
+        : 'Fewer than two of the releases shown have counts: nothing to compare.';
       list.replaceChildren();
       return;
     }
@@ -131,7 +139,7 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
       title: precision ? 'Changes between consecutive releases, precision modes: every configuration per pair, mode, test and round (lr = ln newer / older in that round)' : `Changes between consecutive releases, ${metric.name}, per pair, mode and test`,
       query: q, file: `redis-benchmarks-release-changes-${precision ? 'precision-rounds' : metric.id}`,
     }]);
-    draw(rows, state, metric, precision);
+    draw(rows, state, metric, precision, spans, unmeasured, shown.length);
   }
 
   return { frame, render, key: (s) => `${countedMetric(s).id}|${s.from}|${s.to}|${s.releases}|${s.changes}|${protocolOf(s.mode, ctx.precisionModes)}` };

@@ -4,7 +4,7 @@
  * on hand-made rows.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bySize, changeEntries, compareUrl, pairChanges, pairNote, releasePairs } from '../../src/model/releaseChanges';
+import { betweenText, bySize, changeEntries, compareUrl, pairChanges, pairNote, releasePairs, releaseSpans } from '../../src/model/releaseChanges';
 import { releaseChangesQuery, type ReleaseChangeRow } from '../../src/sql/releaseChanges';
 import { METRICS } from '../../src/vocabulary';
 import { openFixtureDb } from '../support/fixture-db';
@@ -72,6 +72,28 @@ describe('shaping the changes', () => {
   it('releasePairs pairs each release with the next', () => {
     expect(releasePairs(['a', 'b', 'c'])).toEqual([['a', 'b'], ['b', 'c']]);
     expect(releasePairs(['a'])).toEqual([]);
+  });
+
+  it('releaseSpans skips the releases without figures: each pair spans those between its two', () => {
+    const shown = ['2.6.0', '2.6.1', '2.6.2', '2.6.17', '2.8.0', '2.8.1', '2.8.24', '3.0.0'];
+    expect(releaseSpans(shown, ['2.6.0', '2.6.17', '2.8.0', '2.8.24', '3.0.7'])).toEqual({
+      spans: [
+        { from: '2.6.0', to: '2.6.17', between: ['2.6.1', '2.6.2'] },
+        { from: '2.6.17', to: '2.8.0', between: [] },
+        { from: '2.8.0', to: '2.8.24', between: ['2.8.1'] },
+      ],
+      // 3.0.0, after the last release with figures, is in no pair.
+      unmeasured: ['2.6.1', '2.6.2', '2.8.1', '3.0.0'],
+    });
+    // Every release with figures: the consecutive pairs.
+    expect(releaseSpans(['a', 'b', 'c'], ['a', 'b', 'c']).spans.map((s) => [s.from, s.to])).toEqual(releasePairs(['a', 'b', 'c']));
+    expect(releaseSpans(['a', 'b'], ['b'])).toEqual({ spans: [], unmeasured: ['a'] });
+  });
+
+  it('betweenText names one release, or counts several with the first and the last', () => {
+    expect(betweenText([], 'not counted yet')).toBe('');
+    expect(betweenText(['5.0.14'], 'not counted yet')).toBe('5.0.14 between them not counted yet');
+    expect(betweenText(['2.6.1', '2.6.2', '2.6.16'], 'not counted yet')).toBe('3 releases between them not counted yet (2.6.1 to 2.6.16)');
   });
 
   it('compareUrl links the GitHub comparison of the two tags', () => {

@@ -21,6 +21,11 @@ describe('prepareTables', () => {
     expect(fx.versions).toEqual(['2.6.17', '2.8.24', '3.0.7', '5.0.14', '6.2.16', '7.2.6', '7.4.1']);
   });
 
+  it('lists the versions with a counted figure, in release order (5.0.14 has no counts; a plan without counts, none)', async () => {
+    expect(fx.catalog.countedVersions).toEqual(['2.6.17', '2.8.24', '3.0.7', '6.2.16', '7.2.6', '7.4.1']);
+    expect((await openFixtureDb(['plan', 'builds', 'runs', 'results'])).catalog.countedVersions).toEqual([]);
+  });
+
   it('creates empty tables for files the collector has not written yet', async () => {
     const partial = await openFixtureDb(['plan']);
     const [coverage] = await partial.runner.run(coverageQuery());
