@@ -56,7 +56,7 @@ export function releasePairs(versions: readonly string[]): [string, string][] {
   return versions.slice(1).map((v, i) => [versions[i] as string, v]);
 }
 
-/** Two releases compared, and the releases shown between them that have no figures (not counted yet). */
+/** Two releases compared, and the releases shown between them that have no figures (not counted yet, or not built). */
 export interface ReleaseSpan {
   readonly from: string;
   readonly to: string;
@@ -89,7 +89,7 @@ export function releaseSpans(shown: readonly string[], measured: readonly string
   return { spans, unmeasured };
 }
 
-/** "2.6.5 between them", "16 releases between them (2.6.1 to 2.6.16)", followed by `what`: "not counted yet". */
+/** "2.6.5 between them", "16 releases between them (2.6.1 to 2.6.16)", followed by `what`: "without counts". */
 export function betweenText(between: readonly string[], what: string): string {
   if (!between.length) return '';
   if (between.length === 1) return `${between[0]} between them ${what}`;

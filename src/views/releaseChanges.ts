@@ -34,7 +34,7 @@ const PRECISION_INTRO = 'For each release the precision modes measured against t
 const INTRO = [
   'For each release with counts against the one before it with counts among the releases shown (the version range; the current versions, or every release), per test and mode, the configurations whose counted cost ',
   'per request changed beyond noise: the noise band of a configuration is the larger spread of its counting repeats on the two releases. ',
-  'A release not counted yet is skipped: the pair around it spans it and says so, and a change found there lies somewhere in that span until the releases between are counted. ',
+  'A release without counts (not counted yet, or not built) is skipped: the pair around it spans it and says so, and a change found there lies somewhere in that span until the releases between are counted. ',
   'Within a pair, a missing count (not collected, build failed, unsupported) is listed as missing, never as a change. ',
   'The page\'s metric when it is a counted one (instructions, estimated cycles, simulated misses per request), else instructions per request. ',
   'A count of zero (simulated last-level misses: none in the window) has no ratio to a count above zero: such a comparison is listed without a ratio.',
@@ -69,7 +69,7 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
   const entryItem = (e: ChangeEntry, metric: Metric, withPair: boolean, between: number) =>
     h('li', { attrs: { 'data-change': e.direction === 'cheaper' ? metric.better : metric.worse, 'data-test': e.test, 'data-mode': e.mode, 'data-pair': `${e.from}>${e.to}` } },
       h('span', { class: e.direction === 'cheaper' ? 'text-blue-800' : 'text-orange-800' }, `${changeGlyph(metric, e.direction === 'cheaper' ? 'faster' : 'slower')} `),
-      withPair ? h('strong', {}, `${e.from} → ${e.to}${between ? ` (across ${between} not ${metric === RPS ? 'measured' : 'counted'})` : ''}: `) : '',
+      withPair ? h('strong', {}, `${e.from} → ${e.to}${between ? ` (across ${between} without ${metric === RPS ? 'figures' : 'counts'})` : ''}: `) : '',
       e.text, ' · ', chartLink(e, metric), withPair ? ' · ' : '', withPair ? diffLink(e.from, e.to) : '');
   const pairBlock = (p: PairChanges, metric: Metric, between: readonly string[], missing: string) =>
     h('div', { class: 'release-pair', attrs: { 'data-pair': `${p.from}>${p.to}`, 'data-between': String(between.length) } },
@@ -81,7 +81,7 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
   function draw(rows: readonly ReleaseChangeRow[], state: AppState, metric: Metric, precision: boolean, spans: readonly ReleaseSpan[], unmeasured: readonly string[], shown: number): void {
     const pairs = pairChanges(rows, metric, precision);
     const entries = pairs.flatMap((p) => p.entries);
-    const missing = precision ? 'not measured in the precision modes' : 'not counted yet';
+    const missing = precision ? 'not measured in the precision modes' : 'without counts';
     const between = (pairIndex: number) => spans[pairIndex]?.between ?? [];
     const skipped = unmeasured.length ? `; ${unmeasured.length} of the ${shown} releases shown ${missing}, spanned by the pairs around them` : '';
     frame.status.textContent = `${entries.length} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}${skipped}`;

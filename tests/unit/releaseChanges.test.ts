@@ -91,9 +91,9 @@ describe('shaping the changes', () => {
   });
 
   it('betweenText names one release, or counts several with the first and the last', () => {
-    expect(betweenText([], 'not counted yet')).toBe('');
-    expect(betweenText(['5.0.14'], 'not counted yet')).toBe('5.0.14 between them not counted yet');
-    expect(betweenText(['2.6.1', '2.6.2', '2.6.16'], 'not counted yet')).toBe('3 releases between them not counted yet (2.6.1 to 2.6.16)');
+    expect(betweenText([], 'without counts')).toBe('');
+    expect(betweenText(['5.0.14'], 'without counts')).toBe('5.0.14 between them without counts');
+    expect(betweenText(['2.6.1', '2.6.2', '2.6.16'], 'without counts')).toBe('3 releases between them without counts (2.6.1 to 2.6.16)');
   });
 
   it('compareUrl links the GitHub comparison of the two tags', () => {
