@@ -118,6 +118,22 @@ func TestCountEndToEnd(t *testing.T) {
 	if len(o2) > 0 && len(os) > 0 && math.Abs(os[0]/o2[0]-1) < 0.01 {
 		t.Errorf("-Os SET %.0f instructions/request, -O2 %.0f: no difference", os[0], o2[0])
 	}
+	// The second cell (-Os) is built while the first (-O2) is counted.
+	var osBuild time.Time
+	for _, b := range d.Builds {
+		if b.CellID == "7.0.15|gcc|-Os" {
+			osBuild = b.StartedAt
+		}
+	}
+	var o2Counted time.Time
+	for _, r := range d.CountRuns {
+		if r.CellID == "7.0.15|gcc|-O2" && r.FinishedAt.After(o2Counted) {
+			o2Counted = r.FinishedAt
+		}
+	}
+	if osBuild.IsZero() || !osBuild.Before(o2Counted) {
+		t.Errorf("-Os build started at %v, -O2's counting runs finished at %v: want the build beside the counting", osBuild, o2Counted)
+	}
 	// stats names the guest CPU and its machine.
 	var stats bytes.Buffer
 	if err := run(ctx, []string{"stats", "-data", data}, &stats, &log); err != nil {

@@ -87,37 +87,98 @@ func Count(ctx context.Context, o Options) error {
 		o.Progress.Start(len(tasks))
 		defer o.Progress.Finish()
 	}
-	n := 0
-	for len(tasks) > 0 {
-		cell := tasks[0].Cell
-		var mine []Task
-		for len(tasks) > 0 && tasks[0].Cell.ID() == cell.ID() {
-			mine, tasks = append(mine, tasks[0]), tasks[1:]
+	cells := byCell(tasks)
+	// The next cell is built while this one is counted (a count does not
+	// depend on load, and a build leaves a core idle for much of its time,
+	// as in the serial link of -flto), and its runs take each slot as it
+	// frees, without waiting for the rest of this cell's.
+	bctx, stopBuild := context.WithCancel(ctx)
+	next := c.prepareCount(bctx, cells[0].cell)
+	defer func() {
+		stopBuild() // a build under way stops (unrecorded: a stop is not a failure)
+		if next != nil {
+			<-next
 		}
-		if err := ctx.Err(); err != nil {
-			return err
+	}()
+	pool := c.newRunPool(ctx, vg)
+	for i, group := range cells {
+		p := <-next
+		next = nil
+		if i+1 < len(cells) && ctx.Err() == nil && pool.err() == nil {
+			next = c.prepareCount(bctx, cells[i+1].cell)
 		}
-		buildID, bin, summary, err := c.ensureBuild(ctx, cell)
-		if errors.Is(err, errBuildFailed) {
-			n += len(mine)
-			c.step(fmt.Sprintf("[%d] %s: build failed, nothing to count: %s", n, cell.ID(), summary))
+		cell, mine := group.cell, group.tasks
+		if errors.Is(p.err, errBuildFailed) {
+			pool.skip(len(mine), fmt.Sprintf("%s: build failed, nothing to count: %s", cell.ID(), p.summary))
 			continue
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", cell.ID(), err)
+		if p.err == nil && ctx.Err() == nil && pool.err() == nil {
+			if p.summary != "" {
+				c.step(cell.ID() + ": " + p.summary)
+			}
+			for _, t := range mine {
+				if !pool.start(t, p.buildID, p.bin) {
+					break
+				}
+			}
 		}
-		if summary != "" {
-			c.step(cell.ID() + ": " + summary)
+		if err := pool.err(); err != nil {
+			return pool.wait()
 		}
-		if bin, err = count.WithoutDebugInfo(ctx, bin); err != nil {
-			return fmt.Errorf("%s: %w", cell.ID(), err)
-		}
-		if err := c.countCell(ctx, mine, buildID, bin, vg, &n); err != nil {
+		if err := ctx.Err(); err != nil {
+			pool.wait()
 			return err
 		}
+		if p.err != nil {
+			pool.wait()
+			return fmt.Errorf("%s: %w", cell.ID(), p.err)
+		}
+	}
+	if err := pool.wait(); err != nil {
+		return err
 	}
 	fmt.Fprintf(o.Log, "done\n")
 	return nil
+}
+
+// cellTasks are one cell's counting runs.
+type cellTasks struct {
+	cell  config.Cell
+	tasks []Task
+}
+
+// byCell groups tasks, in their order, by cell.
+func byCell(tasks []Task) []cellTasks {
+	var out []cellTasks
+	for _, t := range tasks {
+		if k := len(out) - 1; k >= 0 && out[k].cell.ID() == t.Cell.ID() {
+			out[k].tasks = append(out[k].tasks, t)
+			continue
+		}
+		out = append(out, cellTasks{cell: t.Cell, tasks: []Task{t}})
+	}
+	return out
+}
+
+// prepared is a cell's binary ready to count, or why there is none.
+type prepared struct {
+	buildID, bin, summary string
+	err                   error
+}
+
+// prepareCount builds cell if its binary is not at hand and strips the
+// binary's debug information (callgrind need not read it), in the background:
+// the result arrives on the channel.
+func (c *collector) prepareCount(ctx context.Context, cell config.Cell) chan prepared {
+	out := make(chan prepared, 1)
+	go func() {
+		id, bin, summary, err := c.ensureBuild(ctx, cell)
+		if err == nil {
+			bin, err = count.WithoutDebugInfo(ctx, bin)
+		}
+		out <- prepared{buildID: id, bin: bin, summary: summary, err: err}
+	}()
+	return out
 }
 
 // countEnv is what a counted server (and the guest CPU probe) gets added to
@@ -133,53 +194,86 @@ func lookPath(bin string) string {
 	return bin
 }
 
-// countCell runs one cell's counting runs, Count.Parallel at a time, each
-// server on its own CPU, and saves the tables a run adds to after each (open
-// saved the whole dataset first).
-func (c *collector) countCell(ctx context.Context, tasks []Task, buildID, bin, vg string, n *int) error {
-	var mu sync.Mutex
-	var firstErr error
-	sem := make(chan int, c.Config.Count.Parallel)
+// runPool runs counting runs, Count.Parallel at a time, each server on its
+// own CPU (the slot), and saves the tables a run adds to after each (open
+// saved the whole dataset first). The first error stops it taking runs.
+type runPool struct {
+	c    *collector
+	ctx  context.Context
+	vg   string
+	sem  chan int
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	n    int // runs done or skipped, for the log
+	fail error
+}
+
+func (c *collector) newRunPool(ctx context.Context, vg string) *runPool {
+	p := &runPool{c: c, ctx: ctx, vg: vg, sem: make(chan int, c.Config.Count.Parallel)}
 	for i := 0; i < c.Config.Count.Parallel; i++ {
-		sem <- i
+		p.sem <- i
 	}
-	var wg sync.WaitGroup
-	for _, t := range tasks {
-		slot := <-sem
-		mu.Lock()
-		stop := firstErr != nil
-		mu.Unlock()
-		if stop || ctx.Err() != nil {
-			sem <- slot
-			break
+	return p
+}
+
+// err is the first run's error, if any.
+func (p *runPool) err() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.fail
+}
+
+// skip logs line for k runs that will not run.
+func (p *runPool) skip(k int, line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n += k
+	p.c.step(fmt.Sprintf("[%d] %s", p.n, line))
+}
+
+// start waits for a free slot and counts t there in the background; it
+// returns false, starting nothing, once a run failed or the context ended.
+func (p *runPool) start(t Task, buildID, bin string) bool {
+	slot := <-p.sem
+	if p.err() != nil || p.ctx.Err() != nil {
+		p.sem <- slot
+		return false
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		defer func() { p.sem <- slot }()
+		run, rows, err := p.c.countRun(p.ctx, t, buildID, bin, p.vg, slot)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if err != nil {
+			if p.fail == nil {
+				p.fail = fmt.Errorf("%s count %s #%d: %w", t.Cell.ID(), t.Mode.Name, t.Repeat, err)
+			}
+			return
 		}
-		wg.Add(1)
-		go func(t Task, slot int) {
-			defer wg.Done()
-			defer func() { sem <- slot }()
-			run, rows, err := c.countRun(ctx, t, buildID, bin, vg, slot)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				if firstErr == nil {
-					firstErr = fmt.Errorf("%s count %s #%d: %w", t.Cell.ID(), t.Mode.Name, t.Repeat, err)
-				}
-				return
-			}
-			c.data.CountRuns = append(c.data.CountRuns, run)
-			c.data.Counts = append(c.data.Counts, rows...)
-			if err := c.data.SaveBuildsAndCounts(c.DataDir); err != nil && firstErr == nil {
-				firstErr = err
-			}
-			*n++
-			c.step(fmt.Sprintf("[%d] %s count %s #%d: %s", *n, t.Cell.ID(), t.Mode.Name, t.Repeat, countLine(run, rows)))
-		}(t, slot)
+		p.c.dataMu.Lock()
+		p.c.data.CountRuns = append(p.c.data.CountRuns, run)
+		p.c.data.Counts = append(p.c.data.Counts, rows...)
+		err = p.c.data.SaveBuildsAndCounts(p.c.DataDir)
+		p.c.dataMu.Unlock()
+		if err != nil && p.fail == nil {
+			p.fail = err
+		}
+		p.n++
+		p.c.step(fmt.Sprintf("[%d] %s count %s #%d: %s", p.n, t.Cell.ID(), t.Mode.Name, t.Repeat, countLine(run, rows)))
+	}()
+	return true
+}
+
+// wait waits for the runs under way and returns the first error, or the
+// context's.
+func (p *runPool) wait() error {
+	p.wg.Wait()
+	if err := p.err(); err != nil {
+		return err
 	}
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
+	return p.ctx.Err()
 }
 
 // countRun counts one (cell, mode, repeat) and returns its rows.

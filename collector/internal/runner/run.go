@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/bench"
@@ -89,6 +91,9 @@ type collector struct {
 	// lastSave is how long the last save of the tables took; buildOverhead is
 	// the collector's own time around the pending build (charged to the next run).
 	lastSave, buildOverhead time.Duration
+	// dataMu guards data while a counting collection builds the next cell
+	// beside the runs of this one; stepMu keeps their log lines whole.
+	dataMu, stepMu sync.Mutex
 }
 
 // open starts a collection: it checks the compilers, loads the data, records
@@ -218,6 +223,8 @@ func machineRow(m machine.Info, hw, version string, at time.Time) store.Machine 
 }
 
 func (c *collector) step(line string) {
+	c.stepMu.Lock()
+	defer c.stepMu.Unlock()
 	if c.Progress != nil {
 		c.Progress.Step(line)
 		return
@@ -233,12 +240,11 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 	dir := build.CellDir(c.WorkDir, cell.ID())
 	bin := filepath.Join(dir, "redis-server")
 	if id, err := os.ReadFile(filepath.Join(dir, "build-id")); err == nil {
-		for _, b := range c.data.Builds {
-			if b.BuildID == string(id) && b.Status == "ok" {
-				if _, err := os.Stat(bin); err == nil {
-					return b.BuildID, bin, "", nil
-				}
-			}
+		c.dataMu.Lock()
+		ok := slices.ContainsFunc(c.data.Builds, func(b store.Build) bool { return b.BuildID == string(id) && b.Status == "ok" })
+		c.dataMu.Unlock()
+		if _, err := os.Stat(bin); ok && err == nil {
+			return string(id), bin, "", nil
 		}
 	}
 	tree, err := c.Sources.Get(ctx, cell.Version)
@@ -269,10 +275,13 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 		e := res.Error
 		b.Error = &e
 	}
-	c.data.Builds = append(c.data.Builds, b)
 	t0 := time.Now()
+	c.dataMu.Lock()
+	c.data.Builds = append(c.data.Builds, b)
 	// open saved the whole dataset: a build adds to builds alone.
-	if err := c.data.SaveBuildsAndCounts(c.DataDir); err != nil {
+	err = c.data.SaveBuildsAndCounts(c.DataDir)
+	c.dataMu.Unlock()
+	if err != nil {
 		return "", "", "", err
 	}
 	c.buildOverhead = time.Since(t0)
