@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -169,7 +170,7 @@ func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
 type sourceFlags struct {
 	matrixFlags
 	work, src, gitRepo, tarDir, hashes, baseURL string
-	noBar                                       bool
+	noBar, ccache                               bool
 }
 
 func (f *sourceFlags) register(fs *flag.FlagSet) {
@@ -181,6 +182,7 @@ func (f *sourceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.hashes, "hashes", "", "redis-hashes list (file or URL) to verify tarballs; required for download")
 	fs.StringVar(&f.baseURL, "download-url", "https://download.redis.io/releases/", "release download site")
 	fs.BoolVar(&f.noBar, "no-progress", false, "plain log lines even on a terminal")
+	fs.BoolVar(&f.ccache, "ccache", false, "compile through ccache (cache in the work directory's ccache/): a file unchanged since a release built before with the same flags is not compiled again; the make line recorded with each build says so")
 }
 
 // options parses args and prepares what every building command needs: the
@@ -210,6 +212,11 @@ func (f *sourceFlags) options(ctx context.Context, fs *flag.FlagSet, args []stri
 			return o, err
 		}
 	}
+	if f.ccache {
+		if _, err := exec.LookPath("ccache"); err != nil {
+			return o, errors.New("-ccache: ccache is not on PATH (apt-get install ccache)")
+		}
+	}
 	if err := os.MkdirAll(f.work, 0o755); err != nil {
 		return o, fmt.Errorf("work directory: %w", err)
 	}
@@ -224,6 +231,9 @@ func (f *sourceFlags) options(ctx context.Context, fs *flag.FlagSet, args []stri
 		Config: cfg, Cells: cells, DataDir: f.data, WorkDir: f.work,
 		Sources: &source.Cache{Dir: filepath.Join(f.work, "src"), Getter: getter},
 		Log:     stderr, Version: collectorVersion(),
+	}
+	if f.ccache {
+		o.Ccache = filepath.Join(f.work, "ccache")
 	}
 	if !f.noBar && isTerminal(stderr) {
 		o.Progress = newBar(stderr)

@@ -233,6 +233,24 @@ args = ["--csv"]
 	}
 }
 
+// -ccache without ccache on PATH stops before anything is built or written.
+func TestCcacheMissingIsAOneLineError(t *testing.T) {
+	tarballs := t.TempDir()
+	os.WriteFile(filepath.Join(tarballs, "redis-7.4.1.tar.gz"), []byte("x"), 0o644)
+	data, work := filepath.Join(t.TempDir(), "data"), filepath.Join(t.TempDir(), "work")
+	t.Setenv("PATH", t.TempDir())
+	_, _, err := runCLI(t, "count", "-config", "matrix.toml", "-versions", "7.4.1", "-source", "tarballs", "-tarballs", tarballs,
+		"-data", data, "-work", work, "-ccache")
+	if err == nil || err.Error() != "-ccache: ccache is not on PATH (apt-get install ccache)" {
+		t.Fatalf("error %v, want the one-line -ccache error", err)
+	}
+	for _, dir := range []string{data, work} {
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("%s created: %v", dir, err)
+		}
+	}
+}
+
 // This machine's own class is known to plan before it has measured anything.
 func TestPlanTakesThisMachinesOwnClassOnEmptyData(t *testing.T) {
 	d := &store.Data{}

@@ -35,6 +35,11 @@ type Spec struct {
 	Jobs         int
 	Compat       []config.Compat
 	Timeout      time.Duration
+	// Ccache, when set, is the ccache directory: make gets CC="ccache <cc>",
+	// so a file compiled before with the same preprocessed text and flags
+	// (the same file of another patch release) is taken from the cache,
+	// which holds the compiler's own output for it.
+	Ccache string
 }
 
 // Result describes a finished build attempt; Status is "ok" or "failed".
@@ -117,7 +122,7 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 		r.MakeArgs = "make " + shellJoin(args)
 		fmt.Fprintf(logf, "\n### server build: %s\n", r.MakeArgs)
 		t1 := time.Now()
-		out, berr := runMake(ctx, s.Timeout, tree, args, logf)
+		out, berr := runMake(ctx, s, tree, args, logf)
 		r.BuildSeconds += time.Since(t1).Seconds()
 		bin := filepath.Join(tree, "src", "redis-server")
 		if berr == nil {
@@ -162,7 +167,7 @@ func fail(r Result, err error) Result {
 func MakeArgs(s Spec, compat []string) []string {
 	cc := s.Cell.Compiler
 	args := []string{"-C", "src", fmt.Sprintf("-j%d", s.Jobs), "V=1",
-		"CC=" + cc.CC,
+		"CC=" + s.cc(),
 		"OPTIMIZATION=" + cflags(s.Cell, compat),
 		"REDIS_LDFLAGS=" + ldflags(s.Cell),
 	}
@@ -180,6 +185,27 @@ func MakeArgs(s Spec, compat []string) []string {
 		args = append(args, "PREV_FINAL_CFLAGS=$(FINAL_CFLAGS)", "PREV_FINAL_LDFLAGS=$(FINAL_LDFLAGS)")
 	}
 	return append(args, "redis-server")
+}
+
+// cc is the compiler command make gets: the cell's compiler, behind ccache
+// when s.Ccache is set.
+func (s Spec) cc() string {
+	if s.Ccache != "" {
+		return "ccache " + s.Cell.Compiler.CC
+	}
+	return s.Cell.Compiler.CC
+}
+
+// ccacheEnv is ccache's settings: its directory; a hit across cells, whose
+// trees sit in directories of their own (the compiler is given relative
+// paths; only the debug information's compile directory, which counting
+// strips, can name another cell's); room for every configuration of a few
+// releases.
+func (s Spec) ccacheEnv() []string {
+	if s.Ccache == "" {
+		return nil
+	}
+	return []string{"CCACHE_DIR=" + s.Ccache, "CCACHE_NOHASHDIR=true", "CCACHE_BASEDIR=" + s.WorkDir, "CCACHE_MAXSIZE=20G"}
 }
 
 func cflags(c config.Cell, compat []string) string {
@@ -208,9 +234,9 @@ func depsTree(ctx context.Context, s Spec, logf *os.File) (string, float64, erro
 	if err := copyTree(ctx, s.SourceDir, dir); err != nil {
 		return "", 0, err
 	}
-	args := []string{"-C", "src", fmt.Sprintf("-j%d", s.Jobs), "V=1", "CC=" + s.Cell.Compiler.CC, ".make-prerequisites"}
+	args := []string{"-C", "src", fmt.Sprintf("-j%d", s.Jobs), "V=1", "CC=" + s.cc(), ".make-prerequisites"}
 	fmt.Fprintf(logf, "### dependencies build: make %s\n", shellJoin(args))
-	out, err := runMake(ctx, s.Timeout, dir, args, logf)
+	out, err := runMake(ctx, s, dir, args, logf)
 	if err != nil {
 		os.RemoveAll(dir)
 		return "", time.Since(t0).Seconds(), fmt.Errorf("dependencies build failed: %v: %s", err, lastLine(out))
@@ -223,13 +249,13 @@ func depsTree(ctx context.Context, s Spec, logf *os.File) (string, float64, erro
 	return dir, time.Since(t0).Seconds(), nil
 }
 
-func runMake(ctx context.Context, timeout time.Duration, dir string, args []string, logf *os.File) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+func runMake(ctx context.Context, s Spec, dir string, args []string, logf *os.File) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
 	defer cancel()
 	var buf bytes.Buffer
 	cmd := exec.CommandContext(ctx, "make", args...)
 	cmd.Dir = dir
-	cmd.Env = cleanEnv()
+	cmd.Env = append(cleanEnv(), s.ccacheEnv()...)
 	cmd.Stdout = io.MultiWriter(&buf, logf)
 	cmd.Stderr = cmd.Stdout
 	// On a stop or a timeout, kill make with every compiler it started (its
@@ -240,7 +266,7 @@ func runMake(ctx context.Context, timeout time.Duration, dir string, args []stri
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
 	if ctx.Err() == context.DeadlineExceeded {
-		return buf.String(), fmt.Errorf("build timed out after %s", timeout)
+		return buf.String(), fmt.Errorf("build timed out after %s", s.Timeout)
 	}
 	if err != nil {
 		return buf.String(), fmt.Errorf("make: %v: %s", err, lastError(buf.String()))

@@ -109,7 +109,7 @@ func fakeTree(t *testing.T, needs ...config.Compat) string {
 			"echo \"collect2: error: ld returned 1 exit status\"; exit 1;; esac\n", k.CFlags, k.Match)
 	}
 	mk := ".make-prerequisites:\n\t@echo deps built by $(CC) > deps.txt\n\t@touch $@\n" +
-		"redis-server:\n\t@test -f deps.txt\n\t@echo $(CC) $(OPTIMIZATION) -c server.c\n" + check +
+		"redis-server:\n\t@test -f deps.txt\n\t@$(CC) --version > /dev/null\n\t@echo $(CC) $(OPTIMIZATION) -c server.c\n" + check +
 		"\t@echo $(CC) $(REDIS_LDFLAGS) -o redis-server server.o\n\t@echo binary > redis-server\n"
 	if err := os.WriteFile(filepath.Join(dir, "src", "Makefile"), []byte(mk), 0o644); err != nil {
 		t.Fatal(err)
@@ -169,6 +169,53 @@ func TestBuildWithCompatRetryAndDepsCache(t *testing.T) {
 	if !strings.Contains(string(log2), "### dependencies reused from") {
 		t.Errorf("second build log does not say the dependencies were reused:\n%s", log2)
 	}
+}
+
+// With Ccache set, make gets CC="ccache <cc>" for the dependencies and the
+// server, and ccache its directory; the make line recorded says so.
+func TestBuildThroughCcache(t *testing.T) {
+	bin := t.TempDir()
+	// A stand-in ccache: records its directory and arguments, then runs them.
+	script := "#!/bin/sh\necho \"$CCACHE_DIR $CCACHE_NOHASHDIR $*\" >> \"$CCACHE_DIR/calls\"\nexec \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "ccache"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	src, work := fakeTree(t), t.TempDir()
+	cache := filepath.Join(work, "ccache")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{Cell: cell(config.Compiler{Name: "sys", CC: "true"}, "-O2"), SourceDir: src, WorkDir: work, Jobs: 1, Timeout: time.Minute, Ccache: cache}
+	r, err := Build(context.Background(), spec)
+	if err != nil || r.Status != "ok" {
+		t.Fatalf("status %q, error %v %q", r.Status, err, r.Error)
+	}
+	if !strings.Contains(r.MakeArgs, "'CC=ccache true'") {
+		t.Errorf("make line %q does not show ccache", r.MakeArgs)
+	}
+	log, _ := os.ReadFile(r.LogPath)
+	for _, s := range []string{"ccache true -O2 -c server.c", "ccache true -O2 -o redis-server"} {
+		if !strings.Contains(string(log), s) {
+			t.Errorf("build log lacks %q:\n%s", s, log)
+		}
+	}
+	if got := readFile(t, filepath.Join(work, "deps", "redis-7.0.15-sys", "src", "deps.txt")); got != "deps built by ccache true\n" {
+		t.Errorf("dependencies built by %q, want through ccache", got)
+	}
+	// The Makefile ran the compiler once, through ccache, with its settings.
+	if got := readFile(t, filepath.Join(cache, "calls")); got != cache+" true true --version\n" {
+		t.Errorf("ccache calls %q", got)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 func TestBuildFailureKeepsTheLogTail(t *testing.T) {

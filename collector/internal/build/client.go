@@ -27,7 +27,7 @@ func Client(ctx context.Context, srcDir, workDir, version string, jobs int, time
 	}
 	defer logf.Close()
 	args := []string{"-C", "src", fmt.Sprintf("-j%d", jobs), "redis-benchmark"}
-	if out, err := runMake(ctx, timeout, tree, args, logf); err != nil {
+	if out, err := runMake(ctx, Spec{Timeout: timeout}, tree, args, logf); err != nil {
 		return "", fmt.Errorf("build client redis-benchmark %s: %v: %s", version, err, lastLine(out))
 	}
 	tmp := bin + ".tmp"

@@ -32,6 +32,8 @@ type Options struct {
 	RetryFailed bool
 	// KeepDumps keeps each counted test's callgrind dump (collector count).
 	KeepDumps bool
+	// Ccache, when set, is the ccache directory builds compile through (build.Spec).
+	Ccache string
 	// RedoNoisy, when > 0, redoes runs during which other processes used more
 	// than this percent of a CPU.
 	RedoNoisy float64
@@ -254,7 +256,7 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 	started := time.Now()
 	res, err := build.Build(ctx, build.Spec{
 		Cell: cell, SourceDir: tree.Dir, WorkDir: c.WorkDir, DepsGetFlags: c.Config.DepsGetFlags,
-		Jobs: c.Config.Jobs, Compat: c.Config.Compat, Timeout: c.Config.BuildTimeout.Duration,
+		Jobs: c.Config.Jobs, Compat: c.Config.Compat, Timeout: c.Config.BuildTimeout.Duration, Ccache: c.Ccache,
 	})
 	if err != nil {
 		return "", "", "", err
