@@ -150,7 +150,12 @@ func (d *Data) Save(dir string) error {
 			return err
 		}
 	}
-	// Counts before their runs, as results before runs.
+	return d.writeCountsAndMachines(dir)
+}
+
+// writeCountsAndMachines ends every save: counts before their runs (as
+// results before runs), then machines.
+func (d *Data) writeCountsAndMachines(dir string) error {
 	if err := write(dir, CountsFile, d.Counts); err != nil {
 		return err
 	}
@@ -179,13 +184,7 @@ func (d *Data) SaveBuildsAndCounts(dir string) error {
 	if err := write(dir, BuildsFile, d.Builds); err != nil {
 		return err
 	}
-	if err := write(dir, CountsFile, d.Counts); err != nil {
-		return err
-	}
-	if err := write(dir, CountRunsFile, d.CountRuns); err != nil {
-		return err
-	}
-	return write(dir, MachinesFile, d.Machines)
+	return d.writeCountsAndMachines(dir)
 }
 
 // write stores rows in a temporary file next to the target, syncs it and
