@@ -65,7 +65,8 @@ func TestCountEndToEnd(t *testing.T) {
 			t.Errorf("count run %s records guest CPU %v, another run %q", r.RunID, r.GuestCPU, *guest)
 		}
 		if r.Status != "ok" || !strings.Contains(r.Command, "valgrind") || !strings.HasPrefix(r.ValgrindVersion, "valgrind-") ||
-			!strings.Contains(r.RawOutput, "CONFIG SET jemalloc-bg-thread no -> OK") || r.BuildID == "" {
+			!strings.Contains(r.RawOutput, "CONFIG SET jemalloc-bg-thread no -> OK") || r.BuildID == "" ||
+			!strings.HasPrefix(r.RawOutput, "preload freezeclock.so built by gcc") {
 			t.Errorf("count run %s: status %s, command %q, valgrind %q, build %q", r.RunID, r.Status, r.Command, r.ValgrindVersion, r.BuildID)
 		}
 		if r.Protocol != store.CountProtocol {

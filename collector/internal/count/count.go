@@ -51,7 +51,10 @@ type Spec struct {
 	// that lacks one says so, and the reply is recorded, not fatal.
 	Settings []string
 	Env      []string // added to the server's environment
-	Dir      string   // scratch directory (config, log, callgrind output)
+	// Preload, when set, is the first line of the run's raw output: which
+	// build of the preload the server ran with (PreloadLine).
+	Preload string
+	Dir     string // scratch directory (config, log, callgrind output)
 	// ServerCPU and ClientCPU pin the processes (-1: not pinned).
 	ServerCPU, ClientCPU int
 	StartTimeout         time.Duration
@@ -110,6 +113,9 @@ func Run(ctx context.Context, s Spec, tests []Test) (Outcome, error) {
 	spec := bench.Spec{
 		Server: s.Server, Dir: s.Dir, ServerCPU: s.ServerCPU, StartTimeout: s.StartTimeout,
 		Wrap: s.Command(), Env: s.Env, OnlyEnv: true,
+	}
+	if s.Preload != "" {
+		fmt.Fprintf(&raw, "%s\n", s.Preload)
 	}
 	fmt.Fprintf(&raw, "$ %s %s %s <config>\n", strings.Join(s.Env, " "), strings.Join(s.Command(), " "), s.Server)
 	srv, err := bench.StartServer(ctx, spec)

@@ -2,6 +2,7 @@ package count
 
 import (
 	"context"
+	"crypto/sha256"
 	_ "embed"
 	"fmt"
 	"os"
@@ -32,4 +33,20 @@ func BuildFreezeClock(ctx context.Context, cc, dir string) (string, error) {
 		return "", fmt.Errorf("build freezeclock.so with %s: %s (%w)", cc, strings.TrimSpace(string(out)), err)
 	}
 	return lib, nil
+}
+
+// PreloadLine describes the preload library lib built by compiler cc, for a
+// counting run's evidence: its wrappers' few instructions around callgrind's
+// toggles are counted (once per read, for one), so counts compared across
+// machines need the same build of it.
+func PreloadLine(ctx context.Context, cc, lib string) (string, error) {
+	b, err := os.ReadFile(lib)
+	if err != nil {
+		return "", err
+	}
+	version := cc
+	if out, err := exec.CommandContext(ctx, cc, "--version").Output(); err == nil {
+		version, _, _ = strings.Cut(strings.TrimSpace(string(out)), "\n")
+	}
+	return fmt.Sprintf("preload %s built by %s, sha256 %x", filepath.Base(lib), version, sha256.Sum256(b)), nil
 }

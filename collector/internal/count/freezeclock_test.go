@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 )
@@ -111,4 +112,24 @@ func buildChecks(t *testing.T, name string, flags ...string) (lib, check, dir st
 		t.Fatalf("build %s: %v\n%s", name, err, out)
 	}
 	return lib, check, dir
+}
+
+// PreloadLine names the compiler that built the preload and the library's
+// hash: a counting run's evidence of which build its server ran with.
+func TestPreloadLineNamesTheCompilerAndHash(t *testing.T) {
+	dir := t.TempDir()
+	lib, err := BuildFreezeClock(context.Background(), "gcc", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := PreloadLine(context.Background(), "gcc", lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^preload freezeclock\.so built by gcc .*[0-9]+\.[0-9]+.*, sha256 [0-9a-f]{64}$`).MatchString(line) {
+		t.Errorf("preload line %q", line)
+	}
+	if _, err := PreloadLine(context.Background(), "gcc", filepath.Join(dir, "none.so")); err == nil {
+		t.Error("no error for a missing library")
+	}
 }

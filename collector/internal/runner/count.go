@@ -77,7 +77,10 @@ func Count(ctx context.Context, o Options) error {
 	if c.freezeClock, err = count.BuildFreezeClock(ctx, o.Config.Compilers[0].CC, filepath.Join(o.WorkDir, "preload")); err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Log, "counting with %s, %d at a time, the server's clock frozen by %s\n", vg, cc.Parallel, c.freezeClock)
+	if c.preloadLine, err = count.PreloadLine(ctx, o.Config.Compilers[0].CC, c.freezeClock); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Log, "counting with %s, %d at a time, the server's clock frozen by %s (%s)\n", vg, cc.Parallel, c.freezeClock, c.preloadLine)
 	probe := count.Spec{Valgrind: lookPath(cc.Valgrind), ToolArgs: cc.ToolArgs, Env: countEnv(c.freezeClock, cc.Env), Dir: filepath.Join(o.WorkDir, "guestcpu")}
 	if c.guestCPU, err = count.ProbeGuestCPU(ctx, o.Config.Compilers[0].CC, probe); err != nil {
 		return err
@@ -283,7 +286,7 @@ func (c *collector) countRun(ctx context.Context, t Task, buildID, bin, vg strin
 	spec := count.Spec{
 		Valgrind: lookPath(cc.Valgrind), ToolArgs: cc.ToolArgs, Server: bin, Client: c.client,
 		ClientArgs: t.Mode.Args, Settings: cc.Settings, Warmup: cc.Warmup,
-		Env:       countEnv(c.freezeClock, append(append([]string(nil), cc.Env...), t.Mode.Env...)),
+		Env: countEnv(c.freezeClock, append(append([]string(nil), cc.Env...), t.Mode.Env...)), Preload: c.preloadLine,
 		Dir:       filepath.Join(dir, fmt.Sprintf("count-%s-%d", t.Mode.Name, t.Repeat)),
 		ServerCPU: -1, ClientCPU: -1, StartTimeout: cc.StartTimeout.Duration, TestTimeout: cc.TestTimeout.Duration,
 	}

@@ -78,8 +78,9 @@ type Progress interface {
 }
 
 type collector struct {
-	// freezeClock is the preload library that freezes a counted server's clock.
-	freezeClock string
+	// freezeClock is the preload library that freezes a counted server's
+	// clock; preloadLine says which build of it (count.PreloadLine).
+	freezeClock, preloadLine string
 	// guestCPU is the signature of the CPU a counted server sees under Valgrind.
 	guestCPU string
 	Options
