@@ -84,7 +84,7 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 		return r, fmt.Errorf("compiler %q not found on PATH", s.Cell.Compiler.CC)
 	}
 	r.CCPath = ccPath
-	r.CCVersion = ccVersion(ctx, ccPath)
+	r.CCVersion = CCVersion(ctx, ccPath)
 	cellDir := CellDir(s.WorkDir, s.Cell.ID())
 	if err := os.MkdirAll(cellDir, 0o755); err != nil {
 		return r, err
@@ -290,7 +290,8 @@ func cleanEnv() []string {
 	return append(env, "LC_ALL=C", "GIT_DIR=/nonexistent")
 }
 
-func ccVersion(ctx context.Context, cc string) string {
+// CCVersion is the first line of the compiler's --version, or "" if it does not answer.
+func CCVersion(ctx context.Context, cc string) string {
 	out, err := exec.CommandContext(ctx, cc, "--version").Output()
 	if err != nil {
 		return ""

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"fmt"
+	"github.com/redis-compiler-benchmarks/collector/internal/build"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,9 +45,9 @@ func PreloadLine(ctx context.Context, cc, lib string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	version := cc
-	if out, err := exec.CommandContext(ctx, cc, "--version").Output(); err == nil {
-		version, _, _ = strings.Cut(strings.TrimSpace(string(out)), "\n")
+	version := build.CCVersion(ctx, cc)
+	if version == "" {
+		version = cc
 	}
 	return fmt.Sprintf("preload %s built by %s, sha256 %x", filepath.Base(lib), version, sha256.Sum256(b)), nil
 }

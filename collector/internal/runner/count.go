@@ -104,41 +104,39 @@ func Count(ctx context.Context, o Options) error {
 		}
 	}()
 	pool := c.newRunPool(ctx, vg)
+	var stop error // a cell that could not be prepared ends the collection
 	for i, group := range cells {
 		p := <-next
 		next = nil
-		if i+1 < len(cells) && ctx.Err() == nil && pool.err() == nil {
+		if ctx.Err() != nil || pool.err() != nil {
+			break
+		}
+		if i+1 < len(cells) {
 			next = c.prepareCount(bctx, cells[i+1].cell)
 		}
-		cell, mine := group.cell, group.tasks
+		cell := group.cell
 		if errors.Is(p.err, errBuildFailed) {
-			pool.skip(len(mine), fmt.Sprintf("%s: build failed, nothing to count: %s", cell.ID(), p.summary))
+			pool.skip(len(group.tasks), fmt.Sprintf("%s: build failed, nothing to count: %s", cell.ID(), p.summary))
 			continue
 		}
-		if p.err == nil && ctx.Err() == nil && pool.err() == nil {
-			if p.summary != "" {
-				c.step(cell.ID() + ": " + p.summary)
-			}
-			for _, t := range mine {
-				if !pool.start(t, p.buildID, p.bin) {
-					break
-				}
-			}
-		}
-		if err := pool.err(); err != nil {
-			return pool.wait()
-		}
-		if err := ctx.Err(); err != nil {
-			pool.wait()
-			return err
-		}
 		if p.err != nil {
-			pool.wait()
-			return fmt.Errorf("%s: %w", cell.ID(), p.err)
+			stop = fmt.Errorf("%s: %w", cell.ID(), p.err)
+			break
+		}
+		if p.summary != "" {
+			c.step(cell.ID() + ": " + p.summary)
+		}
+		for _, t := range group.tasks {
+			if !pool.start(t, p.buildID, p.bin) {
+				break
+			}
 		}
 	}
 	if err := pool.wait(); err != nil {
 		return err
+	}
+	if stop != nil {
+		return stop
 	}
 	fmt.Fprintf(o.Log, "done\n")
 	return nil
