@@ -103,6 +103,9 @@ type matrixFlags struct {
 	// rounds: the reference modes keep the config's repeats (and the plan
 	// table, which holds them, stays as the config says).
 	rounds *bool
+	// counted makes -repeats the counted instrument's repeats per mode
+	// (count.repeats); the benchmark's repeats stay as the config says.
+	counted bool
 }
 
 func (m *matrixFlags) register(fs *flag.FlagSet) {
@@ -110,7 +113,11 @@ func (m *matrixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.data, "data", "public/data", "directory of the Parquet tables")
 	fs.StringVar(&m.shard, "shard", "", "run only shard i of n, as i/n (e.g. 0/4)")
 	fs.StringVar(&m.versions, "versions", "", `comma-separated subset of the matrix's versions; "current" stands for the current versions`)
-	fs.IntVar(&m.repeats, "repeats", 0, "repeats per mode of every version (default: the config's, benchmark.repeats for current versions and benchmark.other_repeats for the others)")
+	if m.counted {
+		fs.IntVar(&m.repeats, "repeats", 0, "counting runs per mode of every cell (default: the config's count.repeats); e.g. one more than the dataset has, to count each cell once more on this machine")
+	} else {
+		fs.IntVar(&m.repeats, "repeats", 0, "repeats per mode of every version (default: the config's, benchmark.repeats for current versions and benchmark.other_repeats for the others)")
+	}
 }
 
 func defaultConfig() string {
@@ -129,7 +136,9 @@ func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
 	if m.repeats < 0 {
 		return nil, nil, fmt.Errorf("-repeats must be >= 1")
 	}
-	if m.repeats > 0 && m.rounds != nil && *m.rounds {
+	if m.repeats > 0 && m.counted {
+		cfg.Count.Repeats = m.repeats
+	} else if m.repeats > 0 && m.rounds != nil && *m.rounds {
 		cfg.Bench.Rounds = m.repeats
 	} else if m.repeats > 0 {
 		cfg.Bench.Repeats, cfg.Bench.OtherRepeats = m.repeats, m.repeats
@@ -267,6 +276,7 @@ func cmdCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("count", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var f sourceFlags
+	f.counted = true
 	f.register(fs)
 	retry := fs.Bool("retry-failed", false, "count again the runs whose server failed, and rebuild cells whose build failed")
 	keep := fs.Bool("keep-dumps", false, "keep each test's callgrind dump, for callgrind_annotate, in the run's work directory (cells/<cell>/count-<mode>-<repeat>/dumps)")

@@ -403,3 +403,26 @@ func TestRecoverCommand(t *testing.T) {
 		t.Errorf("after recover: runs %+v, redone %+v", d.Runs, d.RedoneRuns)
 	}
 }
+
+// count's -repeats sets the counted instrument's repeats (count.repeats), so
+// a cell can be counted once more, e.g. on another machine; run's sets the
+// benchmark's and leaves the count's alone.
+func TestRepeatsFlagOfCountSetsTheCountsRepeats(t *testing.T) {
+	for _, tc := range []struct {
+		counted              bool
+		countReps, benchReps int
+	}{{true, 3, 3}, {false, 2, 5}} {
+		m := matrixFlags{config: "matrix.toml", repeats: 5, counted: tc.counted}
+		if tc.counted {
+			m.repeats = 3
+		}
+		cfg, _, err := m.load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Count.Repeats != tc.countReps || cfg.Bench.Repeats != tc.benchReps {
+			t.Errorf("counted=%v: count.repeats %d, benchmark.repeats %d; want %d, %d",
+				tc.counted, cfg.Count.Repeats, cfg.Bench.Repeats, tc.countReps, tc.benchReps)
+		}
+	}
+}
