@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -60,6 +61,9 @@ type Result struct {
 	CopySeconds  float64
 	BuildSeconds float64
 	BinaryBytes  int64
+	// RedisBuildID is the REDIS_BUILD_ID the server was compiled with
+	// (release.h), "" for a release without one (2.6).
+	RedisBuildID string
 }
 
 // Slug turns a cell id into a directory name.
@@ -116,6 +120,10 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 			return r, fmt.Errorf("copy source for %s: %w", s.Cell.ID(), err)
 		}
 		r.CopySeconds += time.Since(t0).Seconds()
+		if err := fixBuildID(tree, logf); err != nil {
+			os.RemoveAll(tree)
+			return r, fmt.Errorf("fix the build ID of %s: %w", s.Cell.ID(), err)
+		}
 		args := MakeArgs(s, compat)
 		r.CFlags, r.LDFlags = cflags(s.Cell, compat), ldflags(s.Cell)
 		r.CompatFlags = strings.Join(compat, " ")
@@ -133,6 +141,10 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 			}
 		}
 		if berr == nil {
+			r.RedisBuildID = compiledBuildID(tree)
+			if r.RedisBuildID != "" && r.RedisBuildID != FixedBuildID {
+				fmt.Fprintf(logf, "\n### release.h: REDIS_BUILD_ID is %q, not the fixed one: this build is not reproducible\n", r.RedisBuildID)
+			}
 			kept := filepath.Join(cellDir, "redis-server")
 			if err := os.Rename(bin, kept); err != nil {
 				return r, err
@@ -272,6 +284,62 @@ func runMake(ctx context.Context, s Spec, dir string, args []string, logf *os.Fi
 		return buf.String(), fmt.Errorf("make: %v: %s", err, lastError(buf.String()))
 	}
 	return buf.String(), nil
+}
+
+// FixedBuildID is the REDIS_BUILD_ID every server is compiled with. From 2.8
+// on, src/mkreleasehdr.sh writes the host name and the time of the build into
+// release.h (from 5.0 on, SOURCE_DATE_EPOCH's value instead when it is set),
+// and the server embeds it. A time that differs from build to build changes
+// only the ID's bytes in a build without LTO, and under clang's LTO changes
+// the code: 7.4.1 clang -O2 -flto relinked with release.o alone compiled at
+// another time differed in 7,299 bytes of .text, and two such builds counted
+// up to 11 instructions per request (0.49%) apart (docs/method.md). With the
+// ID fixed, a rebuild, here or on another machine, is the same binary. The value is SOURCE_DATE_EPOCH's form
+// (5.0+), the frozen clock's time (internal/count).
+const FixedBuildID = "1700000000"
+
+var buildIDLine = regexp.MustCompile(`(?m)^#define REDIS_BUILD_ID "(.*)"$`)
+
+// fixBuildID wraps the release's src/mkreleasehdr.sh, which Redis's Makefile
+// runs each time it reads itself (twice when it remakes an included file):
+// the release's own script runs as it is, and then its release.h gets
+// FixedBuildID as the build ID, whatever it wrote there. Nothing else in the
+// tree changes; compiledBuildID reads what was compiled in. A release whose
+// script writes no build ID (2.6) is left alone.
+func fixBuildID(tree string, logf io.Writer) error {
+	src := filepath.Join(tree, "src")
+	script, err := os.ReadFile(filepath.Join(src, "mkreleasehdr.sh"))
+	if err != nil || !bytes.Contains(script, []byte("BUILD_ID=")) {
+		return nil
+	}
+	if err := os.WriteFile(filepath.Join(src, releaseScript), script, 0o755); err != nil {
+		return err
+	}
+	wrapper := "#!/bin/sh\n# Written by the collector: the release's script, then a fixed build ID.\n" +
+		"sh ./" + releaseScript + " \"$@\"\nst=$?\n" +
+		"sed 's/^#define REDIS_BUILD_ID .*/#define REDIS_BUILD_ID \"" + FixedBuildID + "\"/' release.h > release.h.rcb && mv release.h.rcb release.h\n" +
+		"exit $st\n"
+	if err := os.WriteFile(filepath.Join(src, "mkreleasehdr.sh"), []byte(wrapper), 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintf(logf, "### release.h: REDIS_BUILD_ID fixed to %q (reproducible builds): src/mkreleasehdr.sh runs the release's script (kept as %s), then sets it\n", FixedBuildID, releaseScript)
+	return nil
+}
+
+// releaseScript is the name the release's mkreleasehdr.sh is kept under.
+const releaseScript = "mkreleasehdr.rcb-release.sh"
+
+// compiledBuildID is the build ID in the tree's release.h after make, "" if
+// it has none.
+func compiledBuildID(tree string) string {
+	h, err := os.ReadFile(filepath.Join(tree, "src", "release.h"))
+	if err != nil {
+		return ""
+	}
+	if m := buildIDLine.FindSubmatch(h); m != nil {
+		return string(m[1])
+	}
+	return ""
 }
 
 // cleanEnv drops variables that would silently change a build.

@@ -283,3 +283,68 @@ func TestBuildStoppedDuringDependenciesIsNotAFailure(t *testing.T) {
 		t.Errorf("Build returned %s after the stop", waited)
 	}
 }
+
+// releaseTree is a stand-in release whose src/mkreleasehdr.sh writes
+// release.h as Redis 2.8-4.0's does: the host name and the time as the build
+// ID, kept when the commit id and "dirty" lines are already what it would
+// write (here "dirty" counts the files in src). Its Makefile runs the script
+// each time make reads it, and reads itself twice, as 7.x's does after
+// making the Makefile.dep it includes (which changes "dirty"); the "binary"
+// is the release.h it compiled.
+func releaseTree(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "redis-4.0.0")
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\nGIT_SHA1=00000000\nGIT_DIRTY=`ls | wc -l`\nBUILD_ID=`uname -n`\"-\"`date +%s%N`\n" +
+		"test -f release.h || touch release.h\n" +
+		"(grep SHA1 release.h | grep $GIT_SHA1) && (grep DIRTY release.h | grep $GIT_DIRTY) && exit 0\n" +
+		"echo \"#define REDIS_GIT_SHA1 \\\"$GIT_SHA1\\\"\" > release.h\n" +
+		"echo \"#define REDIS_GIT_DIRTY \\\"$GIT_DIRTY\\\"\" >> release.h\n" +
+		"echo \"#define REDIS_BUILD_ID \\\"$BUILD_ID\\\"\" >> release.h\n"
+	mk := "release_hdr := $(shell sh -c './mkreleasehdr.sh')\n-include Makefile.dep\nMakefile.dep:\n\t@touch $@\n" +
+		".make-prerequisites:\n\t@touch $@\n" +
+		"redis-server:\n\t@echo $(CC) $(OPTIMIZATION) -c server.c\n\t@echo $(CC) $(REDIS_LDFLAGS) -o redis-server server.o\n" +
+		"\t@cp release.h redis-server\n"
+	for name, text := range map[string]string{"mkreleasehdr.sh": script, "Makefile": mk} {
+		if err := os.WriteFile(filepath.Join(dir, "src", name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// Every build compiles the same fixed build ID, where the release's script
+// would write the host name and the time: two builds of a cell in different
+// work directories are the same binary. A release without a build ID is
+// built as it is.
+func TestBuildIDIsFixed(t *testing.T) {
+	src := releaseTree(t)
+	var bins []string
+	for i := 0; i < 2; i++ {
+		spec := Spec{Cell: cell(config.Compiler{Name: "sys", CC: "true"}, "-O2 -flto"), SourceDir: src, WorkDir: t.TempDir(), Jobs: 1, Timeout: time.Minute}
+		r, err := Build(context.Background(), spec)
+		if err != nil || r.Status != "ok" {
+			t.Fatalf("build %d: status %q, error %v %q", i, r.Status, err, r.Error)
+		}
+		if r.RedisBuildID != FixedBuildID {
+			t.Errorf("build %d: REDIS_BUILD_ID %q, want %q", i, r.RedisBuildID, FixedBuildID)
+		}
+		if log := readFile(t, r.LogPath); !strings.Contains(log, `### release.h: REDIS_BUILD_ID fixed to "1700000000" (reproducible builds)`) {
+			t.Errorf("build log does not say the build ID was fixed:\n%s", log)
+		}
+		bins = append(bins, readFile(t, r.Binary))
+	}
+	if bins[0] != bins[1] || !strings.Contains(bins[0], `#define REDIS_BUILD_ID "1700000000"`) {
+		t.Errorf("the two builds compiled\n%s\nand\n%s", bins[0], bins[1])
+	}
+
+	// 2.6: no build ID, nothing written.
+	plain := fakeTree(t)
+	spec := Spec{Cell: cell(config.Compiler{Name: "sys", CC: "true"}, "-O2"), SourceDir: plain, WorkDir: t.TempDir(), Jobs: 1, Timeout: time.Minute}
+	r, err := Build(context.Background(), spec)
+	if err != nil || r.Status != "ok" || r.RedisBuildID != "" {
+		t.Fatalf("release without a build ID: status %q, error %v, REDIS_BUILD_ID %q", r.Status, err, r.RedisBuildID)
+	}
+}

@@ -19,8 +19,14 @@ type Counted struct {
 	// counted; only builds counted on at least one version are present.
 	Scores map[Build]map[string]Score
 	// Spread is the largest spread of repeats per mode, (max − min) / min,
-	// over the (cell, test) pairs with two or more counts, as a fraction.
+	// over the (cell, test) pairs with two or more counts of one build, as a
+	// fraction.
 	Spread map[string]float64
+	// Rebuilt is the number of cells counted from more than one build (a
+	// rebuild, e.g. on another machine), and RebuiltSpread, per mode, the
+	// largest spread of such a (cell, test)'s counts over all its builds.
+	Rebuilt       int
+	RebuiltSpread map[string]float64
 }
 
 // countFigures reads the counts out of d as figures: best is the cheapest
@@ -50,13 +56,43 @@ func countFigures(d *store.Data) figures {
 
 // computeCounted scores every build's counts against the baseline's.
 func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Counted {
-	out := Counted{Scores: map[Build]map[string]Score{}, Spread: map[string]float64{}}
+	out := Counted{Scores: map[Build]map[string]Score{}, Spread: map[string]float64{}, RebuiltSpread: map[string]float64{}}
 	counted, versions := map[string]bool{}, map[string]bool{}
+	// The counts of each (cell, mode, test) by build, and the cells' builds.
+	type ofBuild struct {
+		k     key
+		build string
+	}
+	byBuild, cellBuilds := map[ofBuild]figure{}, map[string]map[string]bool{}
 	for _, c := range d.Counts {
 		if c.Status == "ok" && p.cells[c.CellID] {
 			counted[c.CellID], versions[c.Version] = true, true
 		}
+		if c.Status != "ok" || c.InstructionsPerRequest == nil {
+			continue
+		}
+		ob, v := ofBuild{key{Build{c.Compiler, c.FlagSet}, c.Version, c.Mode, c.Test}, c.BuildID}, *c.InstructionsPerRequest
+		g := byBuild[ob]
+		if g.repeats == 0 || v < g.best {
+			g.best = v
+		}
+		if g.repeats == 0 || v > g.worst {
+			g.worst = v
+		}
+		g.repeats++
+		byBuild[ob] = g
+		if cellBuilds[c.CellID] == nil {
+			cellBuilds[c.CellID] = map[string]bool{}
+		}
+		cellBuilds[c.CellID][c.BuildID] = true
 	}
+	rebuilt := map[string]bool{}
+	for cell, bs := range cellBuilds {
+		if len(bs) > 1 && p.cells[cell] {
+			rebuilt[cell] = true
+		}
+	}
+	out.Rebuilt = len(rebuilt)
 	out.Cells = len(counted)
 	for _, v := range p.versions {
 		if versions[v] {
@@ -75,11 +111,19 @@ func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Count
 			}
 			out.Scores[b][mode] = s
 		}
-		for k, g := range f.of {
-			if k.mode == mode && g.repeats >= 2 {
+		for ob, g := range byBuild {
+			if ob.k.mode == mode && g.repeats >= 2 {
 				out.Spread[mode] = math.Max(out.Spread[mode], g.spread())
+			}
+		}
+		for k, g := range f.of {
+			if k.mode == mode && rebuilt[cellID(k)] {
+				out.RebuiltSpread[mode] = math.Max(out.RebuiltSpread[mode], g.spread())
 			}
 		}
 	}
 	return out
 }
+
+// cellID is the cell a key's figures belong to, as the tables name it.
+func cellID(k key) string { return k.version + "|" + k.build.Compiler + "|" + k.build.FlagSet }

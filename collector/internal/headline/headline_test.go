@@ -141,7 +141,7 @@ func TestCountedScoresCostAgainstTheBaselineWhereBothAreCounted(t *testing.T) {
 		v, cc string
 		ir    float64
 	}{{"1.0.0", "gcc", 1000}, {"1.0.0", "gcc", 1001}, {"1.0.0", "clang", 900}, {"1.0.0", "clang", 900}, {"2.0.0", "clang", 500}} {
-		d.Counts = append(d.Counts, store.Count{CellID: c.v + "|" + c.cc + "|-O2", Version: c.v, Compiler: c.cc, FlagSet: "-O2",
+		d.Counts = append(d.Counts, store.Count{CellID: c.v + "|" + c.cc + "|-O2", BuildID: c.v + "|" + c.cc + "|-O2|b1", Version: c.v, Compiler: c.cc, FlagSet: "-O2",
 			Mode: "data", Test: "SET", Status: "ok", InstructionsPerRequest: f(c.ir)})
 	}
 	h := Compute(d)
@@ -154,10 +154,36 @@ func TestCountedScoresCostAgainstTheBaselineWhereBothAreCounted(t *testing.T) {
 	}
 	md := both(h)
 	for _, want := range []string{"3 of 4 cells counted so far", "| clang -O2 | −10.00% ▼ ±0.10% |",
-		"- **Instructions per request** (counted under Valgrind, two repeats at most 0.10% apart; 3 of 4 cells so far, on Redis 1.0.0 and 2.0.0): " +
+		"- **Instructions per request** (counted under Valgrind, two repeats of a build at most 0.10% apart; 3 of 4 cells so far, on Redis 1.0.0 and 2.0.0): " +
 			"data mode cheapest clang -O2 (−10.00%), costliest clang -O2 (−10.00%), 1 of 1 build cheaper and 0 costlier beyond the repeats' spread.\n",
 		// clang's 120 and 100 against gcc's 100 and 100 on SET beyond the 10% and 5% spreads.
 		"- **Requests/second, reference protocol** (1.0.0 to 2.0.0, on A CPU, 2 cores): beyond the noise of the repeats: clang -O2 in data mode (+9.5% ▲ ±7.5%).\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("headline lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// A cell counted again from a rebuild (another binary: clang's LTO builds
+// differ) is not a repeat: the repeats' spread is within one build, and the
+// rebuilt cells and their spread are given apart.
+func TestCountsOfARebuildAreNotRepeats(t *testing.T) {
+	d := handMade()
+	f := func(v float64) *float64 { return &v }
+	for _, c := range []struct {
+		v, cc, build string
+		ir           float64
+	}{{"1.0.0", "gcc", "b1", 1000}, {"1.0.0", "gcc", "b1", 1001}, {"1.0.0", "clang", "b1", 900}, {"1.0.0", "clang", "b1", 900}, {"1.0.0", "clang", "b2", 909}} {
+		d.Counts = append(d.Counts, store.Count{CellID: c.v + "|" + c.cc + "|-O2", BuildID: c.v + "|" + c.cc + "|-O2|" + c.build, Version: c.v, Compiler: c.cc, FlagSet: "-O2",
+			Mode: "data", Test: "SET", Status: "ok", InstructionsPerRequest: f(c.ir)})
+	}
+	c := Compute(d).Counted
+	if !near(c.Spread["data"], 0.001) || c.Rebuilt != 1 || !near(c.RebuiltSpread["data"], 0.01) {
+		t.Fatalf("spread %v, %d cells rebuilt, their spread %v; want 0.1%%, 1, 1%%", c.Spread, c.Rebuilt, c.RebuiltSpread)
+	}
+	md := both(Compute(d))
+	for _, want := range []string{"two repeats of a build at most 0.10% apart, 1 cell counted again from a rebuild at most 1.00% apart;",
+		"two repeats of a build each, which lie at most 0.10% (data mode) apart, 1 cell counted again from a rebuild at most 1.00% (data mode) apart."} {
 		if !strings.Contains(md, want) {
 			t.Errorf("headline lacks %q:\n%s", want, md)
 		}

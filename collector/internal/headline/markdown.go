@@ -147,8 +147,8 @@ func (h Headline) countedShort() string {
 			m, cheapest, signed(lo.Ratio-1, 2), costliest, signed(hi.Ratio-1, 2), cheaper, plural(counted, "build"), costlier))
 	}
 	slices.Sort(spreads)
-	text := fmt.Sprintf("**Instructions per request** (counted under Valgrind, two repeats at most %s apart; %d of %d cells so far, %s): ",
-		strings.Join(slices.Compact(spreads), " / "), c.Cells, h.PlannedCells, releasesText(c.Versions))
+	text := fmt.Sprintf("**Instructions per request** (counted under Valgrind, two repeats of a build at most %s apart%s; %d of %d cells so far, %s): ",
+		strings.Join(slices.Compact(spreads), " / "), c.rebuiltText(" / ", false), c.Cells, h.PlannedCells, releasesText(c.Versions))
 	if len(modes) == 0 {
 		return text + fmt.Sprintf("no other build is counted yet on a release where %s is.", h.Baseline)
 	}
@@ -316,8 +316,8 @@ func (h Headline) countedText() string {
 		rows = append(rows, row)
 	}
 	text := fmt.Sprintf("**Counted cost** (instructions the server executes per request, under Valgrind; lower is\n"+
-		"better): %d of %d cells counted so far, two repeats each, which lie at most %s apart.",
-		c.Cells, h.PlannedCells, strings.Join(spreads, " and "))
+		"better): %d of %d cells counted so far, two repeats of a build each, which lie at most %s apart%s.",
+		c.Cells, h.PlannedCells, strings.Join(spreads, " and "), c.rebuiltText(" and ", true))
 	if len(rows) == 0 {
 		return text + fmt.Sprintf(" No other build is counted yet on a release where %s is.", h.Baseline)
 	}
@@ -332,3 +332,21 @@ func (h Headline) countedText() string {
 
 // countedScoreText is scoreText with two decimals.
 func countedScoreText(s Score) string { return scoreTextDecimals(s, 2) }
+
+// rebuiltText is ", N cells counted again from a rebuild at most X / Y apart"
+// (the spread per mode joined by sep, each followed by its mode when
+// labelled), or "" when no cell was rebuilt.
+func (c Counted) rebuiltText(sep string, labelled bool) string {
+	if c.Rebuilt == 0 {
+		return ""
+	}
+	var spreads []string
+	for _, m := range slices.Sorted(maps.Keys(c.RebuiltSpread)) {
+		t := fmt.Sprintf("%.2f%%", 100*c.RebuiltSpread[m])
+		if labelled {
+			t += " (" + m + " mode)"
+		}
+		spreads = append(spreads, t)
+	}
+	return fmt.Sprintf(", %s counted again from a rebuild at most %s apart", plural(c.Rebuilt, "cell"), strings.Join(spreads, sep))
+}

@@ -278,6 +278,10 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 		e := res.Error
 		b.Error = &e
 	}
+	if res.Status == "ok" {
+		rid := res.RedisBuildID
+		b.RedisBuildID = &rid
+	}
 	t0 := time.Now()
 	c.dataMu.Lock()
 	c.data.Builds = append(c.data.Builds, b)

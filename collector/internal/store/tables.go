@@ -57,6 +57,10 @@ type Build struct {
 	FinishedAt       time.Time `parquet:"finished_at,timestamp(millisecond:local)"`
 	MachineID        string    `parquet:"machine_id"`
 	CollectorVersion string    `parquet:"collector_version"`
+	// RedisBuildID is the REDIS_BUILD_ID compiled in (release.h): "" for a
+	// release without one (2.6), null for builds recorded before it was kept
+	// (their IDs held the host name and the time of the build).
+	RedisBuildID *string `parquet:"redis_build_id,optional"`
 }
 
 // Run is one finished benchmark run (cell × mode × repeat).
