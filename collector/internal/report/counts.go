@@ -30,10 +30,18 @@ var countFigures = []struct {
 // the repeats of each (cell, test): (max - min) / min, median, p99 and max,
 // and the share within 0.1%.
 func Counts(w io.Writer, d *store.Data) {
-	if n := len(d.SupersededCountRuns); n > 0 {
+	var earlier, redone []store.CountRun
+	for _, r := range d.SupersededCountRuns {
+		if r.Redone != nil {
+			redone = append(redone, r)
+		} else {
+			earlier = append(earlier, r)
+		}
+	}
+	if n := len(earlier); n > 0 {
 		cells := map[string]bool{}
 		protocols := map[int]bool{}
-		for _, r := range d.SupersededCountRuns {
+		for _, r := range earlier {
 			cells[r.CellID] = true
 			protocols[store.ProtocolOf(r)] = true
 		}
@@ -44,6 +52,17 @@ func Counts(w io.Writer, d *store.Data) {
 		sort.Strings(ps)
 		fmt.Fprintf(w, "counts: protocol %d; %d runs of %d cells under earlier protocols (%s) are superseded, kept in %s, and not used\n",
 			store.CountProtocol, n, len(cells), strings.Join(ps, ", "), store.SupersededCountRunsFile)
+	}
+	if len(redone) > 0 {
+		why := map[string]string{}
+		for _, r := range redone {
+			why[r.CellID+" "+r.Mode] = *r.Redone
+		}
+		fmt.Fprintf(w, "counts: %d runs of %d (cell, mode) counted again because their repeats differed (collector count -redo-differing), kept in %s:\n",
+			len(redone), len(why), store.SupersededCountRunsFile)
+		for _, k := range slices.Sorted(maps.Keys(why)) {
+			fmt.Fprintf(w, "counts:   %s: %s\n", k, why[k])
+		}
 	}
 	if len(d.CountRuns) == 0 {
 		fmt.Fprintln(w, "counts: none yet (collector count)")

@@ -49,12 +49,18 @@ func TestCountsPrintsTimePerCellAndTheSpreadOfRepeats(t *testing.T) {
 }
 
 func TestCountsSaysWhichRunsAreSuperseded(t *testing.T) {
+	why := "repeats differed: SET 0.0100% apart"
 	d := &store.Data{SupersededCountRuns: []store.CountRun{
 		{RunID: "a", CellID: "7.4.1|gcc|-O2"}, {RunID: "b", CellID: "7.4.1|gcc|-O2"}, {RunID: "c", CellID: "7.2.6|gcc|-O2", Protocol: 1},
+		{RunID: "d", CellID: "4.0.0|clang|-O2", Mode: "pipe", Repeat: 1, Protocol: int32(store.CountProtocol), Redone: &why},
+		{RunID: "e", CellID: "4.0.0|clang|-O2", Mode: "pipe", Repeat: 2, Protocol: int32(store.CountProtocol), Redone: &why},
 	}}
 	var b strings.Builder
 	Counts(&b, d)
-	want := "counts: protocol " + strconv.Itoa(store.CountProtocol) + "; 3 runs of 2 cells under earlier protocols (1) are superseded, kept in count_runs_superseded.parquet, and not used\ncounts: none yet (collector count)\n"
+	want := "counts: protocol " + strconv.Itoa(store.CountProtocol) + "; 3 runs of 2 cells under earlier protocols (1) are superseded, kept in count_runs_superseded.parquet, and not used\n" +
+		"counts: 2 runs of 1 (cell, mode) counted again because their repeats differed (collector count -redo-differing), kept in count_runs_superseded.parquet:\n" +
+		"counts:   4.0.0|clang|-O2 pipe: repeats differed: SET 0.0100% apart\n" +
+		"counts: none yet (collector count)\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

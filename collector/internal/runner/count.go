@@ -65,6 +65,20 @@ func Count(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	if o.RedoDiffering {
+		selected := map[string]bool{}
+		for _, cell := range o.Cells {
+			selected[cell.ID()] = true
+		}
+		if redone := c.data.RedoDiffering(selected); len(redone) > 0 {
+			for _, line := range redone {
+				fmt.Fprintf(o.Log, "counting again %s (its runs kept in the superseded tables)\n", line)
+			}
+			if err := c.data.Save(o.DataDir); err != nil {
+				return err
+			}
+		}
+	}
 	tasks := PendingCounts(o.Config.InCollectionOrder(o.Cells), cc.Modes, cc.Repeats, c.data, o.RetryFailed)
 	fmt.Fprintf(o.Log, "%d cells, %d counting runs to do (counts are one dataset for every machine)\n", len(o.Cells), len(tasks))
 	if len(tasks) == 0 {

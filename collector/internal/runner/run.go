@@ -30,6 +30,9 @@ type Options struct {
 	WorkDir     string
 	Sources     *source.Cache
 	RetryFailed bool
+	// RedoDiffering makes count count again the (cell, mode) whose repeats
+	// of one build differ (store.Data.RedoDiffering).
+	RedoDiffering bool
 	// KeepDumps keeps each counted test's callgrind dump (collector count).
 	KeepDumps bool
 	// Ccache, when set, is the ccache directory builds compile through (build.Spec).

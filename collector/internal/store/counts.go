@@ -1,6 +1,10 @@
 package store
 
-import "time"
+import (
+	"fmt"
+	"sort"
+	"time"
+)
 
 // Count is one test of a counting run (collector count): what the server
 // executed, under Valgrind's callgrind, for that test's requests. Raw event
@@ -79,6 +83,10 @@ type CountRun struct {
 	// counted now); null (0) for runs counted before it was recorded, which
 	// followed protocol 1.
 	Protocol int32 `parquet:"protocol,optional"`
+	// Redone says why a run of the current protocol was counted again (its
+	// repeats differed, RedoDiffering); such runs are kept in the superseded
+	// tables. Null for every other run.
+	Redone *string `parquet:"redone,optional"`
 }
 
 // CountProtocol is the counting protocol of the runs collector count makes
@@ -159,4 +167,82 @@ func (d *Data) splitProtocols() {
 		counts = append(counts, c)
 	}
 	d.Counts = counts
+}
+
+// RedoDiffering moves to the superseded tables, with the reason, the counting
+// runs of every (cell, mode) whose repeats of one build counted different
+// instructions per request in some test: on a machine left alone they repeat
+// to the instruction, so a difference means a disturbed run, and which of
+// the repeats it was cannot be told. The runs are then missing, and collector
+// count counts them again. Only the cells in the set are looked at (all
+// with a nil set). It returns one line per (cell, mode) redone.
+func (d *Data) RedoDiffering(cells map[string]bool) []string {
+	type group struct{ cell, mode, build string }
+	type span struct {
+		lo, hi float64
+		n      int
+	}
+	spans := map[group]map[string]*span{}
+	for _, c := range d.Counts {
+		if c.Status != "ok" || c.InstructionsPerRequest == nil || (cells != nil && !cells[c.CellID]) {
+			continue
+		}
+		g := group{c.CellID, c.Mode, c.BuildID}
+		if spans[g] == nil {
+			spans[g] = map[string]*span{}
+		}
+		v, sp := *c.InstructionsPerRequest, spans[g][c.Test]
+		if sp == nil {
+			spans[g][c.Test] = &span{v, v, 1}
+			continue
+		}
+		sp.lo, sp.hi, sp.n = min(sp.lo, v), max(sp.hi, v), sp.n+1
+	}
+	reasons := map[group]string{}
+	for g, tests := range spans {
+		worst, widest := "", 0.0
+		for t, sp := range tests {
+			if sp.n < 2 || sp.hi == sp.lo {
+				continue
+			}
+			if w := (sp.hi - sp.lo) / sp.lo; w > widest || (w == widest && t < worst) {
+				worst, widest = t, w
+			}
+		}
+		if worst != "" {
+			reasons[g] = fmt.Sprintf("repeats differed: %s %.4f%% apart", worst, 100*widest)
+		}
+	}
+	if len(reasons) == 0 {
+		return nil
+	}
+	moved := map[string]bool{}
+	var keep []CountRun
+	for _, r := range d.CountRuns {
+		reason, ok := reasons[group{r.CellID, r.Mode, r.BuildID}]
+		if !ok {
+			keep = append(keep, r)
+			continue
+		}
+		why := reason
+		r.Redone = &why
+		moved[r.RunID] = true
+		d.SupersededCountRuns = append(d.SupersededCountRuns, r)
+	}
+	d.CountRuns = keep
+	var counts []Count
+	for _, c := range d.Counts {
+		if moved[c.RunID] {
+			d.SupersededCounts = append(d.SupersededCounts, c)
+			continue
+		}
+		counts = append(counts, c)
+	}
+	d.Counts = counts
+	var out []string
+	for g, reason := range reasons {
+		out = append(out, fmt.Sprintf("%s %s: %s", g.cell, g.mode, reason))
+	}
+	sort.Strings(out)
+	return out
 }

@@ -2,8 +2,11 @@ package store
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"testing"
 	"time"
 
@@ -159,5 +162,59 @@ func TestSaveBuildsAndCountsWritesOnlyItsTables(t *testing.T) {
 	}
 	if len(m.SupersededCountRuns) != 1 || m.SupersededCountRuns[0].RunID != "old" || len(m.CountRuns) != 1 {
 		t.Errorf("an earlier protocol's run: superseded %+v, current %+v", m.SupersededCountRuns, m.CountRuns)
+	}
+}
+
+// RedoDiffering moves the runs of a (cell, mode) whose repeats of one build
+// differ to the superseded tables, with why; repeats that agree, counts of
+// two builds (a rebuild) and cells not selected stay.
+func TestRedoDifferingSupersedesBothRepeatsOfADisturbedCellMode(t *testing.T) {
+	dir := t.TempDir()
+	d := &Data{}
+	add := func(cell, mode, build string, repeat int32, set, get float64) {
+		id := fmt.Sprintf("%s|%s|%s|%d", cell, mode, build, repeat)
+		d.CountRuns = append(d.CountRuns, CountRun{RunID: id, CellID: cell, BuildID: build, Mode: mode, Repeat: repeat, Status: "ok", StartedAt: t0.Add(time.Duration(len(d.CountRuns))), Protocol: CountProtocol})
+		for test, v := range map[string]float64{"SET": set, "GET": get} {
+			v := v
+			d.Counts = append(d.Counts, Count{RunID: id, CellID: cell, BuildID: build, Mode: mode, Repeat: repeat, Test: test, Status: "ok", InstructionsPerRequest: &v})
+		}
+	}
+	add("a", "data", "b1", 1, 100, 50)
+	add("a", "data", "b1", 2, 100, 50.1) // GET 0.2% apart: both redone
+	add("a", "pipe", "b1", 1, 80, 40)
+	add("a", "pipe", "b1", 2, 80, 40)
+	add("r", "data", "b1", 1, 100, 50)
+	add("r", "data", "b1", 2, 100, 50)
+	add("r", "data", "b2", 3, 101, 50) // a rebuild's count: not a repeat
+	add("x", "data", "b1", 1, 100, 50)
+	add("x", "data", "b1", 2, 101, 50) // differs, but not selected
+	got := d.RedoDiffering(map[string]bool{"a": true, "r": true})
+	if want := []string{"a data: repeats differed: GET 0.2000% apart"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("redone %q, want %q", got, want)
+	}
+	if err := d.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var current, superseded []string
+	for _, r := range m.CountRuns {
+		current = append(current, r.RunID)
+	}
+	for _, r := range m.SupersededCountRuns {
+		if r.Redone == nil || *r.Redone != "repeats differed: GET 0.2000% apart" {
+			t.Errorf("superseded run %s: redone %v", r.RunID, r.Redone)
+		}
+		superseded = append(superseded, r.RunID)
+	}
+	sort.Strings(current)
+	sort.Strings(superseded)
+	if want := []string{"a|data|b1|1", "a|data|b1|2"}; !reflect.DeepEqual(superseded, want) {
+		t.Errorf("superseded %q, want %q", superseded, want)
+	}
+	if len(current) != 7 || len(m.Counts) != 14 || len(m.SupersededCounts) != 4 {
+		t.Errorf("current runs %q, %d counts, %d superseded counts; want 7, 14, 4", current, len(m.Counts), len(m.SupersededCounts))
 	}
 }
