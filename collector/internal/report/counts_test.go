@@ -65,3 +65,18 @@ func TestCountsSaysWhichRunsAreSuperseded(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// The repeat spread is of counts of one build: a rebuild counted 1% apart
+// (another binary) does not widen it.
+func TestRepeatSpreadIsWithinABuild(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	d := &store.Data{Counts: []store.Count{
+		{CellID: "c", BuildID: "b1", Mode: "data", Test: "SET", Status: "ok", InstructionsPerRequest: f(1000)},
+		{CellID: "c", BuildID: "b1", Mode: "data", Test: "SET", Status: "ok", InstructionsPerRequest: f(1001)},
+		{CellID: "c", BuildID: "b2", Mode: "data", Test: "SET", Status: "ok", InstructionsPerRequest: f(1010)},
+	}}
+	got := countSpreads(d, "data", func(c store.Count) *float64 { return c.InstructionsPerRequest })
+	if s := got[[2]string{"c", "SET"}]; len(got) != 1 || s < 0.0999 || s > 0.1001 {
+		t.Errorf("spreads %v, want c SET 0.1%% (build b1's two repeats)", got)
+	}
+}
