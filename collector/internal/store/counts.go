@@ -147,20 +147,26 @@ const (
 // splitProtocols moves the counting runs of other protocols than
 // CountProtocol, with their counts, to the superseded tables.
 func (d *Data) splitProtocols() {
-	old := map[string]bool{}
-	var current []CountRun
+	d.supersede(func(r *CountRun) bool { return ProtocolOf(*r) != CountProtocol })
+}
+
+// supersede moves the counting runs for which move is true (it may mark
+// them), with their counts, to the superseded tables.
+func (d *Data) supersede(move func(*CountRun) bool) {
+	moved := map[string]bool{}
+	var keep []CountRun
 	for _, r := range d.CountRuns {
-		if ProtocolOf(r) == CountProtocol {
-			current = append(current, r)
+		if !move(&r) {
+			keep = append(keep, r)
 			continue
 		}
-		old[r.RunID] = true
+		moved[r.RunID] = true
 		d.SupersededCountRuns = append(d.SupersededCountRuns, r)
 	}
-	d.CountRuns = current
+	d.CountRuns = keep
 	var counts []Count
 	for _, c := range d.Counts {
-		if old[c.RunID] {
+		if moved[c.RunID] {
 			d.SupersededCounts = append(d.SupersededCounts, c)
 			continue
 		}
@@ -216,29 +222,13 @@ func (d *Data) RedoDiffering(cells map[string]bool) []string {
 	if len(reasons) == 0 {
 		return nil
 	}
-	moved := map[string]bool{}
-	var keep []CountRun
-	for _, r := range d.CountRuns {
+	d.supersede(func(r *CountRun) bool {
 		reason, ok := reasons[group{r.CellID, r.Mode, r.BuildID}]
-		if !ok {
-			keep = append(keep, r)
-			continue
+		if ok {
+			r.Redone = &reason
 		}
-		why := reason
-		r.Redone = &why
-		moved[r.RunID] = true
-		d.SupersededCountRuns = append(d.SupersededCountRuns, r)
-	}
-	d.CountRuns = keep
-	var counts []Count
-	for _, c := range d.Counts {
-		if moved[c.RunID] {
-			d.SupersededCounts = append(d.SupersededCounts, c)
-			continue
-		}
-		counts = append(counts, c)
-	}
-	d.Counts = counts
+		return ok
+	})
 	var out []string
 	for g, reason := range reasons {
 		out = append(out, fmt.Sprintf("%s %s: %s", g.cell, g.mode, reason))
