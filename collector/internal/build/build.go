@@ -294,8 +294,9 @@ func runMake(ctx context.Context, s Spec, dir string, args []string, logf *os.Fi
 // the code: 7.4.1 clang -O2 -flto relinked with release.o alone compiled at
 // another time differed in 7,299 bytes of .text, and two such builds counted
 // up to 11 instructions per request (0.49%) apart (docs/method.md). With the
-// ID fixed, a rebuild, here or on another machine, is the same binary. The value is SOURCE_DATE_EPOCH's form
-// (5.0+), the frozen clock's time (internal/count).
+// ID fixed, a rebuild, here or on another machine, is the same binary. The
+// value is SOURCE_DATE_EPOCH's form (5.0+), the frozen clock's time
+// (internal/count).
 const FixedBuildID = "1700000000"
 
 var buildIDLine = regexp.MustCompile(`(?m)^#define REDIS_BUILD_ID "(.*)"$`)

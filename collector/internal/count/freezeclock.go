@@ -5,11 +5,12 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"fmt"
-	"github.com/redis-compiler-benchmarks/collector/internal/build"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/build"
 )
 
 // freezeClockSource is the preload library that stops the server's clock

@@ -38,15 +38,7 @@ func countFigures(d *store.Data) figures {
 			continue
 		}
 		k := key{Build{c.Compiler, c.FlagSet}, c.Version, c.Mode, c.Test}
-		g, v := f.of[k], *c.InstructionsPerRequest
-		if g.repeats == 0 || v < g.best {
-			g.best = v
-		}
-		if g.repeats == 0 || v > g.worst {
-			g.worst = v
-		}
-		g.repeats++
-		f.of[k] = g
+		f.of[k] = f.of[k].withCount(*c.InstructionsPerRequest)
 		if !slices.Contains(f.tests[c.Mode], c.Test) {
 			f.tests[c.Mode] = append(f.tests[c.Mode], c.Test)
 		}
@@ -71,16 +63,8 @@ func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Count
 		if c.Status != "ok" || c.InstructionsPerRequest == nil {
 			continue
 		}
-		ob, v := ofBuild{key{Build{c.Compiler, c.FlagSet}, c.Version, c.Mode, c.Test}, c.BuildID}, *c.InstructionsPerRequest
-		g := byBuild[ob]
-		if g.repeats == 0 || v < g.best {
-			g.best = v
-		}
-		if g.repeats == 0 || v > g.worst {
-			g.worst = v
-		}
-		g.repeats++
-		byBuild[ob] = g
+		ob := ofBuild{key{Build{c.Compiler, c.FlagSet}, c.Version, c.Mode, c.Test}, c.BuildID}
+		byBuild[ob] = byBuild[ob].withCount(*c.InstructionsPerRequest)
 		if cellBuilds[c.CellID] == nil {
 			cellBuilds[c.CellID] = map[string]bool{}
 		}
@@ -127,3 +111,15 @@ func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Count
 
 // cellID is the cell a key's figures belong to, as the tables name it.
 func cellID(k key) string { return k.version + "|" + k.build.Compiler + "|" + k.build.FlagSet }
+
+// withCount is g with one more count: best is the cheapest, worst the costliest.
+func (g figure) withCount(v float64) figure {
+	if g.repeats == 0 || v < g.best {
+		g.best = v
+	}
+	if g.repeats == 0 || v > g.worst {
+		g.worst = v
+	}
+	g.repeats++
+	return g
+}
