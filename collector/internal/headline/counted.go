@@ -50,12 +50,8 @@ func countFigures(d *store.Data) figures {
 func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Counted {
 	out := Counted{Scores: map[Build]map[string]Score{}, Spread: map[string]float64{}, RebuiltSpread: map[string]float64{}}
 	counted, versions := map[string]bool{}, map[string]bool{}
-	// The counts of each (cell, mode, test) by build, and the cells' builds.
-	type ofBuild struct {
-		k     key
-		build string
-	}
-	byBuild, cellBuilds := map[ofBuild]figure{}, map[string]map[string]bool{}
+	// The cells' builds.
+	cellBuilds := map[string]map[string]bool{}
 	for _, c := range d.Counts {
 		if c.Status == "ok" && p.cells[c.CellID] {
 			counted[c.CellID], versions[c.Version] = true, true
@@ -63,13 +59,12 @@ func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Count
 		if c.Status != "ok" || c.InstructionsPerRequest == nil {
 			continue
 		}
-		ob := ofBuild{key{Build{c.Compiler, c.FlagSet}, c.Version, c.Mode, c.Test}, c.BuildID}
-		byBuild[ob] = byBuild[ob].withCount(*c.InstructionsPerRequest)
 		if cellBuilds[c.CellID] == nil {
 			cellBuilds[c.CellID] = map[string]bool{}
 		}
 		cellBuilds[c.CellID][c.BuildID] = true
 	}
+	spans := d.RepeatSpans(func(c store.Count) *float64 { return c.InstructionsPerRequest })
 	rebuilt := map[string]bool{}
 	for cell, bs := range cellBuilds {
 		if len(bs) > 1 && p.cells[cell] {
@@ -95,9 +90,9 @@ func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Count
 			}
 			out.Scores[b][mode] = s
 		}
-		for ob, g := range byBuild {
-			if ob.k.mode == mode && g.repeats >= 2 {
-				out.Spread[mode] = math.Max(out.Spread[mode], g.spread())
+		for k, sp := range spans {
+			if k.Mode == mode && sp.N >= 2 {
+				out.Spread[mode] = math.Max(out.Spread[mode], sp.Spread())
 			}
 		}
 		for k, g := range f.of {

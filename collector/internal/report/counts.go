@@ -138,28 +138,11 @@ func countModes(d *store.Data) []string {
 // build, the spread of the figure in percent: (max - min) / min, the largest
 // over its builds.
 func countSpreads(d *store.Data, mode string, get func(store.Count) *float64) map[[2]string]float64 {
-	// Repeats are counts of one build: a rebuild's counts (another binary
-	// where the build is not reproducible) are compared across machines
-	// (guestcpu.go), not here.
-	type key = [3]string
-	lo, hi, n := map[key]float64{}, map[key]float64{}, map[key]int{}
-	for _, c := range d.Counts {
-		v := get(c)
-		if c.Mode != mode || c.Status != "ok" || v == nil {
-			continue
-		}
-		k := key{c.CellID, c.Test, c.BuildID}
-		if n[k] == 0 {
-			lo[k], hi[k] = *v, *v
-		}
-		lo[k], hi[k] = math.Min(lo[k], *v), math.Max(hi[k], *v)
-		n[k]++
-	}
 	out := map[[2]string]float64{}
-	for k, c := range n {
-		if c >= 2 && lo[k] > 0 {
-			cell := [2]string{k[0], k[1]}
-			out[cell] = math.Max(out[cell], 100*(hi[k]-lo[k])/lo[k])
+	for k, sp := range d.RepeatSpans(get) {
+		if k.Mode == mode && sp.N >= 2 && sp.Lo > 0 {
+			cell := [2]string{k.Cell, k.Test}
+			out[cell] = math.Max(out[cell], 100*sp.Spread())
 		}
 	}
 	return out

@@ -175,6 +175,48 @@ func (d *Data) supersede(move func(*CountRun) bool) {
 	d.Counts = counts
 }
 
+// RepeatKey names the repeats of one build: the counts of a (cell, mode,
+// test) from one binary.
+type RepeatKey struct{ Cell, Mode, Test, Build string }
+
+// RepeatSpan is the least and the greatest of a build's repeats, and how many
+// there are.
+type RepeatSpan struct {
+	Lo, Hi float64
+	N      int
+}
+
+// Spread is how far apart the repeats are, (Hi − Lo) / Lo, as a fraction; 0
+// for fewer than two repeats or a Lo of 0.
+func (s RepeatSpan) Spread() float64 {
+	if s.N < 2 || s.Lo <= 0 {
+		return 0
+	}
+	return (s.Hi - s.Lo) / s.Lo
+}
+
+// RepeatSpans groups the ok counts by build: the span of metric (counts
+// where it is nil left out) over each (cell, mode, test, build)'s repeats.
+// A rebuild's counts (another binary where the build is not reproducible)
+// are another key; they are compared across machines, not here.
+func (d *Data) RepeatSpans(metric func(Count) *float64) map[RepeatKey]RepeatSpan {
+	out := map[RepeatKey]RepeatSpan{}
+	for _, c := range d.Counts {
+		v := metric(c)
+		if c.Status != "ok" || v == nil {
+			continue
+		}
+		k := RepeatKey{c.CellID, c.Mode, c.Test, c.BuildID}
+		sp, seen := out[k]
+		if !seen {
+			sp.Lo, sp.Hi = *v, *v
+		}
+		sp.Lo, sp.Hi, sp.N = min(sp.Lo, *v), max(sp.Hi, *v), sp.N+1
+		out[k] = sp
+	}
+	return out
+}
+
 // RedoDiffering moves to the superseded tables, with the reason, the counting
 // runs of every (cell, mode) whose repeats of one build counted different
 // instructions per request in some test: on a machine left alone they repeat
@@ -184,40 +226,24 @@ func (d *Data) supersede(move func(*CountRun) bool) {
 // with a nil set). It returns one line per (cell, mode) redone.
 func (d *Data) RedoDiffering(cells map[string]bool) []string {
 	type group struct{ cell, mode, build string }
-	type span struct {
-		lo, hi float64
-		n      int
+	type widest struct {
+		test   string
+		spread float64
 	}
-	spans := map[group]map[string]*span{}
-	for _, c := range d.Counts {
-		if c.Status != "ok" || c.InstructionsPerRequest == nil || (cells != nil && !cells[c.CellID]) {
+	worst := map[group]widest{}
+	for k, sp := range d.RepeatSpans(func(c Count) *float64 { return c.InstructionsPerRequest }) {
+		s := sp.Spread()
+		if s == 0 || (cells != nil && !cells[k.Cell]) {
 			continue
 		}
-		g := group{c.CellID, c.Mode, c.BuildID}
-		if spans[g] == nil {
-			spans[g] = map[string]*span{}
+		g := group{k.Cell, k.Mode, k.Build}
+		if w, ok := worst[g]; !ok || s > w.spread || (s == w.spread && k.Test < w.test) {
+			worst[g] = widest{k.Test, s}
 		}
-		v, sp := *c.InstructionsPerRequest, spans[g][c.Test]
-		if sp == nil {
-			spans[g][c.Test] = &span{v, v, 1}
-			continue
-		}
-		sp.lo, sp.hi, sp.n = min(sp.lo, v), max(sp.hi, v), sp.n+1
 	}
 	reasons := map[group]string{}
-	for g, tests := range spans {
-		worst, widest := "", 0.0
-		for t, sp := range tests {
-			if sp.n < 2 || sp.hi == sp.lo {
-				continue
-			}
-			if w := (sp.hi - sp.lo) / sp.lo; w > widest || (w == widest && t < worst) {
-				worst, widest = t, w
-			}
-		}
-		if worst != "" {
-			reasons[g] = fmt.Sprintf("repeats differed: %s %.4f%% apart", worst, 100*widest)
-		}
+	for g, w := range worst {
+		reasons[g] = fmt.Sprintf("repeats differed: %s %.4f%% apart", w.test, 100*w.spread)
 	}
 	if len(reasons) == 0 {
 		return nil

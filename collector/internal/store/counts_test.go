@@ -218,3 +218,31 @@ func TestRedoDifferingSupersedesBothRepeatsOfADisturbedCellMode(t *testing.T) {
 		t.Errorf("current runs %q, %d counts, %d superseded counts; want 7, 14, 4", current, len(m.Counts), len(m.SupersededCounts))
 	}
 }
+
+// RepeatSpans spans each build's ok repeats of a (cell, mode, test): a
+// rebuild is another span, and failed tests and missing figures stay out.
+func TestRepeatSpansGroupRepeatsByBuild(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	d := &Data{Counts: []Count{
+		{CellID: "a", Mode: "data", Test: "SET", BuildID: "b1", Status: "ok", InstructionsPerRequest: f(100)},
+		{CellID: "a", Mode: "data", Test: "SET", BuildID: "b1", Status: "ok", InstructionsPerRequest: f(102)},
+		{CellID: "a", Mode: "data", Test: "SET", BuildID: "b1", Status: "ok", InstructionsPerRequest: f(101)},
+		{CellID: "a", Mode: "data", Test: "SET", BuildID: "b1", Status: "failed", InstructionsPerRequest: f(500)},
+		{CellID: "a", Mode: "data", Test: "SET", BuildID: "b2", Status: "ok", InstructionsPerRequest: f(90)},
+		{CellID: "a", Mode: "data", Test: "GET", BuildID: "b1", Status: "ok"},
+	}}
+	got := d.RepeatSpans(func(c Count) *float64 { return c.InstructionsPerRequest })
+	want := map[RepeatKey]RepeatSpan{
+		{"a", "data", "SET", "b1"}: {Lo: 100, Hi: 102, N: 3},
+		{"a", "data", "SET", "b2"}: {Lo: 90, Hi: 90, N: 1},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("spans %+v, want %+v", got, want)
+	}
+	if s := got[RepeatKey{"a", "data", "SET", "b1"}].Spread(); s != 0.02 {
+		t.Errorf("spread %v, want 0.02", s)
+	}
+	if s := got[RepeatKey{"a", "data", "SET", "b2"}].Spread(); s != 0 {
+		t.Errorf("one repeat's spread %v, want 0", s)
+	}
+}
