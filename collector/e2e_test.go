@@ -227,7 +227,12 @@ func checkBuilds(t *testing.T, bs []store.Build, work, tarSHA, machineID string,
 	for _, b := range bs {
 		c := cellByID(t, b.CellID)
 		ids[c.id] = b.BuildID
-		bin, err := os.Stat(filepath.Join(work, "cells", build.Slug(c.id), "redis-server"))
+		binPath := filepath.Join(work, "cells", build.Slug(c.id), "redis-server")
+		bin, err := os.Stat(binPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, err := build.CodeSHA256(binPath)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,6 +253,7 @@ func checkBuilds(t *testing.T, bs []store.Build, work, tarSHA, machineID string,
 			{b.SourceSHA256 == tarSHA && !b.SourceVerified, "source_sha256 of Debian's tarball, not verified (repacked)"},
 			{b.SourceSeconds > 0 && b.DepsSeconds > 0 && b.BuildSeconds > 0, "source, deps and build seconds"},
 			{b.BinaryBytes == bin.Size() && b.BinaryBytes > 1<<20, "binary_bytes is redis-server's size"},
+			{b.CodeSHA256 != nil && *b.CodeSHA256 == code, "code_sha256 is redis-server's code hash"},
 			{within(b.StartedAt, start, end) && within(b.FinishedAt, start, end) && !b.FinishedAt.Before(b.StartedAt), "started_at, finished_at"},
 			{b.MachineID == machineID && b.CollectorVersion == collectorVersion(), "machine_id, collector_version"},
 		} {

@@ -64,6 +64,9 @@ type Result struct {
 	// RedisBuildID is the REDIS_BUILD_ID the server was compiled with
 	// (release.h), "" for a release without one (2.6).
 	RedisBuildID string
+	// CodeSHA256 is the hash of the server's mapped code (CodeSHA256): the
+	// same for two builds that are the same binary to the instruction.
+	CodeSHA256 string
 }
 
 // Slug turns a cell id into a directory name.
@@ -151,6 +154,12 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 			}
 			st, _ := os.Stat(kept)
 			r.Binary, r.BinaryBytes, r.Status = kept, st.Size(), "ok"
+			if code, err := CodeSHA256(kept); err != nil {
+				fmt.Fprintf(logf, "\n### code hash: %v\n", err)
+			} else {
+				r.CodeSHA256 = code
+				fmt.Fprintf(logf, "\n### code sha256 (allocated sections, notes aside): %s\n", code)
+			}
 			r.LogTail = tail(out, 20)
 			os.RemoveAll(tree)
 			return r, nil

@@ -120,7 +120,8 @@ type counterGroup struct{ mode, counters string }
 // acrossCounters prints, per mode and group of counters, the spread between
 // the counters of each (cell, test) that two or more of them counted.
 func acrossCounters(w io.Writer, d *store.Data) {
-	spreads, medians := spreadsByGroup(countsByCounter(d))
+	values, codes := countsByCounter(d)
+	spreads, medians := spreadsByGroup(values, codes)
 	if len(spreads) == 0 {
 		fmt.Fprintln(w, "counts across machines: no (cell, test) counted on two machines or under two guest CPUs")
 		return
@@ -133,13 +134,22 @@ func acrossCounters(w io.Writer, d *store.Data) {
 	}
 }
 
-// countsByCounter is each (mode, cell, test)'s instructions per request, by counter.
-func countsByCounter(d *store.Data) map[countKey]map[counter][]float64 {
+// countsByCounter is each (mode, cell, test)'s instructions per request, by
+// counter, and the code hashes of the builds counted (builds.code_sha256, ""
+// where not recorded).
+func countsByCounter(d *store.Data) (map[countKey]map[counter][]float64, map[countKey]map[string]bool) {
 	counterOfRun := map[string]counter{}
 	for _, r := range d.CountRuns {
 		counterOfRun[r.RunID] = counterOf(r)
 	}
+	codeOf := map[string]string{}
+	for _, b := range d.Builds {
+		if b.CodeSHA256 != nil {
+			codeOf[b.BuildID] = *b.CodeSHA256
+		}
+	}
 	values := map[countKey]map[counter][]float64{}
+	codes := map[countKey]map[string]bool{}
 	for _, c := range d.Counts {
 		who, ok := counterOfRun[c.RunID]
 		if !ok || c.Status != "ok" || c.InstructionsPerRequest == nil || *c.InstructionsPerRequest <= 0 {
@@ -147,17 +157,20 @@ func countsByCounter(d *store.Data) map[countKey]map[counter][]float64 {
 		}
 		k := countKey{c.Mode, c.CellID, c.Test}
 		if values[k] == nil {
-			values[k] = map[counter][]float64{}
+			values[k], codes[k] = map[counter][]float64{}, map[string]bool{}
 		}
 		values[k][who] = append(values[k][who], *c.InstructionsPerRequest)
+		codes[k][codeOf[c.BuildID]] = true
 	}
-	return values
+	return values, codes
 }
 
 // spreadsByGroup is, for each (mode, cell, test) of two or more counters, in
 // its group, the spread of the counters' medians in percent, (max - min) /
-// min; and each one's medians, "machine/guest median, ...".
-func spreadsByGroup(values map[countKey]map[counter][]float64) (map[counterGroup]map[countKey]float64, map[countKey]string) {
+// min; and each one's medians, "machine/guest median, ...". A group names
+// its counters, whether they showed one guest CPU, and whether they counted
+// one code (codes: the code hashes of the builds they counted).
+func spreadsByGroup(values map[countKey]map[counter][]float64, codes map[countKey]map[string]bool) (map[counterGroup]map[countKey]float64, map[countKey]string) {
 	spreads := map[counterGroup]map[countKey]float64{}
 	medians := map[countKey]string{}
 	for k, by := range values {
@@ -175,7 +188,7 @@ func spreadsByGroup(values map[countKey]map[counter][]float64) (map[counterGroup
 			names = append(names, c.String())
 			figures = append(figures, fmt.Sprintf("%s/%s %.1f", c.machine, guestName(c.guest), m))
 		}
-		g := counterGroup{k.mode, strings.Join(names, " vs ") + sameOrNot(who)}
+		g := counterGroup{k.mode, strings.Join(names, " vs ") + sameOrNot(who) + sameCode(codes[k])}
 		if spreads[g] == nil {
 			spreads[g] = map[countKey]float64{}
 		}
@@ -220,4 +233,19 @@ func sameOrNot(who []counter) string {
 		}
 	}
 	return ", same guest CPU"
+}
+
+// sameCode says whether the builds counted had one code hash: the same
+// binary to the instruction (a rebuild of a reproducible build, or one
+// binary counted twice), or different code (a rebuild that was not); nothing
+// when a build's hash was not recorded.
+func sameCode(codes map[string]bool) string {
+	switch {
+	case len(codes) == 0 || codes[""]:
+		return ""
+	case len(codes) == 1:
+		return ", same code"
+	default:
+		return ", different code"
+	}
 }

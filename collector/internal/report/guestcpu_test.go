@@ -106,3 +106,32 @@ func TestGuestCPUsListsTheWidestApart(t *testing.T) {
 		}
 	}
 }
+
+// Counters that counted builds of one code hash are said to have counted the
+// same code; builds of two hashes, different code; an unrecorded hash, neither.
+func TestGuestCPUsSaysWhetherTheCodeWasTheSame(t *testing.T) {
+	s := func(v string) *string { return &v }
+	v := 1000.0
+	d := &store.Data{
+		Builds: []store.Build{{BuildID: "x1", CodeSHA256: s("c1")}, {BuildID: "x2", CodeSHA256: s("c1")}, {BuildID: "y1", CodeSHA256: s("c1")}, {BuildID: "y2", CodeSHA256: s("c2")}, {BuildID: "z1"}, {BuildID: "z2", CodeSHA256: s("c3")}},
+		CountRuns: []store.CountRun{
+			{RunID: "x1", MachineID: "m0"}, {RunID: "x2", MachineID: "m1"},
+			{RunID: "y1", MachineID: "m0"}, {RunID: "y2", MachineID: "m2"},
+			{RunID: "z1", MachineID: "m0"}, {RunID: "z2", MachineID: "m3"},
+		},
+	}
+	for _, r := range d.CountRuns {
+		d.Counts = append(d.Counts, store.Count{RunID: r.RunID, BuildID: r.RunID, CellID: r.RunID[:1], Mode: "data", Test: "SET", Status: "ok", InstructionsPerRequest: &v})
+	}
+	var b bytes.Buffer
+	GuestCPUs(&b, d)
+	for _, want := range []string{
+		"m0 (guest CPU unrecorded) vs m1 (guest CPU unrecorded), same code: 1 (cell, test)",
+		"m0 (guest CPU unrecorded) vs m2 (guest CPU unrecorded), different code: 1 (cell, test)",
+		"m0 (guest CPU unrecorded) vs m3 (guest CPU unrecorded): 1 (cell, test)",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in:\n%s", want, b.String())
+		}
+	}
+}

@@ -284,6 +284,10 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 	if res.Status == "ok" {
 		rid := res.RedisBuildID
 		b.RedisBuildID = &rid
+		if res.CodeSHA256 != "" {
+			code := res.CodeSHA256
+			b.CodeSHA256 = &code
+		}
 	}
 	t0 := time.Now()
 	c.dataMu.Lock()

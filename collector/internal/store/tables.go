@@ -61,6 +61,11 @@ type Build struct {
 	// release without one (2.6), null for builds recorded before it was kept
 	// (their IDs held the host name and the time of the build).
 	RedisBuildID *string `parquet:"redis_build_id,optional"`
+	// CodeSHA256 is the SHA-256 of the server's mapped code: every allocated
+	// section but the notes (build.CodeSHA256). Two builds with one code
+	// hash are the same binary to the instruction, wherever they were built.
+	// Null for failed builds and builds recorded before the column.
+	CodeSHA256 *string `parquet:"code_sha256,optional"`
 }
 
 // Run is one finished benchmark run (cell × mode × repeat).
