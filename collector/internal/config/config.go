@@ -110,7 +110,12 @@ type Count struct {
 	Warmup []string `toml:"warmup"`
 	// Parallel is how many counting runs go at once (each is one
 	// single-threaded Valgrind process).
-	Parallel     int      `toml:"parallel"`
+	Parallel int `toml:"parallel"`
+	// PreloadCC compiles the clock-freezing preload, whose code runs in
+	// every counted server, and the guest CPU probe (default: the first
+	// compiler's cc). Fixed apart from the matrix, so a matrix of other
+	// compilers counts alike.
+	PreloadCC    string   `toml:"preload_cc"`
 	TestTimeout  Duration `toml:"test_timeout"`
 	StartTimeout Duration `toml:"start_timeout"`
 }
@@ -216,6 +221,9 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Count.Parallel == 0 {
 		c.Count.Parallel = 1
+	}
+	if c.Count.PreloadCC == "" && len(c.Compilers) > 0 {
+		c.Count.PreloadCC = c.Compilers[0].CC
 	}
 	if c.Count.TestTimeout.Duration == 0 {
 		c.Count.TestTimeout.Duration = 20 * time.Minute

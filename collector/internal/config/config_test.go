@@ -52,6 +52,11 @@ func TestLoadReferenceMatrix(t *testing.T) {
 	if !reflect.DeepEqual(flags, wantFlags) {
 		t.Errorf("flag sets = %v, want %v", flags, wantFlags)
 	}
+	// The preload runs in every counted server: one compiler for all, named
+	// apart from the compilers, so a matrix of clang alone counts alike.
+	if c.Count.PreloadCC != "gcc-12" {
+		t.Errorf("count.preload_cc = %q, want gcc-12", c.Count.PreloadCC)
+	}
 	if got := len(c.Compilers) * len(c.FlagSets); got != 12 {
 		t.Errorf("%d configurations, want 12", got)
 	}
@@ -126,6 +131,9 @@ func TestParseDefaults(t *testing.T) {
 	}
 	if c.FlagSets[0].CFlags != "-O2" {
 		t.Errorf("cflags = %q, want the flag set's name", c.FlagSets[0].CFlags)
+	}
+	if c.Count.PreloadCC != c.Compilers[0].CC {
+		t.Errorf("count.preload_cc = %q, want the first compiler's %q", c.Count.PreloadCC, c.Compilers[0].CC)
 	}
 }
 

@@ -88,15 +88,15 @@ func Count(ctx context.Context, o Options) error {
 		return err
 	}
 	vg := count.ValgrindVersion(ctx, cc.Valgrind)
-	if c.freezeClock, err = count.BuildFreezeClock(ctx, o.Config.Compilers[0].CC, filepath.Join(o.WorkDir, "preload")); err != nil {
+	if c.freezeClock, err = count.BuildFreezeClock(ctx, o.Config.Count.PreloadCC, filepath.Join(o.WorkDir, "preload")); err != nil {
 		return err
 	}
-	if c.preloadLine, err = count.PreloadLine(ctx, o.Config.Compilers[0].CC, c.freezeClock); err != nil {
+	if c.preloadLine, err = count.PreloadLine(ctx, o.Config.Count.PreloadCC, c.freezeClock); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.Log, "counting with %s, %d at a time, the server's clock frozen by %s (%s)\n", vg, cc.Parallel, c.freezeClock, c.preloadLine)
 	probe := count.Spec{Valgrind: lookPath(cc.Valgrind), ToolArgs: cc.ToolArgs, Env: countEnv(c.freezeClock, cc.Env), Dir: filepath.Join(o.WorkDir, "guestcpu")}
-	if c.guestCPU, err = count.ProbeGuestCPU(ctx, o.Config.Compilers[0].CC, probe); err != nil {
+	if c.guestCPU, err = count.ProbeGuestCPU(ctx, o.Config.Count.PreloadCC, probe); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.Log, "guest CPU under valgrind %s: %s\n", count.ShortHash(c.guestCPU), count.GuestCPUSummary(c.guestCPU))
