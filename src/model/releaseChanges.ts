@@ -16,6 +16,21 @@ export type ChangeOrder = 'release' | 'size';
 /** The orders, the default first. */
 export const CHANGE_ORDERS: readonly ChangeOrder[] = ['release', 'size'];
 
+/**
+ * Which changes are listed: every one; those in every configuration compared, a change in the
+ * code whatever the compiler; or those in some configurations only, where compilers or flag sets
+ * part ways.
+ */
+export type ChangeReach = 'any' | 'every' | 'some';
+
+/** The reaches, the default first. */
+export const CHANGE_REACHES: readonly ChangeReach[] = ['any', 'every', 'some'];
+
+/** Whether an entry has the reach: changed in every configuration compared, or not. */
+export function hasReach(e: Pick<ChangeEntry, 'count' | 'compared'>, reach: ChangeReach): boolean {
+  return reach === 'any' || (e.count === e.compared) === (reach === 'every');
+}
+
 /** One change beyond noise: a test in a mode got cheaper or costlier from one release to the next. */
 export interface ChangeEntry {
   readonly pairIndex: number;

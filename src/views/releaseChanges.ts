@@ -9,8 +9,8 @@
 import { changeGlyph } from '../model/metric';
 import { precisionStats } from '../data/precisionStats';
 import { RULE_TEXT } from '../model/precision';
-import { betweenText, bySize, type ChangeEntry, compareUrl, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
-import { chartKey, type AppState, protocolOf, shownVersions } from '../model/state';
+import { betweenText, bySize, type ChangeEntry, type ChangeReach, compareUrl, hasReach, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
+import { chartKey, chartMatches, type AppState, protocolOf, shownVersions } from '../model/state';
 import { precisionReleaseChangesQuery } from '../sql/precision';
 import type { Query } from '../sql/query';
 import { releaseChangesQuery, type ReleaseChangeRow } from '../sql/releaseChanges';
@@ -37,14 +37,29 @@ const INTRO = [
   'A release without counts (not counted yet, or not built) is skipped: the pair around it spans it and says so, and a change found there lies somewhere in that span until the releases between are counted. ',
   'Within a pair, a missing count (not collected, build failed, unsupported) is listed as missing, never as a change. ',
   'The page\'s metric when it is a counted one (instructions, estimated cycles, simulated misses per request), else instructions per request. ',
-  'A count of zero (simulated last-level misses: none in the window) has no ratio to a count above zero: such a comparison is listed without a ratio.',
+  'A count of zero (simulated last-level misses: none in the window) has no ratio to a count above zero: such a comparison is listed without a ratio. ',
+  'The page\'s mode filter and test search apply here too. Show picks the changes in every configuration compared (a change in the code, whatever the compiler) or those in some configurations only (where compilers or flag sets part ways).',
 ];
+
+/** The Show choices: which changes are listed. */
+const REACH_OPTIONS: readonly (readonly [ChangeReach, string])[] = [['any', 'every change'], ['every', 'in every configuration'], ['some', 'in some configurations only']];
+
+/** What the status line says of the filters that hide changes: "; tests matching "SET", pipe mode". */
+function filterText(state: AppState, reach: ChangeReach): string {
+  const parts = [
+    ...(state.q ? [`tests matching "${state.q}"`] : []),
+    ...(state.mode !== 'all' && state.mode !== 'precision' ? [`${state.mode} mode`] : []),
+    ...(reach === 'every' ? ['in every configuration compared'] : reach === 'some' ? ['in some configurations only'] : []),
+  ];
+  return parts.length ? ` (shown: ${parts.join(', ')})` : '';
+}
 
 /** The section. */
 export function createReleaseChanges(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('changes', 'Changes between releases', INTRO, () => ctx.link({ section: 'changes' }), ctx.tools);
   const order = labelledSelect('changes-order', 'Order', (v) => ctx.update({ changes: v === 'size' ? 'size' : null, section: 'changes' }));
-  frame.controls.append(order.wrap);
+  const show = labelledSelect('changes-reach', 'Show', (v) => ctx.update({ reach: v === 'every' || v === 'some' ? v : null, section: 'changes' }));
+  frame.controls.append(order.wrap, show.wrap);
   const rule = h('p', { class: 'rule-note mb-2 max-w-4xl text-sm text-slate-700' });
   const list = h('div', { class: 'space-y-3 text-sm' });
   frame.body.append(rule, list);
@@ -78,17 +93,23 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
       p.entries.length ? h('ul', { class: 'ml-4 list-none space-y-0.5' }, ...p.entries.map((e) => entryItem(e, metric, false, between.length))) : '',
       h('p', { class: 'pair-note text-slate-600' }, p.note.charAt(0).toUpperCase() + p.note.slice(1), '.'));
 
-  function draw(rows: readonly ReleaseChangeRow[], state: AppState, metric: Metric, precision: boolean, spans: readonly ReleaseSpan[], unmeasured: readonly string[], shown: number): void {
-    const pairs = pairChanges(rows, metric, precision);
+  function draw(allRows: readonly ReleaseChangeRow[], state: AppState, metric: Metric, precision: boolean, spans: readonly ReleaseSpan[], unmeasured: readonly string[], shown: number): void {
+    // The page's mode filter and test search; then the reach picked under Show.
+    const rows = allRows.filter((r) => chartMatches(state, r.mode, r.test, ctx.precisionModes));
+    const reach: ChangeReach = state.reach ?? 'any';
+    const pairs = pairChanges(rows, metric, precision).map((p) => ({ ...p, entries: p.entries.filter((e) => hasReach(e, reach)) }));
     const entries = pairs.flatMap((p) => p.entries);
+    const all = pairChanges(allRows, metric, precision).reduce((n, p) => n + p.entries.length, 0);
     const missing = precision ? 'not measured in the precision modes' : 'without counts';
     const between = (pairIndex: number) => spans[pairIndex]?.between ?? [];
     const skipped = unmeasured.length ? `; ${unmeasured.length} of the ${shown} releases shown ${missing}, spanned by the pairs around them` : '';
-    frame.status.textContent = `${entries.length} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}${skipped}`;
+    const filtered = filterText(state, reach);
+    const count = filtered ? `${entries.length} of ${all}` : String(all);
+    frame.status.textContent = `${count} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}${filtered}${skipped}`;
     if (state.changes === 'size') {
       list.replaceChildren(entries.length
         ? h('ul', { class: 'list-none space-y-0.5', attrs: { 'data-order': 'size' } }, ...bySize(entries).map((e) => entryItem(e, metric, true, between(e.pairIndex).length)))
-        : h('p', { class: 'text-slate-600' }, 'No change beyond noise between any two consecutive releases in the range.'));
+        : h('p', { class: 'text-slate-600' }, filtered ? `No change beyond noise${filtered} between any two consecutive releases in the range.` : 'No change beyond noise between any two consecutive releases in the range.'));
     } else {
       list.replaceChildren(...pairs.map((p) => pairBlock(p, metric, between(p.pairIndex), missing)));
     }
@@ -105,8 +126,11 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
   }
 
   let renders = 0;
+  // The last rows fetched and what they were for: a change of filter alone draws them again.
+  let fetched: { key: string; rows: ReleaseChangeRow[]; query: Query<unknown> } | null = null;
   async function render(state: AppState): Promise<void> {
     order.setOptions([['release', 'by release'], ['size', 'by size of change']], state.changes ?? 'release');
+    show.setOptions(REACH_OPTIONS, state.reach ?? 'any');
     const precision = protocolOf(state.mode, ctx.precisionModes) === 'precision';
     const token = ++renders;
     const metric = precision ? RPS : countedMetric(state);
@@ -123,16 +147,22 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
       list.replaceChildren();
       return;
     }
-    frame.status.textContent = 'Computing…';
+    const key = `${metric.id}|${precision}|${pairs.map((p) => p.join('>')).join(',')}`;
     let rows: ReleaseChangeRow[];
     let q: Query<unknown>;
-    try {
-      ({ rows, query: q } = await changes(pairs, metric, precision));
-    } catch (err) {
-      showSectionError(frame, 'The changes between releases', err);
-      return;
+    if (fetched?.key === key) {
+      ({ rows, query: q } = fetched);
+    } else {
+      frame.status.textContent = 'Computing…';
+      try {
+        ({ rows, query: q } = await changes(pairs, metric, precision));
+      } catch (err) {
+        showSectionError(frame, 'The changes between releases', err);
+        return;
+      }
+      if (token !== renders) return;
+      fetched = { key, rows, query: q };
     }
-    if (token !== renders) return;
     frame.status.dataset.status = '';
     frame.setQueries([{
       label: precision ? 'paired rounds' : 'changes',
@@ -142,5 +172,5 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     draw(rows, state, metric, precision, spans, unmeasured, shown.length);
   }
 
-  return { frame, render, key: (s) => `${countedMetric(s).id}|${s.from}|${s.to}|${s.releases}|${s.changes}|${protocolOf(s.mode, ctx.precisionModes)}` };
+  return { frame, render, key: (s) => `${countedMetric(s).id}|${s.from}|${s.to}|${s.releases}|${s.changes}|${s.reach}|${s.mode}|${s.q}` };
 }

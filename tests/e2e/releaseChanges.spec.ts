@@ -72,3 +72,42 @@ test('the order by size is kept in the URL and survives back, forward and a relo
   await expect(changes(page).locator('[role="status"][data-status]')).toContainText('estimated cycles per request');
   await expect(changes(page).locator('.release-pair')).toHaveCount(2);
 });
+
+test('Show keeps the changes in every configuration or in some only; the mode filter and test search apply; all kept in the URL', async ({ page }) => {
+  await page.goto('./?metric=ir&section=changes');
+  await waitForCharts(page);
+  const status = changes(page).locator('[role="status"][data-status]');
+  await expect(pair(page, '7.2.6', '7.4.1')).toBeVisible();
+  const total = Number(/^(\d+) changes/.exec((await status.textContent()) ?? '')?.[1]);
+  expect(total).toBeGreaterThan(0);
+
+  // In every configuration: 7.2.6 to 7.4.1's changes stay, 2.8.24 to 3.0.7's SET on gcc alone goes.
+  await page.locator('#changes-reach').selectOption('every');
+  await expect(page).toHaveURL(/reach=every/);
+  await expect(status).toContainText(/of \d+ changes .*\(shown: in every configuration compared\)/);
+  await expect(pair(page, '2.8.24', '3.0.7').locator('li[data-test="SET"][data-mode="data"]')).toHaveCount(0);
+  await expect(pair(page, '7.2.6', '7.4.1').locator('li[data-test="INCR"][data-mode="pipe"]')).toBeVisible();
+  for (const text of await changes(page).locator('li').allTextContents()) expect(text).toMatch(/in all \d+ configurations/);
+
+  // In some only: the other way round; every entry names its configurations.
+  await page.locator('#changes-reach').selectOption('some');
+  await expect(page).toHaveURL(/reach=some/);
+  await expect(pair(page, '2.8.24', '3.0.7').locator('li[data-test="SET"][data-mode="data"]')).toBeVisible();
+  await expect(pair(page, '7.2.6', '7.4.1').locator('li[data-test="INCR"][data-mode="pipe"]')).toHaveCount(0);
+  for (const text of await changes(page).locator('li').allTextContents()) expect(text).toMatch(/in \d+ of \d+ configurations/);
+  await page.reload();
+  await waitForCharts(page);
+  await expect(page.locator('#changes-reach')).toHaveValue('some');
+  await expect(pair(page, '2.8.24', '3.0.7').locator('li[data-test="SET"][data-mode="data"]')).toBeVisible();
+
+  // The page's test search and mode filter: pipe-mode INCR alone.
+  await page.goto('./?metric=ir&section=changes&mode=pipe&q=incr');
+  await waitForCharts(page);
+  await expect(pair(page, '7.2.6', '7.4.1').locator('li')).toHaveCount(1);
+  await expect(pair(page, '7.2.6', '7.4.1').locator('li')).toHaveAttribute('data-test', 'INCR');
+  await expect(pair(page, '7.2.6', '7.4.1').locator('li')).toHaveAttribute('data-mode', 'pipe');
+  const shown = changes(page).locator('li');
+  expect(new Set(await shown.evaluateAll((lis) => lis.map((li) => `${li.getAttribute('data-mode')}:${li.getAttribute('data-test')}`)))).toEqual(new Set(['pipe:INCR']));
+  await expect(status).toContainText(`${await shown.count()} of ${total} changes`);
+  await expect(status).toContainText('(shown: tests matching "incr", pipe mode)');
+});

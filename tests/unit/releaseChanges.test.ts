@@ -4,7 +4,7 @@
  * on hand-made rows.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { betweenText, bySize, changeEntries, compareUrl, pairChanges, pairNote, releasePairs, releaseSpans } from '../../src/model/releaseChanges';
+import { betweenText, bySize, changeEntries, compareUrl, hasReach, pairChanges, pairNote, releasePairs, releaseSpans } from '../../src/model/releaseChanges';
 import { releaseChangesQuery, type ReleaseChangeRow } from '../../src/sql/releaseChanges';
 import { METRICS } from '../../src/vocabulary';
 import { openFixtureDb } from '../support/fixture-db';
@@ -125,6 +125,13 @@ describe('shaping the changes', () => {
     const small = changeEntries([{ ...all12, test: 'GET' }], METRICS.ir);
     const large = changeEntries([{ ...base, pair_index: 1, cheaper: 1, within: 11, cheaper_configs: 'gcc -Os', cheaper_ratio: 0.9, cheaper_min: 0.9, cheaper_max: 0.9 }], METRICS.ir);
     expect(bySize([...small, ...large]).map((e) => e.test)).toEqual(['SET', 'GET']);
+  });
+
+  it('hasReach tells a change in every configuration compared from one in some only', () => {
+    const every = { count: 10, compared: 10 };
+    const some = { count: 2, compared: 10 };
+    expect([hasReach(every, 'any'), hasReach(every, 'every'), hasReach(every, 'some')]).toEqual([true, true, false]);
+    expect([hasReach(some, 'any'), hasReach(some, 'every'), hasReach(some, 'some')]).toEqual([true, false, true]);
   });
 
   it('pairChanges groups rows by pair in release order', () => {

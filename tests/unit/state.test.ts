@@ -25,6 +25,7 @@ const full: AppState = {
   b: '7.4.1|gcc|-O2',
   vs: 'arm-neoverse-n1-2-cores',
   changes: 'size',
+  reach: 'every',
   cell: '7.4.1|clang|-O2 -flto',
   section: 'compare',
 };
@@ -66,6 +67,13 @@ describe('encodeState / decodeState', () => {
     expect(problems).toHaveLength(5);
     expect(problems.join(' ')).toMatch(/view "zoom"/);
     expect(problems.join(' ')).toMatch(/colour/);
+  });
+
+  it('reads the reach of the changes between releases, and refuses an unknown one', () => {
+    expect(decodeState('?reach=some').state.reach).toBe('some');
+    const { state, problems } = decodeState('?reach=any&changes=size');
+    expect(state).toEqual({ ...DEFAULTS, changes: 'size' });
+    expect(problems).toEqual(['Could not read the reach of the changes "any"; ignored.']);
   });
 
   it('keeps the valid fields of a partly malformed URL', () => {
