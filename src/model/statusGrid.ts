@@ -75,12 +75,25 @@ export function buildFigures(build: BuildDetailRow): string {
   return `${build.build_seconds.toFixed(0)} s (+${build.deps_seconds.toFixed(0)} s dependencies), redis-server ${formatBytes(build.binary_bytes)}`;
 }
 
+/** A code hash as shown: its first 12 hex digits. */
+export function shortCode(sha: string): string {
+  return sha.slice(0, 12);
+}
+
 /**
  * Every build of the cell, one line each: a retry after a failure, or the rebuild on each machine
- * that measured it (each machine's runs use its own build; equal binary sizes show they match).
+ * that measured it (each machine's runs use its own build; one code hash shows they are the same binary).
  */
 export function allBuildsLines(builds: readonly BuildDetailRow[]): string[] {
-  return builds.map((b) => `${b.status} on machine ${b.machine_id}${b.finished_at ? `, ${b.finished_at} UTC` : ''}${b.status === 'ok' ? `: ${buildFigures(b)}` : b.error ? `: ${b.error}` : ''}`);
+  return builds.map((b) => `${b.status} on machine ${b.machine_id}${b.finished_at ? `, ${b.finished_at} UTC` : ''}`
+    + `${b.status === 'ok' ? `: ${buildFigures(b)}${b.code_sha256 ? `, code ${shortCode(b.code_sha256)}` : ''}` : b.error ? `: ${b.error}` : ''}`);
+}
+
+/** What a build's code hash and build ID say: "sha256 3d4667a4… (REDIS_BUILD_ID fixed: 1700000000)". */
+export function codeText(build: Pick<BuildDetailRow, 'code_sha256' | 'redis_build_id'>): string {
+  const id = build.redis_build_id === null ? 'REDIS_BUILD_ID not recorded (host name and build time)'
+    : build.redis_build_id === '' ? 'no REDIS_BUILD_ID (2.6)' : `REDIS_BUILD_ID ${build.redis_build_id}`;
+  return `${build.code_sha256 ? `sha256 ${build.code_sha256}` : 'not recorded'}; ${id}`;
 }
 
 /** One fact of a build: a term and its value, or its lines (a list). */
@@ -103,7 +116,7 @@ export function buildFacts(builds: readonly BuildDetailRow[]): BuildFact[] {
     { term: 'Dependencies built with the flags', value: build.deps_get_flags ? 'yes' : 'no' },
     { term: 'Make command', value: build.make_args },
     { term: 'Source', value: source },
-    ...(build.status === 'ok' ? [{ term: 'Build time, binary', value: buildFigures(build) }] : []),
+    ...(build.status === 'ok' ? [{ term: 'Build time, binary', value: buildFigures(build) }, { term: 'Code (mapped sections)', value: codeText(build) }] : []),
     ...(builds.length > 1 ? [{ term: `All ${builds.length} builds`, value: allBuildsLines(builds) }] : []),
   ];
 }

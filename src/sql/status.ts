@@ -109,6 +109,10 @@ export interface BuildDetailRow {
   build_seconds: number;
   deps_seconds: number;
   binary_bytes: number;
+  /** The REDIS_BUILD_ID compiled in: the fixed one of reproducible builds; null before it was recorded. */
+  redis_build_id: string | null;
+  /** SHA-256 of the server's mapped code (one hash: the same binary to the instruction); null before it was recorded. */
+  code_sha256: string | null;
   /** UTC, minutes. */
   finished_at: string | null;
   /** The machine it was built on (a cell is rebuilt on every machine that measures it). */
@@ -123,7 +127,7 @@ export function cellBuildsQuery(cellId: string): Query<BuildDetailRow> {
   return query(
     `SELECT status, error, log_tail, cc, cc_path, cc_version, cflags, ldflags, compat_flags, deps_get_flags, make_args,
             source_kind, source_ref, source_commit, source_verified, build_seconds, deps_seconds,
-            binary_bytes::DOUBLE AS binary_bytes, strftime(finished_at, '%Y-%m-%d %H:%M') AS finished_at, machine_id
+            binary_bytes::DOUBLE AS binary_bytes, redis_build_id, code_sha256, strftime(finished_at, '%Y-%m-%d %H:%M') AS finished_at, machine_id
      FROM builds WHERE cell_id = ?
      ORDER BY status = 'ok' DESC, finished_at DESC`,
     [cellId],

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  allBuildsLines, buildFacts, buildFigures, gridCaption, gridCellMark, gridCellText, gridLayout, memWriteText, othersText, redoneSummaryText,
+  allBuildsLines, buildFacts, buildFigures, codeText, gridCaption, gridCellMark, gridCellText, gridLayout, memWriteText, othersText, redoneSummaryText,
   redoneTable, runsTable, speedText, stealText,
 } from '../../src/model/statusGrid';
 import type { BuildDetailRow, GridRow, RedoneRunRow, RunDetailRow } from '../../src/sql/status';
@@ -23,6 +23,7 @@ function build(fields: Partial<BuildDetailRow> = {}): BuildDetailRow {
     status: 'ok', error: null, log_tail: 'done', cc: 'gcc', cc_path: '/usr/bin/gcc', cc_version: 'gcc 12.2.0', cflags: '-O2', ldflags: '',
     compat_flags: '', deps_get_flags: false, make_args: 'make -j2', source_kind: 'tarball', source_ref: 'redis-7.4.1.tar.gz',
     source_commit: '', source_verified: true, build_seconds: 95.4, deps_seconds: 40.2, binary_bytes: 2_400_000,
+    redis_build_id: '1700000000', code_sha256: '3d4667a469dc010b' + '0'.repeat(48),
     finished_at: '2026-11-02 10:00', machine_id: 'm1', ...fields,
   };
 }
@@ -74,16 +75,19 @@ describe('a cell\'s build', () => {
     const facts = buildFacts([build({ source_commit: 'abc123', compat_flags: '-std=gnu99' })]);
     expect(facts.map((f) => f.term)).toEqual([
       'Build', 'Compiler', 'CFLAGS (OPTIMIZATION)', 'LDFLAGS (REDIS_LDFLAGS)', 'Compatibility flags', 'Dependencies built with the flags',
-      'Make command', 'Source', 'Build time, binary',
+      'Make command', 'Source', 'Build time, binary', 'Code (mapped sections)',
     ]);
     expect(facts.map((f) => f.value)).toEqual([
       'ok, 2026-11-02 10:00 UTC, machine m1', 'gcc (/usr/bin/gcc): gcc 12.2.0', '-O2', '(none)', '-std=gnu99', 'no', 'make -j2',
       'tarball redis-7.4.1.tar.gz (commit abc123), checksum verified', '95 s (+40 s dependencies), redis-server 2.3 MiB',
+      `sha256 3d4667a469dc010b${'0'.repeat(48)}; REDIS_BUILD_ID 1700000000`,
     ]);
+    expect(codeText({ code_sha256: null, redis_build_id: null })).toBe('not recorded; REDIS_BUILD_ID not recorded (host name and build time)');
+    expect(codeText({ code_sha256: null, redis_build_id: '' })).toBe('not recorded; no REDIS_BUILD_ID (2.6)');
     const failed = buildFacts([build({ status: 'failed', error: 'make exited 2', finished_at: null, source_verified: false })]);
     expect(failed[0]?.value).toBe('failed: make exited 2, machine m1');
     expect(failed.find((f) => f.term === 'Source')?.value).toBe('tarball redis-7.4.1.tar.gz');
-    expect(failed.some((f) => f.term === 'Build time, binary')).toBe(false);
+    expect(failed.some((f) => f.term === 'Build time, binary' || f.term === 'Code (mapped sections)')).toBe(false);
   });
 
   it('lists every build when there are several, a line each', () => {
@@ -92,8 +96,8 @@ describe('a cell\'s build', () => {
     expect(all?.term).toBe('All 3 builds');
     expect(all?.value).toEqual(allBuildsLines(builds));
     expect(allBuildsLines(builds)).toEqual([
-      `ok on machine m1, 2026-11-02 10:00 UTC: ${buildFigures(builds[0]!)}`,
-      `ok on machine m2: ${buildFigures(builds[0]!)}`,
+      `ok on machine m1, 2026-11-02 10:00 UTC: ${buildFigures(builds[0]!)}, code 3d4667a469dc`,
+      `ok on machine m2: ${buildFigures(builds[0]!)}, code 3d4667a469dc`,
       'failed on machine m3, 2026-11-02 10:00 UTC: out of memory',
     ]);
   });
