@@ -47,10 +47,18 @@ func PendingCounts(cells []config.Cell, modes []config.Mode, repeats int, d *sto
 	return out
 }
 
+// redoPasses is how many times one collector count counts again the (cell,
+// mode) whose repeats differ after a pass (with RedoDiffering): a pair that
+// still differs after that many is left as it is, its spread in the data.
+const redoPasses = 2
+
 // Count collects every missing counting run of o.Cells (o.Config.Count), in
 // collection order (config.CollectionOrder): it builds each cell whose binary
 // is not at hand, then counts the cell's runs, Count.Parallel at a time,
-// saving after each run.
+// saving after each run. With o.RedoDiffering it first moves aside the runs
+// of each (cell, mode) whose repeats of one build differ (a disturbed run),
+// and after each pass does so again for the runs just counted, counting them
+// again at most redoPasses times.
 func Count(ctx context.Context, o Options) error {
 	cc := o.Config.Count
 	if len(cc.Modes) == 0 {
@@ -65,41 +73,87 @@ func Count(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	if o.RedoDiffering {
-		selected := map[string]bool{}
-		for _, cell := range o.Cells {
-			selected[cell.ID()] = true
-		}
-		if redone := c.data.RedoDiffering(selected); len(redone) > 0 {
-			for _, line := range redone {
-				fmt.Fprintf(o.Log, "counting again %s (its runs kept in the superseded tables)\n", line)
-			}
-			if err := c.data.Save(o.DataDir); err != nil {
+	vg := ""
+	return c.countPasses(func(tasks []Task) error {
+		if vg == "" {
+			if vg, err = c.prepareCounting(ctx, o); err != nil {
 				return err
 			}
 		}
+		return c.countTasks(ctx, o, tasks, vg)
+	})
+}
+
+// countPasses counts what is pending with pass until nothing is, or, without
+// RedoDiffering, once; with it, before each pass the runs of each (cell,
+// mode) whose repeats of one build differ are moved aside, so the pass
+// counts them again, at most redoPasses times after the first.
+func (c *collector) countPasses(pass func(tasks []Task) error) error {
+	o, cc := c.Options, c.Config.Count
+	selected := map[string]bool{}
+	for _, cell := range o.Cells {
+		selected[cell.ID()] = true
 	}
-	tasks := PendingCounts(o.Config.InCollectionOrder(o.Cells), cc.Modes, cc.Repeats, c.data, o.RetryFailed)
-	fmt.Fprintf(o.Log, "%d cells, %d counting runs to do (counts are one dataset for every machine)\n", len(o.Cells), len(tasks))
-	if len(tasks) == 0 {
-		return nil
+	for n := 0; ; n++ {
+		if o.RedoDiffering {
+			if redone := c.data.RedoDiffering(selected); len(redone) > 0 {
+				for _, line := range redone {
+					fmt.Fprintf(o.Log, "counting again %s (its runs kept in the superseded tables)\n", line)
+				}
+				if err := c.data.Save(o.DataDir); err != nil {
+					return err
+				}
+			}
+		}
+		tasks := PendingCounts(o.Config.InCollectionOrder(o.Cells), cc.Modes, cc.Repeats, c.data, o.RetryFailed)
+		if n == 0 {
+			fmt.Fprintf(o.Log, "%d cells, %d counting runs to do (counts are one dataset for every machine)\n", len(o.Cells), len(tasks))
+		} else if len(tasks) > 0 {
+			fmt.Fprintf(o.Log, "pass %d: %d counting runs to do again\n", n+1, len(tasks))
+		}
+		if len(tasks) == 0 {
+			if n > 0 {
+				fmt.Fprintf(o.Log, "done\n")
+			}
+			return nil
+		}
+		if err := pass(tasks); err != nil {
+			return err
+		}
+		if !o.RedoDiffering || n == redoPasses {
+			fmt.Fprintf(o.Log, "done\n")
+			return nil
+		}
 	}
+}
+
+// prepareCounting builds the client and the preload and probes the guest
+// CPU, once per collector count, and returns Valgrind's version.
+func (c *collector) prepareCounting(ctx context.Context, o Options) (string, error) {
+	cc := o.Config.Count
 	if err := c.prepareClient(ctx); err != nil {
-		return err
+		return "", err
 	}
 	vg := count.ValgrindVersion(ctx, cc.Valgrind)
-	if c.freezeClock, err = count.BuildFreezeClock(ctx, o.Config.Count.PreloadCC, filepath.Join(o.WorkDir, "preload")); err != nil {
-		return err
+	var err error
+	if c.freezeClock, err = count.BuildFreezeClock(ctx, cc.PreloadCC, filepath.Join(o.WorkDir, "preload")); err != nil {
+		return "", err
 	}
-	if c.preloadLine, err = count.PreloadLine(ctx, o.Config.Count.PreloadCC, c.freezeClock); err != nil {
-		return err
+	if c.preloadLine, err = count.PreloadLine(ctx, cc.PreloadCC, c.freezeClock); err != nil {
+		return "", err
 	}
 	fmt.Fprintf(o.Log, "counting with %s, %d at a time, the server's clock frozen by %s (%s)\n", vg, cc.Parallel, c.freezeClock, c.preloadLine)
 	probe := count.Spec{Valgrind: lookPath(cc.Valgrind), ToolArgs: cc.ToolArgs, Env: countEnv(c.freezeClock, cc.Env), Dir: filepath.Join(o.WorkDir, "guestcpu")}
-	if c.guestCPU, err = count.ProbeGuestCPU(ctx, o.Config.Count.PreloadCC, probe); err != nil {
-		return err
+	if c.guestCPU, err = count.ProbeGuestCPU(ctx, cc.PreloadCC, probe); err != nil {
+		return "", err
 	}
 	fmt.Fprintf(o.Log, "guest CPU under valgrind %s: %s\n", count.ShortHash(c.guestCPU), count.GuestCPUSummary(c.guestCPU))
+	return vg, nil
+}
+
+// countTasks counts tasks, a pass: each cell built while the one before it
+// is counted.
+func (c *collector) countTasks(ctx context.Context, o Options, tasks []Task, vg string) error {
 	if o.Progress != nil {
 		o.Progress.Start(len(tasks))
 		defer o.Progress.Finish()
@@ -149,11 +203,7 @@ func Count(ctx context.Context, o Options) error {
 	if err := pool.wait(); err != nil {
 		return err
 	}
-	if stop != nil {
-		return stop
-	}
-	fmt.Fprintf(o.Log, "done\n")
-	return nil
+	return stop
 }
 
 // cellTasks are one cell's counting runs.

@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
@@ -98,5 +100,61 @@ func TestCountStatusPerVersionInCollectionOrder(t *testing.T) {
 	// A selection of cells leaves the other versions out.
 	if got := CountStatus(c, c.Cells()[6:], f.d); len(got) != 1 || got[0].Version != "7.4.1" {
 		t.Errorf("count status of 7.4.1's cells = %+v", got)
+	}
+}
+
+// With RedoDiffering, a pass whose repeats of a (cell, mode) differ is
+// followed by a pass that counts that pair again (its runs moved aside), at
+// most redoPasses times; without it, one pass.
+func TestCountPassesCountAgainWhatDiffers(t *testing.T) {
+	c := releasesConfig(t)
+	c.Count = config.Count{Repeats: 2, Modes: []config.Mode{{Name: "data"}}}
+	cells := []config.Cell{c.Cells()[6]} // 7.4.1|gcc|-O2
+	for _, tc := range []struct {
+		name     string
+		redo     bool
+		differ   int // passes whose repeat 2 counts one instruction more
+		passes   []string
+		redone   int
+		lastLine string
+	}{
+		{"disturbed once", true, 1, []string{"data 1, data 2", "data 1, data 2"}, 2, "done"},
+		{"always differs", true, 99, []string{"data 1, data 2", "data 1, data 2", "data 1, data 2"}, 4, "done"},
+		{"never differs", true, 0, []string{"data 1, data 2"}, 0, "done"},
+		{"no redo", false, 1, []string{"data 1, data 2"}, 0, "done"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var log strings.Builder
+			col := &collector{Options: Options{Config: c, Cells: cells, DataDir: t.TempDir(), Log: &log, RedoDiffering: tc.redo}, data: &store.Data{}}
+			var passes []string
+			err := col.countPasses(func(ts []Task) error {
+				var got []string
+				for _, task := range ts {
+					got = append(got, fmt.Sprintf("%s %d", task.Mode.Name, task.Repeat))
+					v := 1000.0
+					if task.Repeat == 2 && len(passes) < tc.differ {
+						v++
+					}
+					id := fmt.Sprintf("p%d-r%d", len(passes), task.Repeat)
+					col.data.CountRuns = append(col.data.CountRuns, store.CountRun{RunID: id, BuildID: "b", CellID: task.Cell.ID(), Mode: task.Mode.Name, Repeat: int32(task.Repeat), Status: "ok", Protocol: store.CountProtocol})
+					col.data.Counts = append(col.data.Counts, store.Count{RunID: id, BuildID: "b", CellID: task.Cell.ID(), Mode: task.Mode.Name, Repeat: int32(task.Repeat), Test: "SET", Status: "ok", InstructionsPerRequest: &v})
+				}
+				passes = append(passes, strings.Join(got, ", "))
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(passes, tc.passes) {
+				t.Errorf("passes %q, want %q\n%s", passes, tc.passes, log.String())
+			}
+			if got := len(col.data.SupersededCountRuns); got != tc.redone {
+				t.Errorf("%d runs moved aside, want %d", got, tc.redone)
+			}
+			lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+			if lines[len(lines)-1] != tc.lastLine {
+				t.Errorf("log ends %q, want %q:\n%s", lines[len(lines)-1], tc.lastLine, log.String())
+			}
+		})
 	}
 }
