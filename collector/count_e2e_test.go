@@ -37,7 +37,7 @@ func TestCountEndToEnd(t *testing.T) {
 	tmp := t.TempDir()
 	data := filepath.Join(tmp, "data")
 	args := []string{"count", "-config", "testdata/e2e-fixture-count-matrix.toml", "-data", data,
-		"-work", filepath.Join(tmp, "work"), "-source", "tarballs", "-tarballs", tarDir, "-no-progress"}
+		"-work", filepath.Join(tmp, "work"), "-source", "tarballs", "-tarballs", tarDir, "-no-progress", "-redo-differing"}
 	var out, log bytes.Buffer
 	if err := run(ctx, args, &out, &log); err != nil {
 		t.Fatalf("collector %s: %v\n%s", strings.Join(args, " "), err, log.String())
@@ -134,6 +134,17 @@ func TestCountEndToEnd(t *testing.T) {
 	}
 	if osBuild.IsZero() || !osBuild.Before(o2Counted) {
 		t.Errorf("-Os build started at %v, -O2's counting runs finished at %v: want the build beside the counting", osBuild, o2Counted)
+	}
+	// With -redo-differing each run's callgrind dumps waited in its cell's
+	// dumps folder until its repeats agreed, and are gone; only a pair that
+	// differed (counted again) would have left its dumps.
+	kept, err := filepath.Glob(filepath.Join(tmp, "work", "cells", "*", "dumps", "*-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, _ := filepath.Glob(filepath.Join(tmp, "work", "cells", "*", "dumps"))
+	if len(created) != 2 || len(kept) != len(d.SupersededCountRuns) {
+		t.Errorf("dumps folders %q, dumps left %q; want one folder per cell, dumps only of the %d runs counted again", created, kept, len(d.SupersededCountRuns))
 	}
 	// stats names the guest CPU and its machine.
 	var stats bytes.Buffer

@@ -327,6 +327,13 @@ func (p *runPool) start(t Task, buildID, bin string) bool {
 		}
 		p.n++
 		p.c.step(fmt.Sprintf("[%d] %s count %s #%d: %s", p.n, t.Cell.ID(), t.Mode.Name, t.Repeat, countLine(run, rows)))
+		if p.c.RedoDiffering && !p.c.KeepDumps {
+			p.c.dataMu.Lock()
+			if kept := p.c.dropAgreedDumps(t.Cell.ID(), t.Mode.Name); kept != "" {
+				p.c.step(kept)
+			}
+			p.c.dataMu.Unlock()
+		}
 	}()
 	return true
 }
@@ -352,19 +359,25 @@ func (c *collector) countRun(ctx context.Context, t Task, buildID, bin, vg strin
 		Dir:       filepath.Join(dir, fmt.Sprintf("count-%s-%d", t.Mode.Name, t.Repeat)),
 		ServerCPU: -1, ClientCPU: -1, StartTimeout: cc.StartTimeout.Duration, TestTimeout: cc.TestTimeout.Duration,
 	}
-	if c.KeepDumps {
+	start := time.Now()
+	stamp := start.UTC().Format("20060102T150405.000")
+	switch {
+	case c.KeepDumps:
 		spec.KeepDumps = filepath.Join(spec.Dir, "dumps")
+	case c.RedoDiffering:
+		// Kept until the run's repeats are known to agree (dropAgreedDumps):
+		// the dumps of a disturbed pair stay, to be compared.
+		spec.KeepDumps = pairDumpsDir(c.WorkDir, t.Cell.ID(), t.Mode.Name, t.Repeat, stamp)
 	}
 	if runtime.NumCPU() >= 2 {
 		spec.ServerCPU = slot % runtime.NumCPU()
 	}
-	start := time.Now()
 	out, err := count.Run(ctx, spec, count.Tests(count.DataSize(t.Mode.Args)))
 	if err != nil {
 		return store.CountRun{}, nil, err
 	}
 	end := time.Now()
-	runID := fmt.Sprintf("%s|count-%s|%d|%s", t.Cell.ID(), t.Mode.Name, t.Repeat, start.UTC().Format("20060102T150405.000"))
+	runID := fmt.Sprintf("%s|count-%s|%d|%s", t.Cell.ID(), t.Mode.Name, t.Repeat, stamp)
 	status := "ok"
 	for _, r := range out.Results {
 		if r.Status != "ok" && r.Status != "unsupported" {
@@ -436,4 +449,49 @@ func countLine(run store.CountRun, rows []store.Count) string {
 		}
 	}
 	return fmt.Sprintf("%s, %d/%d tests counted (%d unsupported)%s, %.0fs", run.Status, ok, len(rows), unsupported, set, run.DurationSeconds)
+}
+
+// pairDumpsDir is where, with RedoDiffering, a counting run's callgrind dumps
+// wait until its repeats are known to agree: cells/<cell>/dumps/<mode>-<repeat>-<start>,
+// the start as in the run's ID.
+func pairDumpsDir(workDir, cell, mode string, repeat int, stamp string) string {
+	return filepath.Join(build.CellDir(workDir, cell), "dumps", fmt.Sprintf("%s-%d-%s", mode, repeat, stamp))
+}
+
+// dropAgreedDumps removes the kept dumps of cell's runs in mode whose build
+// has all its repeats counted, agreeing in every test; where they differ (a
+// disturbed run, counted again by RedoDiffering) the dumps stay, and it
+// returns a line that says where.
+func (c *collector) dropAgreedDumps(cell, mode string) string {
+	runs := map[string][]store.CountRun{} // by build
+	for _, r := range c.data.CountRuns {
+		if r.CellID == cell && r.Mode == mode && r.Status == "ok" {
+			runs[r.BuildID] = append(runs[r.BuildID], r)
+		}
+	}
+	differ := map[string]string{} // build -> a test whose repeats differ
+	for k, sp := range c.data.RepeatSpans(func(k store.Count) *float64 { return k.InstructionsPerRequest }) {
+		if k.Cell == cell && k.Mode == mode && sp.Spread() > 0 {
+			differ[k.Build] = k.Test
+		}
+	}
+	var line string
+	for b, rs := range runs {
+		if len(rs) < c.Config.Count.Repeats {
+			continue
+		}
+		if test, ok := differ[b]; ok {
+			line = fmt.Sprintf("%s %s: repeats differ in %s; their callgrind dumps are kept in %s", cell, mode, test, filepath.Dir(c.runDumps(rs[0])))
+			continue
+		}
+		for _, r := range rs {
+			os.RemoveAll(c.runDumps(r))
+		}
+	}
+	return line
+}
+
+// runDumps is run r's pairDumpsDir.
+func (c *collector) runDumps(r store.CountRun) string {
+	return pairDumpsDir(c.WorkDir, r.CellID, r.Mode, int(r.Repeat), r.RunID[strings.LastIndexByte(r.RunID, '|')+1:])
 }

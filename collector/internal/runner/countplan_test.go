@@ -2,6 +2,8 @@ package runner
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -156,5 +158,40 @@ func TestCountPassesCountAgainWhatDiffers(t *testing.T) {
 				t.Errorf("log ends %q, want %q:\n%s", lines[len(lines)-1], tc.lastLine, log.String())
 			}
 		})
+	}
+}
+
+// With RedoDiffering, a run's callgrind dumps wait in the cell's dumps
+// folder until its build's repeats are all counted: removed when they agree,
+// kept (and said where) when they differ.
+func TestDumpsAreKeptOnlyForRepeatsThatDiffer(t *testing.T) {
+	c := releasesConfig(t)
+	c.Count = config.Count{Repeats: 2, Modes: []config.Mode{{Name: "data"}, {Name: "pipe"}}}
+	col := &collector{Options: Options{Config: c, WorkDir: t.TempDir(), RedoDiffering: true}, data: &store.Data{}}
+	cell := "7.4.1|gcc|-O2"
+	add := func(mode string, repeat int, v float64) string {
+		stamp := fmt.Sprintf("20261126T1800%02d.000", len(col.data.CountRuns))
+		id := fmt.Sprintf("%s|count-%s|%d|%s", cell, mode, repeat, stamp)
+		col.data.CountRuns = append(col.data.CountRuns, store.CountRun{RunID: id, BuildID: "b", CellID: cell, Mode: mode, Repeat: int32(repeat), Status: "ok"})
+		col.data.Counts = append(col.data.Counts, store.Count{RunID: id, BuildID: "b", CellID: cell, Mode: mode, Repeat: int32(repeat), Test: "SET", Status: "ok", InstructionsPerRequest: &v})
+		dir := pairDumpsDir(col.WorkDir, cell, mode, repeat, stamp)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	exists := func(dir string) bool { _, err := os.Stat(dir); return err == nil }
+	data1 := add("data", 1, 1000)
+	if line := col.dropAgreedDumps(cell, "data"); line != "" || !exists(data1) {
+		t.Fatalf("one repeat of two: dumps kept %v, line %q", exists(data1), line)
+	}
+	data2 := add("data", 2, 1000)
+	if line := col.dropAgreedDumps(cell, "data"); line != "" || exists(data1) || exists(data2) {
+		t.Errorf("agreeing repeats: dumps still there %v %v, line %q", exists(data1), exists(data2), line)
+	}
+	pipe1, pipe2 := add("pipe", 1, 800), add("pipe", 2, 801)
+	line := col.dropAgreedDumps(cell, "pipe")
+	if !exists(pipe1) || !exists(pipe2) || !strings.Contains(line, "7.4.1|gcc|-O2 pipe: repeats differ in SET; their callgrind dumps are kept in "+filepath.Dir(pipe1)) {
+		t.Errorf("differing repeats: dumps kept %v %v, line %q", exists(pipe1), exists(pipe2), line)
 	}
 }
