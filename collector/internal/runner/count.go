@@ -73,21 +73,25 @@ func Count(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	vg := ""
+	var vg string
+	prepared := false
 	return c.countPasses(func(tasks []Task) error {
-		if vg == "" {
-			if vg, err = c.prepareCounting(ctx, o); err != nil {
+		if !prepared {
+			v, err := c.prepareCounting(ctx, o)
+			if err != nil {
 				return err
 			}
+			vg, prepared = v, true
 		}
 		return c.countTasks(ctx, o, tasks, vg)
 	})
 }
 
-// countPasses counts what is pending with pass until nothing is, or, without
-// RedoDiffering, once; with it, before each pass the runs of each (cell,
-// mode) whose repeats of one build differ are moved aside, so the pass
-// counts them again, at most redoPasses times after the first.
+// countPasses counts what is pending with pass, once; with RedoDiffering,
+// before each pass the runs of each (cell, mode) whose repeats of one build
+// differ are moved aside, and while a pass leaves such runs another pass
+// counts them again (with whatever else is pending), at most redoPasses
+// times after the first.
 func (c *collector) countPasses(pass func(tasks []Task) error) error {
 	o, cc := c.Options, c.Config.Count
 	selected := map[string]bool{}
@@ -95,9 +99,12 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 		selected[cell.ID()] = true
 	}
 	for n := 0; ; n++ {
+		redone := 0
 		if o.RedoDiffering {
-			if redone := c.data.RedoDiffering(selected); len(redone) > 0 {
-				for _, line := range redone {
+			lines := c.data.RedoDiffering(selected)
+			redone = len(lines)
+			if len(lines) > 0 {
+				for _, line := range lines {
 					fmt.Fprintf(o.Log, "counting again %s (its runs kept in the superseded tables)\n", line)
 				}
 				if err := c.data.Save(o.DataDir); err != nil {
@@ -105,16 +112,19 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 				}
 			}
 		}
+		if n > 0 && redone == 0 {
+			// Nothing differed: what is still pending (a failed build, a
+			// failed server) waits for the next collector count.
+			fmt.Fprintf(o.Log, "done\n")
+			return nil
+		}
 		tasks := PendingCounts(o.Config.InCollectionOrder(o.Cells), cc.Modes, cc.Repeats, c.data, o.RetryFailed)
 		if n == 0 {
 			fmt.Fprintf(o.Log, "%d cells, %d counting runs to do (counts are one dataset for every machine)\n", len(o.Cells), len(tasks))
-		} else if len(tasks) > 0 {
-			fmt.Fprintf(o.Log, "pass %d: %d counting runs to do again\n", n+1, len(tasks))
+		} else {
+			fmt.Fprintf(o.Log, "pass %d: %d counting runs to do\n", n+1, len(tasks))
 		}
 		if len(tasks) == 0 {
-			if n > 0 {
-				fmt.Fprintf(o.Log, "done\n")
-			}
 			return nil
 		}
 		if err := pass(tasks); err != nil {
