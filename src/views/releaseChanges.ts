@@ -9,7 +9,7 @@
 import { changeGlyph } from '../model/metric';
 import { precisionStats } from '../data/precisionStats';
 import { RULE_TEXT } from '../model/precision';
-import { betweenText, bySize, type ChangeEntry, type ChangeReach, compareUrl, hasReach, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
+import { betweenText, bySize, changeEntries, type ChangeEntry, type ChangeReach, compareUrl, hasReach, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
 import { chartKey, chartMatches, type AppState, protocolOf, shownVersions } from '../model/state';
 import { precisionReleaseChangesQuery } from '../sql/precision';
 import type { Query } from '../sql/query';
@@ -99,7 +99,7 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     const reach: ChangeReach = state.reach ?? 'any';
     const pairs = pairChanges(rows, metric, precision).map((p) => ({ ...p, entries: p.entries.filter((e) => hasReach(e, reach)) }));
     const entries = pairs.flatMap((p) => p.entries);
-    const all = pairChanges(allRows, metric, precision).reduce((n, p) => n + p.entries.length, 0);
+    const all = changeEntries(allRows, metric).length;
     const missing = precision ? 'not measured in the precision modes' : 'without counts';
     const between = (pairIndex: number) => spans[pairIndex]?.between ?? [];
     const skipped = unmeasured.length ? `; ${unmeasured.length} of the ${shown} releases shown ${missing}, spanned by the pairs around them` : '';

@@ -479,9 +479,16 @@ func (c *collector) dropAgreedDumps(cell, mode string) string {
 			runs[r.BuildID] = append(runs[r.BuildID], r)
 		}
 	}
+	// Spans of this (cell, mode) alone: this runs after every counting run.
+	mine := &store.Data{}
+	for _, k := range c.data.Counts {
+		if k.CellID == cell && k.Mode == mode {
+			mine.Counts = append(mine.Counts, k)
+		}
+	}
 	differ := map[string]string{} // build -> a test whose repeats differ
-	for k, sp := range c.data.RepeatSpans(func(k store.Count) *float64 { return k.InstructionsPerRequest }) {
-		if k.Cell == cell && k.Mode == mode && sp.Spread() > 0 {
+	for k, sp := range mine.RepeatSpans(func(k store.Count) *float64 { return k.InstructionsPerRequest }) {
+		if sp.Spread() > 0 {
 			differ[k.Build] = k.Test
 		}
 	}
