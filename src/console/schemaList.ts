@@ -61,6 +61,10 @@ const NOTES: Readonly<Record<string, { tag: string; note: string; sql?: string }
     note: 'counts.parquet as published: the counted instrument (Valgrind, collector count), one row per counting run and test; a count does not depend on the machine, so it is not restricted to the hardware shown.',
   },
   count_runs: { tag: 'every machine', note: 'count_runs.parquet as published: one row per counting run (cell, mode, repeat) with its commands and raw output.' },
+  count_runs_superseded: {
+    tag: 'every machine',
+    note: 'count_runs_superseded.parquet as published: counting runs set aside, kept as evidence and never charted: runs of earlier counting protocols, and both repeats of a (cell, mode) counted again because they differed (redone: in which test, by how much). Their counts are in counts_superseded.parquet, which the page does not load.',
+  },
   ...COUNTED_NOTES,
   versions: { tag: 'derived', note: 'Built at page load: each planned version and its release order (ord, 0 = oldest).', sql: PLAN_VERSIONS_SQL },
 };

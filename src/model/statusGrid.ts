@@ -3,7 +3,7 @@
  * each cell's mark and description, and, for the cell a reader opens, its build's facts, its runs
  * and its runs measured again, as text. The view only puts them on the page.
  */
-import type { CountRunRow } from '../sql/countRuns';
+import type { CountRunRow, SupersededCountRunRow } from '../sql/countRuns';
 import type { BuildDetailRow, GridRow, GridStatus, RedoneRunRow, RedoneSummaryRow, RunDetailRow } from '../sql/status';
 import type { ConfigRef, Metric } from '../vocabulary';
 import { configKey } from './analysisState';
@@ -166,6 +166,18 @@ export function countRunsTable(runs: readonly CountRunRow[]): TextTable {
     headers: ['Mode', 'Repeat', 'Run', 'Tests counted / failed / unsupported', 'Valgrind', 'Duration', 'Machine', 'Started (UTC)'],
     rows: runs.map((r) => [r.mode, String(r.repeat), r.status, `${r.ok_tests} / ${r.failed_tests} / ${r.unsupported_tests}`,
       r.valgrind_version, `${r.duration_seconds.toFixed(0)} s`, r.machine_id, r.started_at ?? '']),
+  };
+}
+
+/**
+ * The cell's counting runs set aside: why each was (counted again because the repeats differed,
+ * or an earlier counting protocol), with its machine and start.
+ */
+export function supersededCountRunsTable(runs: readonly SupersededCountRunRow[]): TextTable {
+  return {
+    headers: ['Mode', 'Repeat', 'Run', 'Why set aside', 'Protocol', 'Machine', 'Started (UTC)'],
+    rows: runs.map((r) => [r.mode, String(r.repeat), r.status, r.redone ? `counted again: ${r.redone}` : 'an earlier counting protocol',
+      String(r.protocol ?? 1), r.machine_id, r.started_at ?? '']),
   };
 }
 

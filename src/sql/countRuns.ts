@@ -39,7 +39,37 @@ export function cellCountRunsQuery(cellId: string): Query<CountRunRow> {
   );
 }
 
-/** The raw tool output (Valgrind's summary and the client's output) of one counting run. */
-export function countRunOutputQuery(runId: string): Query<{ raw_output: string | null }> {
-  return query('SELECT raw_output FROM count_runs WHERE run_id = ?', [runId]);
+/**
+ * The raw tool output (Valgrind's summary and the client's output) of one counting run, from
+ * count_runs or, for a run set aside, count_runs_superseded.
+ */
+export function countRunOutputQuery(runId: string, table: 'count_runs' | 'count_runs_superseded' = 'count_runs'): Query<{ raw_output: string | null }> {
+  return query(`SELECT raw_output FROM ${table} WHERE run_id = ?`, [runId]);
+}
+
+/**
+ * One counting run of a cell set aside (count_runs_superseded): run under an earlier counting
+ * protocol, or one of two repeats counted again because they differed (`redone` says in which
+ * test and by how much). Kept as evidence; no chart reads it.
+ */
+export interface SupersededCountRunRow {
+  run_id: string;
+  mode: string;
+  repeat: number;
+  status: string;
+  /** The counting protocol it followed (null: recorded before protocols were, protocol 1). */
+  protocol: number | null;
+  /** Why it was counted again ("repeats differed: INCR 0.4134% apart"); null for an earlier protocol's run. */
+  redone: string | null;
+  machine_id: string;
+  started_at: string | null;
+}
+
+/** A cell's counting runs set aside, by mode, repeat and start. */
+export function cellSupersededCountRunsQuery(cellId: string): Query<SupersededCountRunRow> {
+  return query(
+    `SELECT run_id, mode, repeat, status, protocol, redone, machine_id, strftime(started_at, '%Y-%m-%d %H:%M') AS started_at
+     FROM count_runs_superseded WHERE cell_id = ? ORDER BY mode, repeat, started_at`,
+    [cellId],
+  );
 }

@@ -5,7 +5,7 @@
  */
 
 /** Table names, one Parquet file each under <base>/data/. */
-export const TABLES = ['plan', 'builds', 'runs', 'results', 'machines', 'redone_runs', 'redone_results', 'counts', 'count_runs'] as const;
+export const TABLES = ['plan', 'builds', 'runs', 'results', 'machines', 'redone_runs', 'redone_results', 'counts', 'count_runs', 'count_runs_superseded'] as const;
 
 /** One of the published tables. */
 export type TableName = (typeof TABLES)[number];
@@ -17,10 +17,10 @@ export const REQUIRED_TABLE: TableName = 'plan';
  * The name a published file is read under: `all_<table>` for the tables with a row per machine
  * (builds, runs, results and the redone runs and results), which the queries read through views
  * of one hardware class (src/sql/hardware.ts); the table's own name for plan, machines and the
- * counted instrument's counts and count_runs (a count does not depend on the CPU: one dataset).
+ * counted instrument's tables, counts, count_runs and count_runs_superseded (a count does not depend on the CPU: one dataset).
  */
 export function storedName(table: TableName): string {
-  return table === 'plan' || table === 'machines' || table === 'counts' || table === 'count_runs' ? table : `all_${table}`;
+  return table === 'plan' || table === 'machines' || table === 'counts' || table === 'count_runs' || table === 'count_runs_superseded' ? table : `all_${table}`;
 }
 
 /** File name of a table inside the data folder. */
@@ -43,6 +43,14 @@ const RESULTS = {
   status: 'VARCHAR', rps: 'DOUBLE', avg_latency_ms: 'DOUBLE', min_latency_ms: 'DOUBLE',
   p50_latency_ms: 'DOUBLE', p95_latency_ms: 'DOUBLE', p99_latency_ms: 'DOUBLE', max_latency_ms: 'DOUBLE',
   error: 'VARCHAR', requests: 'BIGINT',
+} as const;
+
+const COUNT_RUNS = {
+  run_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR', flag_set: 'VARCHAR',
+  build_id: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', status: 'VARCHAR', valgrind_version: 'VARCHAR',
+  command: 'VARCHAR', env: 'VARCHAR', settings: 'VARCHAR', client_version: 'VARCHAR', client_args: 'VARCHAR',
+  raw_output: 'VARCHAR', duration_seconds: 'DOUBLE', started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP',
+  machine_id: 'VARCHAR', guest_cpu: 'VARCHAR', protocol: 'INTEGER',
 } as const;
 
 /** Column name -> DuckDB type, in the documented order. */
@@ -82,13 +90,10 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
     ir: 'BIGINT', dr: 'BIGINT', dw: 'BIGINT', i1mr: 'BIGINT', d1mr: 'BIGINT', d1mw: 'BIGINT', ilmr: 'BIGINT',
     dlmr: 'BIGINT', dlmw: 'BIGINT', bc: 'BIGINT', bcm: 'BIGINT', bi: 'BIGINT', bim: 'BIGINT', error: 'VARCHAR',
   },
-  count_runs: {
-    run_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR', flag_set: 'VARCHAR',
-    build_id: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', status: 'VARCHAR', valgrind_version: 'VARCHAR',
-    command: 'VARCHAR', env: 'VARCHAR', settings: 'VARCHAR', client_version: 'VARCHAR', client_args: 'VARCHAR',
-    raw_output: 'VARCHAR', duration_seconds: 'DOUBLE', started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP',
-    machine_id: 'VARCHAR', guest_cpu: 'VARCHAR', protocol: 'INTEGER',
-  },
+  count_runs: COUNT_RUNS,
+  // Counting runs set aside (collector count): earlier protocols' runs, and both repeats of a
+  // (cell, mode) counted again because they differed, with why (redone).
+  count_runs_superseded: { ...COUNT_RUNS, redone: 'VARCHAR' },
 };
 
 const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_latency_ms', 'max_latency_ms'];
@@ -109,6 +114,7 @@ export const OPTIONAL_COLUMNS: Readonly<Partial<Record<TableName, readonly strin
   plan: ['current'],
   // Recorded from collector 0.2.0 on (docs/data-schema.md).
   count_runs: ['guest_cpu', 'protocol'],
+  count_runs_superseded: ['guest_cpu', 'protocol', 'redone'],
 };
 
 export const LAZY_COLUMNS: Readonly<Partial<Record<TableName, { readonly key: readonly string[]; readonly columns: readonly string[] }>>> = {
@@ -118,6 +124,7 @@ export const LAZY_COLUMNS: Readonly<Partial<Record<TableName, { readonly key: re
   results: { key: ['run_id', 'test'], columns: LATENCIES },
   redone_results: { key: ['run_id', 'test'], columns: LATENCIES },
   count_runs: { key: ['run_id'], columns: ['raw_output'] },
+  count_runs_superseded: { key: ['run_id'], columns: ['raw_output'] },
   // The simulated misses and the counters behind the per-request figures: the first screen reads
   // instructions and cycles only; a query on a misses metric's view fetches them (lazyReaders).
   counts: {

@@ -8,11 +8,11 @@ import { configName } from '../model/changeText';
 import { countCoverageText } from '../model/metricSummary';
 import type { AppState } from '../model/state';
 import {
-  buildFacts, countRunsTable, GRID_STATUS, gridCaption, gridCellMark, gridCellText, gridLayout, redoneSummaryText, redoneTable, REPEATS_LEGEND, runsTable,
+  buildFacts, countRunsTable, GRID_STATUS, gridCaption, gridCellMark, gridCellText, gridLayout, redoneSummaryText, redoneTable, REPEATS_LEGEND, runsTable, supersededCountRunsTable,
   type TextTable,
 } from '../model/statusGrid';
 import { countCoverageQuery } from '../sql/counted';
-import { cellCountRunsQuery, countRunOutputQuery, type CountRunRow } from '../sql/countRuns';
+import { cellCountRunsQuery, cellSupersededCountRunsQuery, countRunOutputQuery, type CountRunRow, type SupersededCountRunRow } from '../sql/countRuns';
 import {
   type BuildDetailRow, cellBuildsQuery, cellRedoneQuery, cellRunsQuery, type GridRow, type GridStatus, type RedoneRunRow,
   redoneSummaryQuery, type RunDetailRow, statusGridQuery,
@@ -96,24 +96,34 @@ function runsElement(runs: readonly RunDetailRow[]): HTMLElement {
   return detailTable('runs-table', 'Benchmark runs', runsTable(runs));
 }
 
+/** A details element with a counting run's raw output, fetched from `table` when opened. */
+function countOutput(r: { run_id: string; mode: string; repeat: number }, label: string, table: 'count_runs' | 'count_runs_superseded', run: AnalysisContext['run']): HTMLElement {
+  const pre = h('pre', { class: 'count-output mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs text-slate-900' }, 'Loading…');
+  const details = h('details', { class: 'text-xs', attrs: { 'data-run': r.run_id } },
+    h('summary', { class: 'cursor-pointer text-slate-700' }, `${label}: ${r.mode} mode, repeat ${r.repeat}`), pre);
+  details.addEventListener('toggle', () => {
+    if (!details.open || pre.dataset.loaded) return;
+    pre.dataset.loaded = 'true';
+    run(countRunOutputQuery(r.run_id, table)).then(
+      ([row]) => { pre.textContent = row?.raw_output || '(empty)'; },
+      (err: unknown) => { delete pre.dataset.loaded; pre.textContent = `Could not load the output: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`; },
+    );
+  });
+  return details;
+}
+
 /** The cell's counting runs, and under the table each run's raw output, fetched when opened. */
 function countRunsElement(runs: readonly CountRunRow[], run: AnalysisContext['run']): HTMLElement {
   if (!runs.length) return h('p', { class: 'count-runs-none mt-2 text-sm text-slate-700' }, 'No counting run recorded.');
-  const output = (r: CountRunRow) => {
-    const pre = h('pre', { class: 'count-output mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs text-slate-900' }, 'Loading…');
-    const details = h('details', { class: 'text-xs', attrs: { 'data-run': r.run_id } },
-      h('summary', { class: 'cursor-pointer text-slate-700' }, `Raw output: ${r.mode} mode, repeat ${r.repeat}`), pre);
-    details.addEventListener('toggle', () => {
-      if (!details.open || pre.dataset.loaded) return;
-      pre.dataset.loaded = 'true';
-      run(countRunOutputQuery(r.run_id)).then(
-        ([row]) => { pre.textContent = row?.raw_output || '(empty)'; },
-        (err: unknown) => { delete pre.dataset.loaded; pre.textContent = `Could not load the output: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`; },
-      );
-    });
-    return details;
-  };
-  return h('div', {}, detailTable('count-runs-table', 'Counting runs (Valgrind; every machine\'s)', countRunsTable(runs)), h('div', { class: 'mt-1 space-y-1' }, ...runs.map(output)));
+  return h('div', {}, detailTable('count-runs-table', 'Counting runs (Valgrind; every machine\'s)', countRunsTable(runs)),
+    h('div', { class: 'mt-1 space-y-1' }, ...runs.map((r) => countOutput(r, 'Raw output', 'count_runs', run))));
+}
+
+/** The cell's counting runs set aside (counted again, or an earlier protocol), with their raw output. */
+function supersededCountRunsElement(runs: readonly SupersededCountRunRow[], run: AnalysisContext['run']): HTMLElement {
+  if (!runs.length) return h('p', { class: 'superseded-none mt-2 text-xs text-slate-700' }, 'No counting run of this cell was set aside.');
+  return h('div', {}, detailTable('superseded-count-runs-table', 'Counting runs set aside (kept as evidence, not used by the charts)', supersededCountRunsTable(runs)),
+    h('div', { class: 'mt-1 space-y-1' }, ...runs.map((r) => countOutput(r, 'Raw output of a run set aside', 'count_runs_superseded', run))));
 }
 
 function redoneElement(redone: readonly RedoneRunRow[]): HTMLElement {
@@ -142,7 +152,8 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
     shownCell = id;
     const cell = id === null ? null : parseCellId(id);
     if (!id || !cell) return void detail.replaceChildren();
-    const [builds, runs, redone, countRuns] = await Promise.all([ctx.run(cellBuildsQuery(id)), ctx.run(cellRunsQuery(id)), ctx.run(cellRedoneQuery(id)), ctx.run(cellCountRunsQuery(id))]);
+    const [builds, runs, redone, countRuns, superseded] = await Promise.all([ctx.run(cellBuildsQuery(id)), ctx.run(cellRunsQuery(id)),
+      ctx.run(cellRedoneQuery(id)), ctx.run(cellCountRunsQuery(id)), ctx.run(cellSupersededCountRunsQuery(id))]);
     if (shownCell !== id) return;
     const row = rows?.find((r) => r.cell_id === id);
     const close = h('button', {
@@ -158,6 +169,7 @@ export function createStatusGrid(ctx: AnalysisContext): SectionView {
       h('div', { class: 'overflow-x-auto' }, runsElement(runs)),
       h('div', { class: 'overflow-x-auto' }, redoneElement(redone)),
       h('div', { class: 'overflow-x-auto' }, countRunsElement(countRuns, ctx.run)),
+      h('div', { class: 'overflow-x-auto' }, supersededCountRunsElement(superseded, ctx.run)),
     ));
   }
 

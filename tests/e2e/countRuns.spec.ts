@@ -25,3 +25,25 @@ test('the cell panel lists the counting runs and shows a run\'s raw output when 
   await waitForCharts(page);
   await expect(page.locator('#section-status article[data-cell="6.2.16|clang|-O2"] .count-runs-none')).toHaveText('No counting run recorded.');
 });
+
+test('the cell panel lists the counting runs set aside, with why and their raw output', async ({ page }) => {
+  await page.goto('./?section=status&cell=7.4.1|gcc|-O2');
+  await waitForCharts(page);
+  const panel = page.locator('#section-status article[data-cell="7.4.1|gcc|-O2"]');
+  const rows = panel.locator('.superseded-count-runs-table tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first()).toContainText('counted again: repeats differed: INCR 0.0412% apart');
+  await expect(rows.nth(1)).toContainText('data');
+  const output = panel.locator('details[data-run^="cs-"]').first();
+  await output.locator('summary').click();
+  await expect(output.locator('pre')).toHaveText(/evidence of a run set aside/);
+  // The charts' runs are still the current ones: four counting runs.
+  await expect(panel.locator('.count-runs-table tbody tr')).toHaveCount(4);
+
+  await page.goto('./?section=status&cell=2.8.24|gcc|-O2');
+  await waitForCharts(page);
+  await expect(page.locator('#section-status article[data-cell="2.8.24|gcc|-O2"] .superseded-count-runs-table tbody tr')).toContainText('an earlier counting protocol');
+  await page.goto('./?section=status&cell=6.2.16|clang|-O2');
+  await waitForCharts(page);
+  await expect(page.locator('#section-status article[data-cell="6.2.16|clang|-O2"] .superseded-none')).toHaveText('No counting run of this cell was set aside.');
+});

@@ -1,7 +1,7 @@
 /** A cell's counting runs and their raw output, on the fixture, and their table in the cell panel. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countRunsTable } from '../../src/model/statusGrid';
-import { cellCountRunsQuery, countRunOutputQuery, type CountRunRow } from '../../src/sql/countRuns';
+import { countRunsTable, supersededCountRunsTable } from '../../src/model/statusGrid';
+import { cellCountRunsQuery, cellSupersededCountRunsQuery, countRunOutputQuery, type CountRunRow } from '../../src/sql/countRuns';
 import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
 
 let fx: FixtureDb;
@@ -36,5 +36,34 @@ describe('countRunsTable', () => {
       valgrind_version: 'valgrind-3.19.0', duration_seconds: 612.4, machine_id: 'm-1', started_at: '2026-11-21 10:00',
     };
     expect(countRunsTable([run]).rows).toEqual([['pipe', '2', 'ok', '8 / 0 / 2', 'valgrind-3.19.0', '612 s', 'm-1', '2026-11-21 10:00']]);
+  });
+});
+
+describe('cellSupersededCountRunsQuery', () => {
+  it('lists the runs counted again with why, and an earlier protocol\'s run with none', async () => {
+    const again = await fx.runner.run(cellSupersededCountRunsQuery('7.4.1|gcc|-O2'));
+    expect(again.map((r) => `${r.mode}#${r.repeat} p${r.protocol} ${r.redone}`)).toEqual([
+      'data#1 p2 repeats differed: INCR 0.0412% apart', 'data#2 p2 repeats differed: INCR 0.0412% apart']);
+    const earlier = await fx.runner.run(cellSupersededCountRunsQuery('2.8.24|gcc|-O2'));
+    expect(earlier).toMatchObject([{ mode: 'pipe', repeat: 1, protocol: 1, redone: null }]);
+    expect(await fx.runner.run(cellSupersededCountRunsQuery('7.4.1|clang|-O2'))).toEqual([]);
+  });
+
+  it('gives a set-aside run\'s raw output from its own table, not from count_runs', async () => {
+    const [run] = await fx.runner.run(cellSupersededCountRunsQuery('7.4.1|gcc|-O2'));
+    const id = run?.run_id ?? '';
+    expect((await fx.runner.run(countRunOutputQuery(id, 'count_runs_superseded')))[0]?.raw_output).toMatch(/run set aside/);
+    expect(await fx.runner.run(countRunOutputQuery(id))).toEqual([]);
+  });
+
+  it('says why each run was set aside', () => {
+    const base = { run_id: 'x', mode: 'data', repeat: 1, status: 'ok', machine_id: 'm-1', started_at: '2026-11-26 21:10' };
+    expect(supersededCountRunsTable([
+      { ...base, protocol: 7, redone: 'repeats differed: INCR 0.4134% apart' },
+      { ...base, repeat: 2, protocol: null, redone: null },
+    ]).rows).toEqual([
+      ['data', '1', 'ok', 'counted again: repeats differed: INCR 0.4134% apart', '7', 'm-1', '2026-11-26 21:10'],
+      ['data', '2', 'ok', 'an earlier counting protocol', '1', 'm-1', '2026-11-26 21:10'],
+    ]);
   });
 });
