@@ -75,6 +75,8 @@ export interface CountCoverageRow {
   /** Tests counted in no repeat because they failed (errored, crashed, timed out) or are unsupported. */
   failed_tests: number;
   unsupported_tests: number;
+  /** Cells whose two repeats differed and were counted again (count_runs_superseded.redone). */
+  redone_cells: number;
 }
 
 /** Per mode, the counted instrument's coverage of the plan (counts are one dataset for every machine). */
@@ -85,6 +87,7 @@ export function countCoverageQuery(): Query<CountCoverageRow> {
        (SELECT count(*) FROM count_runs r WHERE r.mode = s.mode AND r.status = 'partial')::INTEGER AS partial_runs,
        (SELECT count(*) FROM count_runs r WHERE r.mode = s.mode AND r.status = 'server_failed')::INTEGER AS server_failed_runs,
        count(*) FILTER (WHERE s.status = 'failed')::INTEGER AS failed_tests,
-       count(*) FILTER (WHERE s.status = 'unsupported')::INTEGER AS unsupported_tests
+       count(*) FILTER (WHERE s.status = 'unsupported')::INTEGER AS unsupported_tests,
+       (SELECT count(DISTINCT x.cell_id) FROM count_runs_superseded x WHERE x.mode = s.mode AND x.redone IS NOT NULL)::INTEGER AS redone_cells
 FROM ${metricOf('ir').table} s GROUP BY s.mode ORDER BY s.mode`);
 }

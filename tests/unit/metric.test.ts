@@ -175,6 +175,10 @@ describe('the counted coverage', () => {
     expect(data).toMatchObject({ planned_cells: 84, counted_cells: 67, server_failed_runs: 0 });
     expect(data?.failed_tests).toBe(1);
     expect(countCoverageText(rows)).toContain('data mode 67 of 84 cells counted');
+    // 7.4.1 gcc -O2's data-mode repeats were counted again (count_runs_superseded.redone).
+    expect(data?.redone_cells).toBe(1);
+    expect(rows.find((r) => r.mode === 'pipe')?.redone_cells).toBe(0);
+    expect(countCoverageText(rows)).toMatch(/unsupported; 1 cell counted again because the repeats differed \(the runs set aside are in each cell's panel\)\) · pipe mode/);
     expect(countCoverageText(rows.map((r) => ({ ...r, counted_cells: 0, ok_runs: 0, partial_runs: 0, server_failed_runs: 0 })))).toMatch(/: not collected yet\.$/);
   });
 });
