@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/count"
 	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
 	"github.com/redis-compiler-benchmarks/collector/internal/machine"
 	"github.com/redis-compiler-benchmarks/collector/internal/report"
@@ -40,6 +41,8 @@ commands:
           per stretch of collection; with -compare, run-to-run noise;
           with -precision, each configuration's effect against gcc -O2 with its confidence interval
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
+  dumpdiff compare two counting runs' callgrind dumps test by test (where a disturbed run parted
+          from the other, and in which functions): collector dumpdiff [-top N] DIR_A DIR_B
   recover add runs that earlier versions of a dataset had and that were measured again to its
           redone tables: collector recover -data DIR [-redo-... rules] EARLIER_DIR...
   version print the collector version
@@ -80,6 +83,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		err = cmdMerge(args[1:], stdout, stderr)
 	case "stats":
 		err = cmdStats(args[1:], stdout, stderr)
+	case "dumpdiff":
+		err = cmdDumpDiff(args[1:], stdout, stderr)
 	case "recover":
 		err = cmdRecover(args[1:], stdout, stderr)
 	case "version":
@@ -515,6 +520,73 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "merged %d inputs into %s: %d builds, %d runs, %d results\n", fs.NArg(), *out, len(all.Builds), len(all.Runs), len(all.Results))
+	return nil
+}
+
+// cmdDumpDiff compares two counting runs' dumps (collector count -keep-dumps,
+// or the dumps -redo-differing keeps of a pair whose repeats differ).
+func cmdDumpDiff(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("dumpdiff", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	top := fs.Int("top", 10, "functions listed per differing test, for calls and for own instructions")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		return errors.New("usage: collector dumpdiff [-top N] DIR_A DIR_B (two folders of test-NN.callgrind dumps)")
+	}
+	a, b := fs.Arg(0), fs.Arg(1)
+	diffs, err := count.CompareDumpDirs(a, b)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "A: %s\nB: %s\n", a, b)
+	same, first := 0, ""
+	for _, d := range diffs {
+		if d.Same() {
+			same++
+			fmt.Fprintf(stdout, "%s: same in every event and function\n", d.File)
+			continue
+		}
+		if first == "" {
+			first = d.File
+		}
+		if d.Missing != "" {
+			fmt.Fprintf(stdout, "%s: missing in %s\n", d.File, d.Missing)
+			continue
+		}
+		var parts []string
+		for _, e := range d.Events {
+			if x, y := d.TotalsA[e], d.TotalsB[e]; x != y {
+				parts = append(parts, fmt.Sprintf("%s %d / %d (%+d)", e, x, y, x-y))
+			}
+		}
+		if len(parts) == 0 {
+			parts = []string{"the same totals, spread differently over the functions"}
+		}
+		fmt.Fprintf(stdout, "%s: %s\n", d.File, strings.Join(parts, ", "))
+		list := func(label string, l []count.NameDiff) {
+			if len(l) == 0 {
+				return
+			}
+			var items []string
+			for i, n := range l {
+				if i == *top {
+					items = append(items, fmt.Sprintf("%d more", len(l)-i))
+					break
+				}
+				items = append(items, fmt.Sprintf("%s %d / %d", n.Name, n.A, n.B))
+			}
+			fmt.Fprintf(stdout, "  %s: %s\n", label, strings.Join(items, "; "))
+		}
+		list("calls", d.Calls)
+		list("own Ir", d.Self)
+	}
+	if first == "" {
+		fmt.Fprintf(stdout, "all %d tests the same in every event and function\n", len(diffs))
+	} else {
+		fmt.Fprintf(stdout, "%d of %d tests differ, the first %s\n", len(diffs)-same, len(diffs), first)
+	}
 	return nil
 }
 
