@@ -1,107 +1,11 @@
 package count
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
-	"strings"
 )
-
-// Profile is what one callgrind dump says of each function: the
-// instructions executed in its own code (self Ir) and how many times it was
-// called, by function name, with the dump's totals.
-type Profile struct {
-	Totals Events
-	// Events names the events in callgrind's order (Ir first).
-	Events []string
-	Self   map[string]int64
-	Calls  map[string]int64
-}
-
-// ParseProfile reads a callgrind output file (format version 1, names
-// compressed as callgrind writes them). A cost line after "calls=" is the
-// callee's inclusive cost and is not its caller's own; every other cost line
-// belongs to the function of the last "fn=".
-func ParseProfile(r io.Reader) (Profile, error) {
-	p := Profile{Self: map[string]int64{}, Calls: map[string]int64{}}
-	ids := map[string]string{}
-	positions, ir := 1, -1
-	fn, callee, callCost := "", "", false
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			continue
-		case strings.HasPrefix(line, "positions:"):
-			positions = len(strings.Fields(strings.TrimPrefix(line, "positions:")))
-			continue
-		case strings.HasPrefix(line, "events:"):
-			p.Events = strings.Fields(strings.TrimPrefix(line, "events:"))
-			for i, e := range p.Events {
-				if e == "Ir" {
-					ir = i
-				}
-			}
-			continue
-		case strings.HasPrefix(line, "totals:"):
-			t, err := eventLine(p.Events, strings.TrimPrefix(line, "totals:"))
-			if err != nil {
-				return p, fmt.Errorf("callgrind totals: %w", err)
-			}
-			p.Totals = t
-			continue
-		case strings.HasPrefix(line, "calls="):
-			f := strings.Fields(strings.TrimPrefix(line, "calls="))
-			n, err := strconv.ParseInt(f[0], 10, 64)
-			if err != nil {
-				return p, fmt.Errorf("callgrind calls line %q: %w", line, err)
-			}
-			p.Calls[callee] += n
-			callCost = true
-			continue
-		}
-		if m := fnLine.FindStringSubmatch(line); m != nil {
-			if m[2] != "" {
-				ids[m[1]] = m[2]
-			}
-			if strings.HasPrefix(line, "cfn=") {
-				callee = ids[m[1]]
-			} else {
-				fn = ids[m[1]]
-			}
-			continue
-		}
-		c := line[0]
-		if !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '*') {
-			continue // ob=, fl=, fi=, fe=, desc:, summary: and the like
-		}
-		if callCost {
-			callCost = false
-			continue
-		}
-		f := strings.Fields(line)
-		if ir >= 0 && len(f) > positions+ir {
-			n, err := strconv.ParseInt(f[positions+ir], 10, 64)
-			if err != nil {
-				return p, fmt.Errorf("callgrind cost line %q: %w", line, err)
-			}
-			p.Self[fn] += n
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return p, err
-	}
-	if p.Events == nil || p.Totals == nil {
-		return p, fmt.Errorf("callgrind output has no events or totals line")
-	}
-	return p, nil
-}
 
 // NameDiff is one function whose figure differs between two dumps.
 type NameDiff struct {
@@ -195,7 +99,7 @@ func readProfile(path string) (Profile, error) {
 		return Profile{}, err
 	}
 	defer f.Close()
-	p, err := ParseProfile(f)
+	p, err := ParseProfile(f, "")
 	if err != nil {
 		return p, fmt.Errorf("%s: %w", path, err)
 	}

@@ -18,7 +18,7 @@ func fixtureDump(t *testing.T) string {
 }
 
 func TestParseProfileGivesOwnInstructionsAndCallsPerFunction(t *testing.T) {
-	p, err := ParseProfile(strings.NewReader(fixtureDump(t)))
+	p, err := ParseProfile(strings.NewReader(fixtureDump(t)), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestParseProfileGivesOwnInstructionsAndCallsPerFunction(t *testing.T) {
 	if p.Totals["Ir"] != 10000 || p.Events[0] != "Ir" {
 		t.Errorf("totals %v, events %v", p.Totals, p.Events)
 	}
-	if _, err := ParseProfile(strings.NewReader("events: Ir\nfn=(1) main\n1 5\n")); err == nil {
+	if _, err := ParseProfile(strings.NewReader("events: Ir\nfn=(1) main\n1 5\n"), ""); err == nil {
 		t.Error("a dump without totals was read")
 	}
 }
@@ -80,5 +80,18 @@ func TestCompareDumpDirsFindsWhereTwoRunsPart(t *testing.T) {
 	}
 	if _, err := CompareDumpDirs(a, t.TempDir()); err == nil || !strings.Contains(err.Error(), "no test-NN.callgrind") {
 		t.Errorf("an empty folder: %v", err)
+	}
+}
+
+// A call still in progress in another thread can carry a cost callgrind
+// wrote wrapped around below zero: only the calls asked about are read.
+func TestParseProfileReadsOnlyTheCallCostAskedFor(t *testing.T) {
+	dump := "events: Ir\nfn=(1) clone\ncfn=(2) start_thread\ncalls=0 336\n100 18446744073706377838\nfn=(3) main\n1 5\ntotals: 5\n"
+	p, err := ParseProfile(strings.NewReader(dump), "serverCron")
+	if err != nil || p.Self["main"] != 5 || len(p.CallCost) != 0 {
+		t.Errorf("profile %+v, %v", p, err)
+	}
+	if _, err := ParseProfile(strings.NewReader(dump), "start_thread"); err == nil {
+		t.Error("a wrapped cost of the function asked about was read")
 	}
 }
