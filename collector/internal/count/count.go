@@ -191,7 +191,7 @@ func Run(ctx context.Context, s Spec, tests []Test) (Outcome, error) {
 // handled, and what its allocator holds afterwards, would depend on timing
 // and change what the later tests cost.
 func (s Spec) prepare(ctx context.Context, srv *bench.Server, tests []Test, raw *strings.Builder) (map[string]string, error) {
-	c, err := dial(srv.Port())
+	c, err := dialSettled(ctx, srv.Port(), srv.PID())
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +284,11 @@ func (s Spec) countTest(ctx context.Context, srv *bench.Server, t Test, i int, r
 		}
 		return fail("failed", msg)
 	}
-	after, err := commandsProcessed(srv.Port())
+	c, err := dialSettled(ctx, srv.Port(), srv.PID())
+	if err != nil {
+		return fail("failed", err.Error())
+	}
+	after, err := commandsProcessed(c)
 	if err != nil {
 		return fail("failed", err.Error())
 	}
@@ -315,19 +319,17 @@ func (s Spec) countTest(ctx context.Context, srv *bench.Server, t Test, i int, r
 }
 
 // commandsBeforeWindow reads the server's total_commands_processed for the
-// window about to open, and returns once the server holds no client
-// connection and sleeps: the window opens and closes with no connection but
-// the listening ones, or a connection's close would fall inside or outside
-// it by chance. Its connection opens only once the server has closed every
-// earlier one (the warm-up's client, the last test's INFO): on a loaded
-// machine the next connection can otherwise reach the server before the
-// last one's close, the server accepts it first, and its allocator's state
-// departs from then on (docs/method.md, Determinism).
+// window about to open, on a connection opened once the server has closed
+// every earlier one (dialSettled: the warm-up's client, the last test's
+// INFO), and returns once the server has closed this one too and sleeps: the
+// window opens and closes with no connection but the listening ones, or a
+// connection's close would fall inside or outside it by chance.
 func commandsBeforeWindow(ctx context.Context, port, pid int) (int64, error) {
-	if err := settle(ctx, pid); err != nil {
+	c, err := dialSettled(ctx, port, pid)
+	if err != nil {
 		return 0, err
 	}
-	n, err := commandsProcessed(port)
+	n, err := commandsProcessed(c)
 	if err != nil {
 		return 0, err
 	}

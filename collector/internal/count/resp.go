@@ -80,11 +80,13 @@ type ErrorReply struct{ Msg string }
 
 func (e *ErrorReply) Error() string { return e.Msg }
 
-// commandsProcessed is the server's total_commands_processed (INFO stats).
-// The INFO command itself is counted after its reply is made, so a window
-// between two calls holds (second - first - 1) other commands.
-func commandsProcessed(port int) (int64, error) {
-	info, err := command(port, "INFO", "stats")
+// commandsProcessed is the server's total_commands_processed (INFO stats),
+// asked on c, which it closes. The INFO command itself is counted after its
+// reply is made, so a window between two calls holds (second - first - 1)
+// other commands.
+func commandsProcessed(c *conn) (int64, error) {
+	defer c.Close()
+	info, err := c.do("INFO", "stats")
 	if err != nil {
 		return 0, fmt.Errorf("INFO stats: %w", err)
 	}

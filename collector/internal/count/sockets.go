@@ -41,6 +41,19 @@ func clientSockets(pid int) (int, error) {
 	return n, nil
 }
 
+// dialSettled opens a connection of the collector's own to the counted
+// server (port, pid) once the server has closed every earlier one and
+// sleeps. Every connection of the collector's goes through it: on a loaded
+// machine a new connection can otherwise reach the server before the last
+// one's close, the server accepts it first, and its allocator's state
+// departs from then on (docs/method.md, Determinism).
+func dialSettled(ctx context.Context, port, pid int) (*conn, error) {
+	if err := settle(ctx, pid); err != nil {
+		return nil, err
+	}
+	return dial(port)
+}
+
 // settle waits until the server has closed every client connection, then
 // until it has been asleep (waiting for events, not running) for two looks
 // in a row.

@@ -101,7 +101,11 @@ func TestNextConnectionOpensOnceTheServerClosedTheLast(t *testing.T) {
 	}()
 
 	// The last test's INFO, closed by the collector at once.
-	if _, err := commandsProcessed(port); err != nil {
+	c, err := dial(port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := commandsProcessed(c); err != nil {
 		t.Fatal(err)
 	}
 	// The next test's INFO, before its window.
