@@ -43,9 +43,10 @@ func clientSockets(pid int) (int, error) {
 
 // dialSettled opens a connection of the collector's own to the counted
 // server (port, pid) once the server has closed every earlier one and
-// sleeps. Every connection of the collector's goes through it: on a loaded
-// machine a new connection can otherwise reach the server before the last
-// one's close, the server accepts it first, and its allocator's state
+// sleeps. Every connection of the collector's up to the last window goes
+// through it (only the closing SHUTDOWN, after every window, does not): on a
+// loaded machine a new connection can otherwise reach the server before the
+// last one's close, the server accepts it first, and its allocator's state
 // departs from then on (docs/method.md, Determinism).
 func dialSettled(ctx context.Context, port, pid int) (*conn, error) {
 	if err := settle(ctx, pid); err != nil {
