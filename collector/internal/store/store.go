@@ -187,6 +187,9 @@ func (d *Data) SaveBuildsAndCounts(dir string) error {
 	return d.writeCountsAndMachines(dir)
 }
 
+// pageBytes is the most a column's page holds uncompressed (see write).
+const pageBytes = 64 << 20
+
 // write stores rows in a temporary file next to the target, syncs it and
 // renames it over the target: readers see the old or the new table, never a mix.
 func write[T any](dir, name string, rows []T) error {
@@ -196,9 +199,11 @@ func write[T any](dir, name string, rows []T) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
-	// Pages of 4 MiB let zstd see many runs' raw output at once (they repeat each other): the
-	// counting runs' file is a third smaller than with the default 256 KiB pages.
-	w := parquet.NewGenericWriter[T](tmp, parquet.Compression(&zstd.Codec{Level: zstd.SpeedBetterCompression}), parquet.PageBufferSize(4<<20))
+	// zstd compresses each page on its own: pages of up to 64 MiB let it see hundreds of runs' raw
+	// output at once, which repeat each other (the repeats of a cell, the cells of a release). The
+	// counting runs' file (raw output 190 MB at 1,528 cells) is 12.0 MB so, against 16.2 MB with
+	// 4 MiB pages and 24 MB with the default 256 KiB ones; writing it takes ~2 s instead of ~1 s.
+	w := parquet.NewGenericWriter[T](tmp, parquet.Compression(&zstd.Codec{Level: zstd.SpeedBetterCompression}), parquet.PageBufferSize(pageBytes))
 	if _, err := w.Write(rows); err != nil {
 		tmp.Close()
 		return fmt.Errorf("write %s: %w", path, err)
