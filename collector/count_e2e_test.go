@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis-compiler-benchmarks/collector/internal/build"
 	"github.com/redis-compiler-benchmarks/collector/internal/count"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
@@ -124,6 +125,11 @@ func TestCountEndToEnd(t *testing.T) {
 	for _, b := range d.Builds {
 		if b.CellID == "7.0.15|gcc|-Os" {
 			osBuild = b.StartedAt
+		}
+		// Its jemalloc (5.2.1) is built for 48-bit virtual addresses, whatever
+		// this host's CPU says (build.FixedLgVaddr).
+		if b.JemallocLgVaddr == nil || *b.JemallocLgVaddr != build.FixedLgVaddr {
+			t.Errorf("build %s: jemalloc_lg_vaddr %v, want %d", b.BuildID, b.JemallocLgVaddr, build.FixedLgVaddr)
 		}
 	}
 	var o2Counted time.Time

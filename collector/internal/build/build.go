@@ -67,6 +67,10 @@ type Result struct {
 	// CodeSHA256 is the hash of the server's mapped code (CodeSHA256): the
 	// same for two builds that are the same binary to the instruction.
 	CodeSHA256 string
+	// JemallocLgVaddr is the LG_VADDR the bundled jemalloc was compiled with
+	// (FixedLgVaddr), 0 for a release whose jemalloc has none (before 5.0)
+	// or that uses no jemalloc.
+	JemallocLgVaddr int
 }
 
 // Slug turns a cell id into a directory name.
@@ -142,6 +146,9 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 			} else if _, err := os.Stat(bin); err != nil {
 				berr = fmt.Errorf("make succeeded but src/redis-server is missing")
 			}
+		}
+		if berr == nil {
+			r.JemallocLgVaddr, berr = CompiledLgVaddr(tree)
 		}
 		if berr == nil {
 			r.RedisBuildID = compiledBuildID(tree)
@@ -246,7 +253,7 @@ func ldflags(c config.Cell) string {
 func depsTree(ctx context.Context, s Spec, logf *os.File) (string, float64, error) {
 	dir := filepath.Join(s.WorkDir, "deps", filepath.Base(s.SourceDir)+"-"+s.Cell.Compiler.Name)
 	ok := filepath.Join(dir, ".rcb-deps-ok")
-	if _, err := os.Stat(ok); err == nil {
+	if recipe, err := os.ReadFile(ok); err == nil && string(recipe) == depsRecipe {
 		fmt.Fprintf(logf, "### dependencies reused from %s\n", dir)
 		return dir, 0, nil
 	}
@@ -256,7 +263,7 @@ func depsTree(ctx context.Context, s Spec, logf *os.File) (string, float64, erro
 		return "", 0, err
 	}
 	args := []string{"-C", "src", fmt.Sprintf("-j%d", s.Jobs), "V=1", "CC=" + s.cc(), ".make-prerequisites"}
-	fmt.Fprintf(logf, "### dependencies build: make %s\n", shellJoin(args))
+	fmt.Fprintf(logf, "### dependencies build: %s make %s\n", lgVaddrVar, shellJoin(args))
 	out, err := runMake(ctx, s, dir, args, logf)
 	if err != nil {
 		os.RemoveAll(dir)
@@ -264,7 +271,7 @@ func depsTree(ctx context.Context, s Spec, logf *os.File) (string, float64, erro
 	}
 	// The saved settings hold the default OPT; the server build sets its own.
 	os.Remove(filepath.Join(dir, "src", ".make-settings"))
-	if err := os.WriteFile(ok, nil, 0o644); err != nil {
+	if err := os.WriteFile(ok, []byte(depsRecipe), 0o644); err != nil {
 		return "", 0, err
 	}
 	return dir, time.Since(t0).Seconds(), nil
@@ -365,7 +372,57 @@ func cleanEnv() []string {
 	}
 	// GIT_DIR: Redis's mkreleasehdr.sh asks git for a commit id; without this it
 	// would find the repository the work directory happens to sit in.
-	return append(env, "LC_ALL=C", "GIT_DIR=/nonexistent")
+	return append(env, "LC_ALL=C", "GIT_DIR=/nonexistent", lgVaddrVar)
+}
+
+// FixedLgVaddr is the number of virtual address bits every build's bundled
+// jemalloc (5.x, Redis 5.0 on) is compiled for. Its configure otherwise
+// asks the build host's CPU (cpuid) and compiles the answer in as LG_VADDR,
+// which sizes the radix tree every free walks: a host with 5-level paging
+// (57 bits, e.g. Intel family 6 model 207) built 6.0.9 gcc -Ofast -flto
+// into other code than a 48-bit host did, and it counted up to 0.70% more
+// instructions per request (docs/method.md). 48 is what x86-64 hosts
+// without 5-level paging report, and what Linux gives a process that does
+// not ask for more, so a server built for it runs on either kind of host.
+const FixedLgVaddr = 48
+
+// lgVaddrVar presets the configure test's cached answer (autoconf reads
+// je_cv_* from the environment), so the host is not asked.
+var lgVaddrVar = fmt.Sprintf("je_cv_lg_vaddr=%d", FixedLgVaddr)
+
+// depsRecipe is what a dependency tree was built with beyond the release,
+// its compiler and Redis's defaults: a tree built otherwise (before the
+// recipe, e.g. with the host's LG_VADDR) is built again.
+var depsRecipe = lgVaddrVar + "\n"
+
+// OldDepsTree says whether dir is a dependency tree built before
+// depsRecipe: one a build reused (its marker is there) whose recipe is
+// another.
+func OldDepsTree(dir string) bool {
+	recipe, err := os.ReadFile(filepath.Join(dir, ".rcb-deps-ok"))
+	return err == nil && string(recipe) != depsRecipe
+}
+
+var lgVaddrLine = regexp.MustCompile(`(?m)^#define LG_VADDR (\d+)\s*$`)
+
+// CompiledLgVaddr reads the LG_VADDR a tree's bundled jemalloc was
+// configured with: 0 when there is none (jemalloc before 5.0, or none
+// bundled), and an error when it is not FixedLgVaddr.
+func CompiledLgVaddr(tree string) (int, error) {
+	b, err := os.ReadFile(filepath.Join(tree, "deps", "jemalloc", "include", "jemalloc", "internal", "jemalloc_internal_defs.h"))
+	if err != nil {
+		return 0, nil
+	}
+	m := lgVaddrLine.FindSubmatch(b)
+	if m == nil {
+		return 0, nil
+	}
+	n := 0
+	fmt.Sscan(string(m[1]), &n)
+	if n != FixedLgVaddr {
+		return n, fmt.Errorf("jemalloc was configured for %d-bit virtual addresses, not %d (%s was not honoured)", n, FixedLgVaddr, lgVaddrVar)
+	}
+	return n, nil
 }
 
 // CCVersion is the first line of the compiler's --version, or "" if it does not answer.

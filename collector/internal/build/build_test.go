@@ -348,3 +348,67 @@ func TestBuildIDIsFixed(t *testing.T) {
 		t.Fatalf("release without a build ID: status %q, error %v, REDIS_BUILD_ID %q", r.Status, err, r.RedisBuildID)
 	}
 }
+
+// jemallocTree is fakeTree whose dependency build configures a jemalloc as
+// jemalloc 5's configure does: LG_VADDR is the preset je_cv_lg_vaddr when
+// the environment has one, and the build host's answer (hostBits) when not.
+func jemallocTree(t *testing.T, hostBits int) string {
+	t.Helper()
+	dir := fakeTree(t)
+	mk := readFile(t, filepath.Join(dir, "src", "Makefile"))
+	defs := "../deps/jemalloc/include/jemalloc/internal"
+	mk = strings.Replace(mk, ".make-prerequisites:\n", fmt.Sprintf(".make-prerequisites:\n\t@mkdir -p %s\n\t@echo \"#define LG_VADDR $${je_cv_lg_vaddr:-%d}\" > %s/jemalloc_internal_defs.h\n", defs, hostBits, defs), 1)
+	if err := os.WriteFile(filepath.Join(dir, "src", "Makefile"), []byte(mk), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// jemalloc's virtual address bits are FixedLgVaddr whatever the build host
+// says (a 57-bit host built other code), and a dependency tree built before
+// they were fixed is built again, not reused.
+func TestBuildFixesJemallocVirtualAddressBits(t *testing.T) {
+	src, work := jemallocTree(t, 57), t.TempDir()
+	spec := Spec{Cell: cell(config.Compiler{Name: "sys", CC: "true"}, "-O2"), SourceDir: src, WorkDir: work, Jobs: 1, Timeout: time.Minute}
+	// A dependency tree left by an earlier collector: the host's 57 bits, a marker without the recipe.
+	old := filepath.Join(work, "deps", filepath.Base(src)+"-sys")
+	oldDefs := filepath.Join(old, "deps", "jemalloc", "include", "jemalloc", "internal")
+	if err := os.MkdirAll(oldDefs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(oldDefs, "jemalloc_internal_defs.h"), []byte("#define LG_VADDR 57\n"), 0o644)
+	os.WriteFile(filepath.Join(old, ".rcb-deps-ok"), nil, 0o644)
+	if !OldDepsTree(old) {
+		t.Fatal("a tree with an empty marker is not an old dependency tree")
+	}
+	if n, err := CompiledLgVaddr(old); n != 57 || err == nil {
+		t.Errorf("old tree: LG_VADDR %d, error %v; want 57 and an error", n, err)
+	}
+
+	r, err := Build(context.Background(), spec)
+	if err != nil || r.Status != "ok" {
+		t.Fatalf("status %q, error %v %q; log tail:\n%s", r.Status, err, r.Error, r.LogTail)
+	}
+	if r.JemallocLgVaddr != FixedLgVaddr {
+		t.Errorf("jemalloc configured for %d-bit virtual addresses, want %d", r.JemallocLgVaddr, FixedLgVaddr)
+	}
+	if r.DepsSeconds == 0 || OldDepsTree(old) {
+		t.Errorf("the old dependency tree was reused (deps %.3fs, still old: %v)", r.DepsSeconds, OldDepsTree(old))
+	}
+	if n, err := CompiledLgVaddr(old); n != FixedLgVaddr || err != nil {
+		t.Errorf("rebuilt tree: LG_VADDR %d, error %v", n, err)
+	}
+	if log := readFile(t, r.LogPath); !strings.Contains(log, "### dependencies build: je_cv_lg_vaddr=48 make") {
+		t.Errorf("build log does not show the preset:\n%s", log)
+	}
+	// The next build of the version and compiler reuses the new tree.
+	spec.Cell = cell(spec.Cell.Compiler, "-Os")
+	if r2, err := Build(context.Background(), spec); err != nil || r2.Status != "ok" || r2.DepsSeconds != 0 || r2.JemallocLgVaddr != FixedLgVaddr {
+		t.Errorf("second build: status %q, error %v, deps %.3fs, LG_VADDR %d", r2.Status, err, r2.DepsSeconds, r2.JemallocLgVaddr)
+	}
+
+	// No jemalloc 5 (2.6 to 4.0): 0, nothing to check.
+	if n, err := CompiledLgVaddr(fakeTree(t)); n != 0 || err != nil {
+		t.Errorf("tree without LG_VADDR: %d, %v", n, err)
+	}
+}

@@ -73,6 +73,12 @@ func Count(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	if n := c.recordOldLgVaddr(); n > 0 {
+		fmt.Fprintf(o.Log, "%d builds made here before their jemalloc's virtual address bits were recorded: read from their dependency trees\n", n)
+		if err := c.data.Save(o.DataDir); err != nil {
+			return err
+		}
+	}
 	var vg string
 	prepared := false
 	return c.countPasses(func(tasks []Task) error {
@@ -97,6 +103,14 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 	selected := map[string]bool{}
 	for _, cell := range o.Cells {
 		selected[cell.ID()] = true
+	}
+	if lines := c.data.RedoWrongLgVaddr(build.FixedLgVaddr); len(lines) > 0 {
+		for _, line := range lines {
+			fmt.Fprintf(o.Log, "counting again %s (its runs kept in the superseded tables)\n", line)
+		}
+		if err := c.data.Save(o.DataDir); err != nil {
+			return err
+		}
 	}
 	for n := 0; ; n++ {
 		redone := 0
@@ -135,6 +149,32 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 			return nil
 		}
 	}
+}
+
+// recordOldLgVaddr fills in builds.jemalloc_lg_vaddr of the ok builds
+// recorded without it on this machine, from the dependency tree (work
+// directory deps/<version>-<compiler>) they were built on, when it is still
+// the one built before the value was fixed (a marker without
+// build.FixedLgVaddr's recipe): such a tree is built once per work
+// directory and reused by every later build of its version and compiler.
+// It returns how many builds it filled in.
+func (c *collector) recordOldLgVaddr() int {
+	n := 0
+	for i := range c.data.Builds {
+		b := &c.data.Builds[i]
+		if b.Status != "ok" || b.JemallocLgVaddr != nil || b.DepsGetFlags || b.MachineID != c.machine.ID {
+			continue
+		}
+		dir := filepath.Join(c.WorkDir, "deps", b.Version+"-"+b.Compiler)
+		if !build.OldDepsTree(dir) {
+			continue
+		}
+		lg, _ := build.CompiledLgVaddr(dir)
+		v := int32(lg)
+		b.JemallocLgVaddr = &v
+		n++
+	}
+	return n
 }
 
 // prepareCounting builds the client and the preload and probes the guest

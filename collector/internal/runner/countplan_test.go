@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/machine"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
@@ -198,5 +199,65 @@ func TestDumpsAreKeptOnlyForRepeatsThatDiffer(t *testing.T) {
 	line := col.dropAgreedDumps(cell, "pipe")
 	if !exists(pipe1) || !exists(pipe2) || !strings.Contains(line, "7.4.1|gcc|-O2 pipe: repeats differ in SET; their callgrind dumps are kept in "+filepath.Dir(pipe1)) {
 		t.Errorf("differing repeats: dumps kept %v %v, line %q", exists(pipe1), exists(pipe2), line)
+	}
+}
+
+// A build made here before jemalloc's virtual address bits were fixed gets
+// them from the dependency tree it used (when that tree is still the old
+// one), and a cell whose counted build took the host's 57 bits is counted
+// again, its runs moved aside; builds of other machines, and builds whose
+// tree was rebuilt, stay unknown.
+func TestCountAgainCellsBuiltForTheHostsVirtualAddressBits(t *testing.T) {
+	c := releasesConfig(t)
+	c.Count = config.Count{Repeats: 1, Modes: []config.Mode{{Name: "data"}}}
+	cells := []config.Cell{c.Cells()[6]} // 7.4.1|gcc|-O2
+	work := t.TempDir()
+	tree := func(name, marker, defs string) {
+		dir := filepath.Join(work, "deps", name, "deps", "jemalloc", "include", "jemalloc", "internal")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "jemalloc_internal_defs.h"), []byte(defs), 0o644)
+		os.WriteFile(filepath.Join(work, "deps", name, ".rcb-deps-ok"), []byte(marker), 0o644)
+	}
+	tree("7.4.1-gcc", "", "#define LG_VADDR 57\n")                      // old, the host's bits
+	tree("7.4.1-clang", "je_cv_lg_vaddr=48\n", "#define LG_VADDR 48\n") // rebuilt since: says nothing of old builds
+	tree("4.0.14-gcc", "", "/* jemalloc 4: no LG_VADDR */\n")           // old, nothing to fix
+	var log strings.Builder
+	col := &collector{Options: Options{Config: c, Cells: cells, DataDir: t.TempDir(), WorkDir: work, Log: &log},
+		machine: machine.Info{ID: "here"}, data: &store.Data{Builds: []store.Build{
+			{BuildID: "g", CellID: "7.4.1|gcc|-O2", Version: "7.4.1", Compiler: "gcc", Status: "ok", MachineID: "here"},
+			{BuildID: "k", CellID: "7.4.1|clang|-O2", Version: "7.4.1", Compiler: "clang", Status: "ok", MachineID: "here"},
+			{BuildID: "o", CellID: "4.0.14|gcc|-O2", Version: "4.0.14", Compiler: "gcc", Status: "ok", MachineID: "here"},
+			{BuildID: "x", CellID: "7.4.1|gcc|-Os", Version: "7.4.1", Compiler: "gcc", Status: "ok", MachineID: "elsewhere"},
+		}}}
+	col.data.CountRuns = []store.CountRun{{RunID: "g1", BuildID: "g", CellID: "7.4.1|gcc|-O2", Mode: "data", Repeat: 1, Status: "ok", Protocol: store.CountProtocol}}
+	if n := col.recordOldLgVaddr(); n != 2 {
+		t.Errorf("recorded %d builds' virtual address bits, want 2", n)
+	}
+	got := map[string]string{}
+	for _, b := range col.data.Builds {
+		got[b.BuildID] = "null"
+		if b.JemallocLgVaddr != nil {
+			got[b.BuildID] = fmt.Sprint(*b.JemallocLgVaddr)
+		}
+	}
+	if want := map[string]string{"g": "57", "k": "null", "o": "0", "x": "null"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("jemalloc_lg_vaddr %v, want %v", got, want)
+	}
+	var passes []string
+	if err := col.countPasses(func(ts []Task) error {
+		for _, task := range ts {
+			passes = append(passes, fmt.Sprintf("%s %s %d", task.Cell.ID(), task.Mode.Name, task.Repeat))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"7.4.1|gcc|-O2 data 1"}; !reflect.DeepEqual(passes, want) {
+		t.Errorf("counted %q, want %q", passes, want)
+	}
+	if len(col.data.SupersededCountRuns) != 1 || !strings.Contains(log.String(), "counting again 7.4.1|gcc|-O2: built with jemalloc configured for the build host's 57-bit virtual addresses (machine here), not 48") {
+		t.Errorf("%d runs moved aside; log:\n%s", len(col.data.SupersededCountRuns), log.String())
 	}
 }

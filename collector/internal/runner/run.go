@@ -247,7 +247,9 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 	bin := filepath.Join(dir, "redis-server")
 	if id, err := os.ReadFile(filepath.Join(dir, "build-id")); err == nil {
 		c.dataMu.Lock()
-		ok := slices.ContainsFunc(c.data.Builds, func(b store.Build) bool { return b.BuildID == string(id) && b.Status == "ok" })
+		ok := slices.ContainsFunc(c.data.Builds, func(b store.Build) bool {
+			return b.BuildID == string(id) && b.Status == "ok" && !store.WrongLgVaddr(b, build.FixedLgVaddr)
+		})
 		c.dataMu.Unlock()
 		if _, err := os.Stat(bin); ok && err == nil {
 			return string(id), bin, "", nil
@@ -288,6 +290,8 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 			code := res.CodeSHA256
 			b.CodeSHA256 = &code
 		}
+		lg := int32(res.JemallocLgVaddr)
+		b.JemallocLgVaddr = &lg
 	}
 	t0 := time.Now()
 	c.dataMu.Lock()

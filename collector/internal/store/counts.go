@@ -262,3 +262,38 @@ func (d *Data) RedoDiffering(cells map[string]bool) []string {
 	sort.Strings(out)
 	return out
 }
+
+// WrongLgVaddr says whether build b's jemalloc was configured for other
+// than fixed virtual address bits (build.FixedLgVaddr): its code, and its
+// counts, depend on the host it was built on.
+func WrongLgVaddr(b Build, fixed int) bool {
+	return b.JemallocLgVaddr != nil && *b.JemallocLgVaddr > 0 && int(*b.JemallocLgVaddr) != fixed
+}
+
+// RedoWrongLgVaddr moves to the superseded tables, with the reason, the
+// counting runs whose build's jemalloc was configured for other than fixed
+// virtual address bits (WrongLgVaddr): collector count then rebuilds those
+// cells and counts them again. It returns one line per cell.
+func (d *Data) RedoWrongLgVaddr(fixed int) []string {
+	reasons := map[string]string{}
+	for _, b := range d.Builds {
+		if WrongLgVaddr(b, fixed) {
+			reasons[b.BuildID] = fmt.Sprintf("built with jemalloc configured for the build host's %d-bit virtual addresses (machine %s), not %d", *b.JemallocLgVaddr, b.MachineID, fixed)
+		}
+	}
+	cells := map[string]string{}
+	d.supersede(func(r *CountRun) bool {
+		reason, ok := reasons[r.BuildID]
+		if ok {
+			r.Redone = &reason
+			cells[r.CellID] = reason
+		}
+		return ok
+	})
+	var out []string
+	for cell, reason := range cells {
+		out = append(out, cell+": "+reason)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -246,3 +246,62 @@ func TestRepeatSpansGroupRepeatsByBuild(t *testing.T) {
 		t.Errorf("one repeat's spread %v, want 0", s)
 	}
 }
+
+// RedoWrongLgVaddr supersedes the runs of builds whose jemalloc took the
+// build host's virtual address bits, and keeps the jemalloc_lg_vaddr column
+// (null for builds recorded before it).
+func TestRedoWrongLgVaddrSupersedesRunsOfHostSizedBuilds(t *testing.T) {
+	dir := t.TempDir()
+	lg := func(n int32) *int32 { return &n }
+	d := &Data{Builds: []Build{
+		{BuildID: "b57", CellID: "a", MachineID: "intel", Status: "ok", JemallocLgVaddr: lg(57)},
+		{BuildID: "b48", CellID: "b", MachineID: "amd", Status: "ok", JemallocLgVaddr: lg(48)},
+		{BuildID: "b0", CellID: "c", MachineID: "amd", Status: "ok", JemallocLgVaddr: lg(0)}, // 2.6-4.0: no LG_VADDR
+		{BuildID: "bnil", CellID: "d", MachineID: "amd", Status: "ok"},                       // recorded before the column
+	}}
+	for i, b := range d.Builds {
+		for _, mode := range []string{"data", "pipe"} {
+			id := b.BuildID + "|" + mode
+			d.CountRuns = append(d.CountRuns, CountRun{RunID: id, CellID: b.CellID, BuildID: b.BuildID, Mode: mode, Repeat: 1, Status: "ok", StartedAt: t0.Add(time.Duration(i)), Protocol: CountProtocol})
+			v := 100.0
+			d.Counts = append(d.Counts, Count{RunID: id, CellID: b.CellID, BuildID: b.BuildID, Mode: mode, Repeat: 1, Test: "SET", Status: "ok", InstructionsPerRequest: &v})
+		}
+	}
+	for _, b := range d.Builds {
+		if got, want := WrongLgVaddr(b, 48), b.BuildID == "b57"; got != want {
+			t.Errorf("WrongLgVaddr(%s) = %v, want %v", b.BuildID, got, want)
+		}
+	}
+	reason := "built with jemalloc configured for the build host's 57-bit virtual addresses (machine intel), not 48"
+	if got, want := d.RedoWrongLgVaddr(48), []string{"a: " + reason}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("redone %q, want %q", got, want)
+	}
+	if err := d.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.CountRuns) != 6 || len(m.Counts) != 6 || len(m.SupersededCountRuns) != 2 || len(m.SupersededCounts) != 2 {
+		t.Errorf("%d runs, %d counts, %d superseded runs, %d superseded counts; want 6, 6, 2, 2", len(m.CountRuns), len(m.Counts), len(m.SupersededCountRuns), len(m.SupersededCounts))
+	}
+	for _, r := range m.SupersededCountRuns {
+		if r.BuildID != "b57" || r.Redone == nil || *r.Redone != reason {
+			t.Errorf("superseded %s: redone %v", r.RunID, r.Redone)
+		}
+	}
+	got := map[string]string{}
+	for _, b := range m.Builds {
+		got[b.BuildID] = "null"
+		if b.JemallocLgVaddr != nil {
+			got[b.BuildID] = fmt.Sprint(*b.JemallocLgVaddr)
+		}
+	}
+	if want := map[string]string{"b57": "57", "b48": "48", "b0": "0", "bnil": "null"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("jemalloc_lg_vaddr read back %v, want %v", got, want)
+	}
+	if again := m.RedoWrongLgVaddr(48); again != nil {
+		t.Errorf("a second pass redid %q", again)
+	}
+}

@@ -66,6 +66,12 @@ type Build struct {
 	// hash are the same binary to the instruction, wherever they were built.
 	// Null for failed builds and builds recorded before the column.
 	CodeSHA256 *string `parquet:"code_sha256,optional"`
+	// JemallocLgVaddr is the LG_VADDR (virtual address bits) the bundled
+	// jemalloc was configured with (build.FixedLgVaddr): 0 for a release
+	// whose jemalloc has none (before Redis 5.0). Null for builds recorded
+	// before the column whose dependency tree was no longer at hand; before
+	// the value was fixed, configure took it from the build host's CPU.
+	JemallocLgVaddr *int32 `parquet:"jemalloc_lg_vaddr,optional"`
 }
 
 // Run is one finished benchmark run (cell × mode × repeat).
