@@ -305,3 +305,26 @@ func TestRedoWrongLgVaddrSupersedesRunsOfHostSizedBuilds(t *testing.T) {
 		t.Errorf("a second pass redid %q", again)
 	}
 }
+
+// Merged into a copy of the data that still has them as current, runs the
+// other copy moved aside (RedoWrongLgVaddr, RedoDiffering) leave the current
+// tables: a run is current or superseded, not both.
+func TestMergeKeepsRunsMovedAsideOutOfTheCurrentTables(t *testing.T) {
+	lg := func(n int32) *int32 { return &n }
+	mk := func() *Data {
+		d := &Data{Builds: []Build{{BuildID: "b57", CellID: "a", MachineID: "intel", Status: "ok", JemallocLgVaddr: lg(57)}}}
+		for _, mode := range []string{"data", "pipe"} {
+			v := 100.0
+			d.CountRuns = append(d.CountRuns, CountRun{RunID: "r-" + mode, CellID: "a", BuildID: "b57", Mode: mode, Repeat: 1, Status: "ok", StartedAt: t0, Protocol: CountProtocol})
+			d.Counts = append(d.Counts, Count{RunID: "r-" + mode, CellID: "a", BuildID: "b57", Mode: mode, Repeat: 1, Test: "SET", Status: "ok", InstructionsPerRequest: &v})
+		}
+		return d
+	}
+	published, working := mk(), mk()
+	working.RedoWrongLgVaddr(48)
+	published.Merge(working)
+	if len(published.CountRuns) != 0 || len(published.Counts) != 0 || len(published.SupersededCountRuns) != 2 || len(published.SupersededCounts) != 2 {
+		t.Errorf("after the merge: %d current runs, %d counts, %d superseded runs, %d superseded counts; want 0, 0, 2, 2",
+			len(published.CountRuns), len(published.Counts), len(published.SupersededCountRuns), len(published.SupersededCounts))
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -297,6 +298,12 @@ func (d *Data) dedupeSupersededCounts() {
 }
 
 func (d *Data) dedupeCurrentCounts() {
+	// A run moved aside (in another copy of the data, merged in) is not current.
+	superseded := map[string]bool{}
+	for _, r := range d.SupersededCountRuns {
+		superseded[r.RunID] = true
+	}
+	d.CountRuns = slices.DeleteFunc(d.CountRuns, func(r CountRun) bool { return superseded[r.RunID] })
 	d.CountRuns = dedupe(d.CountRuns, func(r CountRun) string { return RunKey(r.CellID, r.Mode, int(r.Repeat)) })
 	sort.SliceStable(d.CountRuns, func(i, j int) bool { return d.CountRuns[i].StartedAt.Before(d.CountRuns[j].StartedAt) })
 	counted := map[string]bool{}
