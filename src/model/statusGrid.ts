@@ -89,11 +89,17 @@ export function allBuildsLines(builds: readonly BuildDetailRow[]): string[] {
     + `${b.status === 'ok' ? `: ${buildFigures(b)}${b.code_sha256 ? `, code ${shortCode(b.code_sha256)}` : ''}` : b.error ? `: ${b.error}` : ''}`);
 }
 
-/** What a build's code hash and build ID say: "sha256 3d4667a4… (REDIS_BUILD_ID fixed: 1700000000)". */
-export function codeText(build: Pick<BuildDetailRow, 'code_sha256' | 'redis_build_id'>): string {
+/**
+ * What a build's code hash, build ID and jemalloc's virtual address bits say:
+ * "sha256 3d4667a4…; REDIS_BUILD_ID 1700000000; jemalloc for 48-bit addresses".
+ */
+export function codeText(build: Pick<BuildDetailRow, 'code_sha256' | 'redis_build_id' | 'jemalloc_lg_vaddr'>): string {
   const id = build.redis_build_id === null ? 'REDIS_BUILD_ID not recorded (host name and build time)'
     : build.redis_build_id === '' ? 'no REDIS_BUILD_ID (2.6)' : `REDIS_BUILD_ID ${build.redis_build_id}`;
-  return `${build.code_sha256 ? `sha256 ${build.code_sha256}` : 'not recorded'}; ${id}`;
+  const lg = build.jemalloc_lg_vaddr === null ? "jemalloc's address bits not recorded (then the build host's)"
+    : build.jemalloc_lg_vaddr === 0 ? 'jemalloc without address bits (before 5.0)'
+      : `jemalloc for ${build.jemalloc_lg_vaddr}-bit addresses${build.jemalloc_lg_vaddr === 48 ? '' : ' (the build host\'s, not the fixed 48)'}`;
+  return `${build.code_sha256 ? `sha256 ${build.code_sha256}` : 'not recorded'}; ${id}; ${lg}`;
 }
 
 /** One fact of a build: a term and its value, or its lines (a list). */

@@ -68,7 +68,7 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
     source_commit: 'VARCHAR', source_sha256: 'VARCHAR', source_verified: 'BOOLEAN',
     source_seconds: 'DOUBLE', deps_seconds: 'DOUBLE', build_seconds: 'DOUBLE', binary_bytes: 'BIGINT',
     started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP', machine_id: 'VARCHAR', collector_version: 'VARCHAR',
-    redis_build_id: 'VARCHAR', code_sha256: 'VARCHAR',
+    redis_build_id: 'VARCHAR', code_sha256: 'VARCHAR', jemalloc_lg_vaddr: 'INTEGER',
   },
   runs: RUNS,
   results: RESULTS,

@@ -23,7 +23,7 @@ function build(fields: Partial<BuildDetailRow> = {}): BuildDetailRow {
     status: 'ok', error: null, log_tail: 'done', cc: 'gcc', cc_path: '/usr/bin/gcc', cc_version: 'gcc 12.2.0', cflags: '-O2', ldflags: '',
     compat_flags: '', deps_get_flags: false, make_args: 'make -j2', source_kind: 'tarball', source_ref: 'redis-7.4.1.tar.gz',
     source_commit: '', source_verified: true, build_seconds: 95.4, deps_seconds: 40.2, binary_bytes: 2_400_000,
-    redis_build_id: '1700000000', code_sha256: '3d4667a469dc010b' + '0'.repeat(48),
+    redis_build_id: '1700000000', code_sha256: '3d4667a469dc010b' + '0'.repeat(48), jemalloc_lg_vaddr: 48,
     finished_at: '2026-11-02 10:00', machine_id: 'm1', ...fields,
   };
 }
@@ -80,10 +80,13 @@ describe('a cell\'s build', () => {
     expect(facts.map((f) => f.value)).toEqual([
       'ok, 2026-11-02 10:00 UTC, machine m1', 'gcc (/usr/bin/gcc): gcc 12.2.0', '-O2', '(none)', '-std=gnu99', 'no', 'make -j2',
       'tarball redis-7.4.1.tar.gz (commit abc123), checksum verified', '95 s (+40 s dependencies), redis-server 2.3 MiB',
-      `sha256 3d4667a469dc010b${'0'.repeat(48)}; REDIS_BUILD_ID 1700000000`,
+      `sha256 3d4667a469dc010b${'0'.repeat(48)}; REDIS_BUILD_ID 1700000000; jemalloc for 48-bit addresses`,
     ]);
-    expect(codeText({ code_sha256: null, redis_build_id: null })).toBe('not recorded; REDIS_BUILD_ID not recorded (host name and build time)');
-    expect(codeText({ code_sha256: null, redis_build_id: '' })).toBe('not recorded; no REDIS_BUILD_ID (2.6)');
+    expect(codeText({ code_sha256: null, redis_build_id: null, jemalloc_lg_vaddr: null }))
+      .toBe("not recorded; REDIS_BUILD_ID not recorded (host name and build time); jemalloc's address bits not recorded (then the build host's)");
+    expect(codeText({ code_sha256: null, redis_build_id: '', jemalloc_lg_vaddr: 0 })).toBe('not recorded; no REDIS_BUILD_ID (2.6); jemalloc without address bits (before 5.0)');
+    expect(codeText({ code_sha256: 'ad11cf07', redis_build_id: '1700000000', jemalloc_lg_vaddr: 57 }))
+      .toBe("sha256 ad11cf07; REDIS_BUILD_ID 1700000000; jemalloc for 57-bit addresses (the build host's, not the fixed 48)");
     const failed = buildFacts([build({ status: 'failed', error: 'make exited 2', finished_at: null, source_verified: false })]);
     expect(failed[0]?.value).toBe('failed: make exited 2, machine m1');
     expect(failed.find((f) => f.term === 'Source')?.value).toBe('tarball redis-7.4.1.tar.gz');
