@@ -93,11 +93,14 @@ func Count(ctx context.Context, o Options) error {
 	})
 }
 
-// countPasses counts what is pending with pass, once; with RedoDiffering,
-// before each pass the runs of each (cell, mode) whose repeats of one build
-// differ are moved aside, and while a pass leaves such runs another pass
-// counts them again (with whatever else is pending), at most redoPasses
-// times after the first.
+// countPasses counts what is pending with pass, once. First the runs of
+// builds whose jemalloc took the build host's virtual address bits are moved
+// aside, and before each pass those of each cell whose runs come from builds
+// of different code but the latest (Data.RedoMixedCode). With RedoDiffering
+// the runs of each (cell, mode) whose repeats of one build differ are moved
+// aside too, and while a pass leaves runs of either kind moved aside another
+// pass counts them again (with whatever else is pending), at most redoPasses
+// times after the first; without it, the next collector count does.
 func (c *collector) countPasses(pass func(tasks []Task) error) error {
 	o, cc := c.Options, c.Config.Count
 	selected := map[string]bool{}
@@ -113,10 +116,22 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 		}
 	}
 	for n := 0; ; n++ {
-		redone := 0
+		// A cell rebuilt while counted (its binary gone, or another
+		// machine's) is counted again whole on the rebuild when that is
+		// other code.
+		mixed := c.data.RedoMixedCode(selected)
+		for _, line := range mixed {
+			fmt.Fprintf(o.Log, "counting again %s (its runs kept in the superseded tables)\n", line)
+		}
+		if len(mixed) > 0 {
+			if err := c.data.Save(o.DataDir); err != nil {
+				return err
+			}
+		}
+		redone := len(mixed)
 		if o.RedoDiffering {
 			lines := c.data.RedoDiffering(selected)
-			redone = len(lines)
+			redone += len(lines)
 			if len(lines) > 0 {
 				for _, line := range lines {
 					fmt.Fprintf(o.Log, "counting again %s (its runs kept in the superseded tables)\n", line)

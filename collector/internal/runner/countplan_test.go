@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
 	"github.com/redis-compiler-benchmarks/collector/internal/machine"
@@ -259,5 +260,59 @@ func TestCountAgainCellsBuiltForTheHostsVirtualAddressBits(t *testing.T) {
 	}
 	if len(col.data.SupersededCountRuns) != 1 || !strings.Contains(log.String(), "counting again 7.4.1|gcc|-O2: built with jemalloc configured for the build host's 57-bit virtual addresses (machine here), not 48") {
 		t.Errorf("%d runs moved aside; log:\n%s", len(col.data.SupersededCountRuns), log.String())
+	}
+}
+
+// A cell resumed on a rebuild that is other code (its first repeat counted
+// on a build whose binary is gone) is counted again whole on the rebuild:
+// with RedoDiffering in the next pass, without it in the next collector
+// count.
+func TestCountPassesCountAgainACellRebuiltToOtherCode(t *testing.T) {
+	c := releasesConfig(t)
+	c.Count = config.Count{Repeats: 2, Modes: []config.Mode{{Name: "data"}}}
+	cells := []config.Cell{c.Cells()[6]} // 7.4.1|gcc|-O2
+	id := cells[0].ID()
+	code := func(s string) *string { return &s }
+	for _, redo := range []bool{true, false} {
+		var log strings.Builder
+		col := &collector{Options: Options{Config: c, Cells: cells, DataDir: t.TempDir(), Log: &log, RedoDiffering: redo}, data: &store.Data{
+			Builds: []store.Build{
+				{BuildID: "old", CellID: id, Status: "ok", StartedAt: t0, CodeSHA256: code("aaaa")},
+				{BuildID: "new", CellID: id, Status: "ok", StartedAt: t0.Add(time.Hour), CodeSHA256: code("bbbb")},
+			},
+			CountRuns: []store.CountRun{{RunID: "r1", BuildID: "old", CellID: id, Mode: "data", Repeat: 1, Status: "ok", Protocol: store.CountProtocol}},
+		}}
+		var passes []string
+		count := func(ts []Task) error {
+			var got []string
+			for _, task := range ts {
+				got = append(got, fmt.Sprintf("data %d", task.Repeat))
+				col.data.CountRuns = append(col.data.CountRuns, store.CountRun{RunID: fmt.Sprintf("p%d-%d", len(passes), task.Repeat), BuildID: "new", CellID: id, Mode: "data", Repeat: int32(task.Repeat), Status: "ok", Protocol: store.CountProtocol})
+			}
+			passes = append(passes, strings.Join(got, ", "))
+			return nil
+		}
+		if err := col.countPasses(count); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"data 2", "data 1"}
+		if !redo {
+			want = want[:1]
+			if err := col.countPasses(count); err != nil { // the next collector count
+				t.Fatal(err)
+			}
+			want = append(want, "data 1")
+		}
+		if !reflect.DeepEqual(passes, want) {
+			t.Errorf("redo %v: passes %q, want %q\n%s", redo, passes, want, log.String())
+		}
+		if len(col.data.SupersededCountRuns) != 1 || col.data.SupersededCountRuns[0].RunID != "r1" {
+			t.Errorf("redo %v: superseded %+v", redo, col.data.SupersededCountRuns)
+		}
+		for _, r := range col.data.CountRuns {
+			if r.BuildID != "new" {
+				t.Errorf("redo %v: run %s of build %s left current", redo, r.RunID, r.BuildID)
+			}
+		}
 	}
 }

@@ -297,3 +297,58 @@ func (d *Data) RedoWrongLgVaddr(fixed int) []string {
 	sort.Strings(out)
 	return out
 }
+
+// RedoMixedCode moves to the superseded tables, with the reason, the
+// counting runs of each cell whose runs come from builds of different code
+// (builds.code_sha256; builds without a hash are left out): all but the runs
+// of its latest build, so that collector count counts them again on it and
+// the cell's repeats are of one binary. Only the cells in the set are looked
+// at (all with a nil set). It returns one line per cell.
+func (d *Data) RedoMixedCode(cells map[string]bool) []string {
+	byID := map[string]Build{}
+	for _, b := range d.Builds {
+		byID[b.BuildID] = b
+	}
+	latest := map[string]Build{}          // cell -> its latest build with a code hash that has runs
+	codes := map[string]map[string]bool{} // cell -> the code hashes of its runs' builds
+	for _, r := range d.CountRuns {
+		b, ok := byID[r.BuildID]
+		if !ok || b.CodeSHA256 == nil || *b.CodeSHA256 == "" || (cells != nil && !cells[r.CellID]) {
+			continue
+		}
+		if codes[r.CellID] == nil {
+			codes[r.CellID] = map[string]bool{}
+		}
+		codes[r.CellID][*b.CodeSHA256] = true
+		if l, seen := latest[r.CellID]; !seen || b.StartedAt.After(l.StartedAt) {
+			latest[r.CellID] = b
+		}
+	}
+	reasons := map[string]string{} // build id -> why its runs are counted again
+	for cell, cs := range codes {
+		if len(cs) < 2 {
+			continue
+		}
+		keep := latest[cell]
+		for _, b := range d.Builds {
+			if b.CellID == cell && b.CodeSHA256 != nil && *b.CodeSHA256 != "" && *b.CodeSHA256 != *keep.CodeSHA256 {
+				reasons[b.BuildID] = fmt.Sprintf("counted on build %s (code %.12s), and the cell's later build %s is other code (%.12s)", b.BuildID, *b.CodeSHA256, keep.BuildID, *keep.CodeSHA256)
+			}
+		}
+	}
+	moved := map[string]string{}
+	d.supersede(func(r *CountRun) bool {
+		reason, ok := reasons[r.BuildID]
+		if ok {
+			r.Redone = &reason
+			moved[r.CellID] = reason
+		}
+		return ok
+	})
+	var out []string
+	for cell, reason := range moved {
+		out = append(out, cell+": "+reason)
+	}
+	sort.Strings(out)
+	return out
+}

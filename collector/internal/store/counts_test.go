@@ -328,3 +328,35 @@ func TestMergeKeepsRunsMovedAsideOutOfTheCurrentTables(t *testing.T) {
 			len(published.CountRuns), len(published.Counts), len(published.SupersededCountRuns), len(published.SupersededCounts))
 	}
 }
+
+// RedoMixedCode moves aside the runs of a cell's builds whose code differs
+// from its latest counted build's, and leaves alone cells whose builds are
+// one code, builds without a hash, and cells not selected.
+func TestRedoMixedCodeCountsACellAgainOnItsLatestBuild(t *testing.T) {
+	code := func(s string) *string { return &s }
+	d := &Data{Builds: []Build{
+		{BuildID: "a1", CellID: "a", Status: "ok", StartedAt: t0, CodeSHA256: code("5e88312f0000")},
+		{BuildID: "a2", CellID: "a", Status: "ok", StartedAt: t0.Add(time.Hour), CodeSHA256: code("ad11cf070000")},
+		{BuildID: "s1", CellID: "s", Status: "ok", StartedAt: t0, CodeSHA256: code("1111")},
+		{BuildID: "s2", CellID: "s", Status: "ok", StartedAt: t0.Add(time.Hour), CodeSHA256: code("1111")}, // a rebuild, same code
+		{BuildID: "n1", CellID: "n", Status: "ok", StartedAt: t0},                                          // no hash recorded
+		{BuildID: "n2", CellID: "n", Status: "ok", StartedAt: t0.Add(time.Hour), CodeSHA256: code("2222")},
+		{BuildID: "x1", CellID: "x", Status: "ok", StartedAt: t0, CodeSHA256: code("3333")},
+		{BuildID: "x2", CellID: "x", Status: "ok", StartedAt: t0.Add(time.Hour), CodeSHA256: code("4444")}, // not selected
+	}}
+	for _, r := range []struct{ build, cell string }{{"a1", "a"}, {"a2", "a"}, {"a2", "a"}, {"s1", "s"}, {"s2", "s"}, {"n1", "n"}, {"n2", "n"}, {"x1", "x"}, {"x2", "x"}} {
+		id := fmt.Sprintf("%s-%d", r.build, len(d.CountRuns))
+		d.CountRuns = append(d.CountRuns, CountRun{RunID: id, CellID: r.cell, BuildID: r.build, Mode: "data", Repeat: int32(len(d.CountRuns)), Status: "ok", Protocol: CountProtocol})
+	}
+	reason := "counted on build a1 (code 5e88312f0000), and the cell's later build a2 is other code (ad11cf070000)"
+	got := d.RedoMixedCode(map[string]bool{"a": true, "s": true, "n": true})
+	if want := []string{"a: " + reason}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("redone %q, want %q", got, want)
+	}
+	if len(d.SupersededCountRuns) != 1 || d.SupersededCountRuns[0].BuildID != "a1" || *d.SupersededCountRuns[0].Redone != reason || len(d.CountRuns) != 8 {
+		t.Errorf("superseded %+v, %d current runs", d.SupersededCountRuns, len(d.CountRuns))
+	}
+	if again := d.RedoMixedCode(nil); !reflect.DeepEqual(again, []string{"x: counted on build x1 (code 3333), and the cell's later build x2 is other code (4444)"}) {
+		t.Errorf("all cells: redone %q", again)
+	}
+}
