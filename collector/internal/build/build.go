@@ -380,7 +380,7 @@ func cleanEnv() []string {
 // asks the build host's CPU (cpuid) and compiles the answer in as LG_VADDR,
 // which sizes the radix tree every free walks: a host with 5-level paging
 // (57 bits, e.g. Intel family 6 model 207) built 6.0.9 gcc -Ofast -flto
-// into other code than a 48-bit host did, and it counted up to 0.70% more
+// into other code than a 48-bit host did, and it counted up to 0.69% fewer
 // instructions per request (docs/method.md). 48 is what x86-64 hosts
 // without 5-level paging report, and what Linux gives a process that does
 // not ask for more, so a server built for it runs on either kind of host.
