@@ -405,13 +405,31 @@ func OldDepsTree(dir string) bool {
 
 var lgVaddrLine = regexp.MustCompile(`(?m)^#define LG_VADDR (\d+)\s*$`)
 
+// hostProbes are the other values jemalloc's configure takes from the build
+// host, with the one every x86-64 Linux host has given so far: the page size
+// (sysconf) and the default huge page size (/proc/meminfo), as base-2
+// logarithms. Not every release lets them be preset (LG_HUGEPAGE only
+// through a configure option Redis passes on from 7.2), so a build whose
+// host gives another value fails rather than build other code.
+var hostProbes = []struct {
+	name string
+	want int
+}{{"LG_PAGE", 12}, {"LG_HUGEPAGE", 21}}
+
 // CompiledLgVaddr reads the LG_VADDR a tree's bundled jemalloc was
 // configured with: 0 when there is none (jemalloc before 5.0, or none
-// bundled), and an error when it is not FixedLgVaddr.
+// bundled), and an error when it is not FixedLgVaddr, or when another value
+// configure took from the host is not the usual one (hostProbes).
 func CompiledLgVaddr(tree string) (int, error) {
 	b, err := os.ReadFile(filepath.Join(tree, "deps", "jemalloc", "include", "jemalloc", "internal", "jemalloc_internal_defs.h"))
 	if err != nil {
 		return 0, nil
+	}
+	for _, p := range hostProbes {
+		m := regexp.MustCompile(`(?m)^#define ` + p.name + ` (\d+)\s*$`).FindSubmatch(b)
+		if m != nil && string(m[1]) != fmt.Sprint(p.want) {
+			return 0, fmt.Errorf("jemalloc was configured with the build host's %s %s, not %d: its code would differ from other hosts' builds", p.name, m[1], p.want)
+		}
 	}
 	m := lgVaddrLine.FindSubmatch(b)
 	if m == nil {

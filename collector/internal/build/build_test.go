@@ -407,6 +407,17 @@ func TestBuildFixesJemallocVirtualAddressBits(t *testing.T) {
 		t.Errorf("second build: status %q, error %v, deps %.3fs, LG_VADDR %d", r2.Status, err, r2.DepsSeconds, r2.JemallocLgVaddr)
 	}
 
+	// Another host value configure took (the default huge page size here) fails the build.
+	defs := filepath.Join(old, "deps", "jemalloc", "include", "jemalloc", "internal", "jemalloc_internal_defs.h")
+	os.WriteFile(defs, []byte("#define LG_VADDR 48\n#define LG_PAGE 12\n#define LG_HUGEPAGE 30\n"), 0o644)
+	if _, err := CompiledLgVaddr(old); err == nil || !strings.Contains(err.Error(), "LG_HUGEPAGE 30, not 21") {
+		t.Errorf("1 GiB huge pages: error %v", err)
+	}
+	os.WriteFile(defs, []byte("#define LG_VADDR 48\n#define LG_PAGE 12\n#define LG_HUGEPAGE 21\n"), 0o644)
+	if n, err := CompiledLgVaddr(old); n != 48 || err != nil {
+		t.Errorf("the usual values: %d, %v", n, err)
+	}
+
 	// No jemalloc 5 (2.6 to 4.0): 0, nothing to check.
 	if n, err := CompiledLgVaddr(fakeTree(t)); n != 0 || err != nil {
 		t.Errorf("tree without LG_VADDR: %d, %v", n, err)
