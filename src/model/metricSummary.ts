@@ -116,5 +116,6 @@ export function countCoverageText(rows: readonly CountCoverageRow[]): string {
   return `${lead}: ${rows.map((r) => `${r.mode} mode ${r.counted_cells} of ${r.planned_cells} cells counted `
     + `(${r.ok_runs} runs ok, ${r.partial_runs} partial${r.server_failed_runs ? `, ${r.server_failed_runs} server failed` : ''}; `
     + `tests: ${r.failed_tests} failed, ${r.unsupported_tests} unsupported`
-    + `${r.redone_cells ? `; ${r.redone_cells} cell${r.redone_cells === 1 ? '' : 's'} counted again because the repeats differed (the runs set aside are in each cell's panel)` : ''})`).join(' · ')}.`;
+    + `${r.redone_cells ? `; ${r.redone_cells} cell${r.redone_cells === 1 ? '' : 's'} counted again because the repeats differed (the runs set aside are in each cell's panel)` : ''}`
+    + `${r.rebuilt_cells ? `; ${r.rebuilt_cells} cell${r.rebuilt_cells === 1 ? '' : 's'} counted again on a rebuild, the earlier build being other code (each cell's panel says why)` : ''})`).join(' · ')}.`;
 }

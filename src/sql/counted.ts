@@ -77,6 +77,11 @@ export interface CountCoverageRow {
   unsupported_tests: number;
   /** Cells whose two repeats differed and were counted again (count_runs_superseded.redone). */
   redone_cells: number;
+  /**
+   * Cells counted again on a rebuild for another reason (count_runs_superseded.redone): their
+   * build depended on the build host (jemalloc's address bits), or a rebuild was other code.
+   */
+  rebuilt_cells: number;
 }
 
 /** Per mode, the counted instrument's coverage of the plan (counts are one dataset for every machine). */
@@ -88,6 +93,7 @@ export function countCoverageQuery(): Query<CountCoverageRow> {
        (SELECT count(*) FROM count_runs r WHERE r.mode = s.mode AND r.status = 'server_failed')::INTEGER AS server_failed_runs,
        count(*) FILTER (WHERE s.status = 'failed')::INTEGER AS failed_tests,
        count(*) FILTER (WHERE s.status = 'unsupported')::INTEGER AS unsupported_tests,
-       (SELECT count(DISTINCT x.cell_id) FROM count_runs_superseded x WHERE x.mode = s.mode AND x.redone IS NOT NULL)::INTEGER AS redone_cells
+       (SELECT count(DISTINCT x.cell_id) FROM count_runs_superseded x WHERE x.mode = s.mode AND x.redone LIKE 'repeats differed%')::INTEGER AS redone_cells,
+       (SELECT count(DISTINCT x.cell_id) FROM count_runs_superseded x WHERE x.mode = s.mode AND x.redone NOT LIKE 'repeats differed%')::INTEGER AS rebuilt_cells
 FROM ${metricOf('ir').table} s GROUP BY s.mode ORDER BY s.mode`);
 }

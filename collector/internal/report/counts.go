@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/redis-compiler-benchmarks/collector/internal/config"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
@@ -53,17 +54,7 @@ func Counts(w io.Writer, d *store.Data) {
 		fmt.Fprintf(w, "counts: protocol %d; %d runs of %d cells under earlier protocols (%s) are superseded, kept in %s, and not used\n",
 			store.CountProtocol, n, len(cells), strings.Join(ps, ", "), store.SupersededCountRunsFile)
 	}
-	if len(redone) > 0 {
-		why := map[string]string{}
-		for _, r := range redone {
-			why[r.CellID+" "+r.Mode] = *r.Redone
-		}
-		fmt.Fprintf(w, "counts: %d runs of %d (cell, mode) counted again because their repeats differed (collector count -redo-differing), kept in %s:\n",
-			len(redone), len(why), store.SupersededCountRunsFile)
-		for _, k := range slices.Sorted(maps.Keys(why)) {
-			fmt.Fprintf(w, "counts:   %s: %s\n", k, why[k])
-		}
-	}
+	redoneRuns(w, redone)
 	if len(d.CountRuns) == 0 {
 		fmt.Fprintln(w, "counts: none yet (collector count)")
 		return
@@ -146,4 +137,59 @@ func countSpreads(d *store.Data, mode string, get func(store.Count) *float64) ma
 		}
 	}
 	return out
+}
+
+// redoneRuns says which runs of the current protocol were counted again and
+// why, by kind: repeats that differed (each cell and mode with its reason),
+// builds whose jemalloc took the host's virtual address bits, and cells
+// resumed on a rebuild of other code (per version, with how many cells).
+func redoneRuns(w io.Writer, redone []store.CountRun) {
+	kinds := []struct {
+		prefix, header string
+		perVersion     bool
+	}{
+		{"repeats differed", "counted again because their repeats differed (collector count -redo-differing)", false},
+		{"built with jemalloc", "counted again on a rebuild because their build's jemalloc took the build host's virtual address bits (docs/method.md, Build protocol)", true},
+		{"counted on build", "counted again on the cell's later build, which is other code", true},
+	}
+	for _, k := range kinds {
+		why := map[string]string{}
+		var cellIDs []string
+		runs := 0
+		for _, r := range redone {
+			if strings.HasPrefix(*r.Redone, k.prefix) {
+				why[r.CellID+" "+r.Mode] = *r.Redone
+				cellIDs = append(cellIDs, r.CellID)
+				runs++
+			}
+		}
+		if runs == 0 {
+			continue
+		}
+		if !k.perVersion {
+			fmt.Fprintf(w, "counts: %d runs of %d (cell, mode) %s, kept in %s:\n", runs, len(why), k.header, store.SupersededCountRunsFile)
+			for _, key := range slices.Sorted(maps.Keys(why)) {
+				fmt.Fprintf(w, "counts:   %s: %s\n", key, why[key])
+			}
+			continue
+		}
+		cells := map[string]map[string]bool{} // version -> cells
+		var versions []string
+		for _, cell := range cellIDs {
+			v, _, _ := strings.Cut(cell, "|")
+			if cells[v] == nil {
+				cells[v] = map[string]bool{}
+				versions = append(versions, v)
+			}
+			cells[v][cell] = true
+		}
+		sort.Slice(versions, func(i, j int) bool { return config.CompareVersions(versions[i], versions[j]) < 0 })
+		var parts []string
+		n := 0
+		for _, v := range versions {
+			parts = append(parts, fmt.Sprintf("%s (%d)", v, len(cells[v])))
+			n += len(cells[v])
+		}
+		fmt.Fprintf(w, "counts: %d runs of %d cells %s, kept in %s: %s\n", runs, n, k.header, store.SupersededCountRunsFile, strings.Join(parts, ", "))
+	}
 }

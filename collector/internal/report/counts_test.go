@@ -50,16 +50,25 @@ func TestCountsPrintsTimePerCellAndTheSpreadOfRepeats(t *testing.T) {
 
 func TestCountsSaysWhichRunsAreSuperseded(t *testing.T) {
 	why := "repeats differed: SET 0.0100% apart"
+	host := "built with jemalloc configured for the build host's 57-bit virtual addresses (machine m), not 48"
+	mixed := "counted on build b1 (code aaaa), and the cell's later build b2 is other code (bbbb)"
 	d := &store.Data{SupersededCountRuns: []store.CountRun{
 		{RunID: "a", CellID: "7.4.1|gcc|-O2"}, {RunID: "b", CellID: "7.4.1|gcc|-O2"}, {RunID: "c", CellID: "7.2.6|gcc|-O2", Protocol: 1},
 		{RunID: "d", CellID: "4.0.0|clang|-O2", Mode: "pipe", Repeat: 1, Protocol: int32(store.CountProtocol), Redone: &why},
 		{RunID: "e", CellID: "4.0.0|clang|-O2", Mode: "pipe", Repeat: 2, Protocol: int32(store.CountProtocol), Redone: &why},
+		{RunID: "f", CellID: "6.0.11|gcc|-O2", Mode: "data", Repeat: 1, Protocol: int32(store.CountProtocol), Redone: &host},
+		{RunID: "g", CellID: "6.0.11|gcc|-O2", Mode: "pipe", Repeat: 1, Protocol: int32(store.CountProtocol), Redone: &host},
+		{RunID: "g2", CellID: "6.0.11|gcc|-O2 -flto", Mode: "pipe", Repeat: 1, Protocol: int32(store.CountProtocol), Redone: &host},
+		{RunID: "h", CellID: "6.0.9|gcc|-Os -flto", Mode: "data", Repeat: 2, Protocol: int32(store.CountProtocol), Redone: &host},
+		{RunID: "i", CellID: "6.0.9|gcc|-O2", Mode: "data", Repeat: 1, Protocol: int32(store.CountProtocol), Redone: &mixed},
 	}}
 	var b strings.Builder
 	Counts(&b, d)
 	want := "counts: protocol " + strconv.Itoa(store.CountProtocol) + "; 3 runs of 2 cells under earlier protocols (1) are superseded, kept in count_runs_superseded.parquet, and not used\n" +
 		"counts: 2 runs of 1 (cell, mode) counted again because their repeats differed (collector count -redo-differing), kept in count_runs_superseded.parquet:\n" +
 		"counts:   4.0.0|clang|-O2 pipe: repeats differed: SET 0.0100% apart\n" +
+		"counts: 4 runs of 3 cells counted again on a rebuild because their build's jemalloc took the build host's virtual address bits (docs/method.md, Build protocol), kept in count_runs_superseded.parquet: 6.0.9 (1), 6.0.11 (2)\n" +
+		"counts: 1 runs of 1 cells counted again on the cell's later build, which is other code, kept in count_runs_superseded.parquet: 6.0.9 (1)\n" +
 		"counts: none yet (collector count)\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
