@@ -192,13 +192,7 @@ func TestRedoDifferingSupersedesBothRepeatsOfADisturbedCellMode(t *testing.T) {
 	if want := []string{"a data: repeats differed: GET 0.2000% apart"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("redone %q, want %q", got, want)
 	}
-	if err := d.Save(dir); err != nil {
-		t.Fatal(err)
-	}
-	m, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := saveAndLoad(t, dir, d)
 	var current, superseded []string
 	for _, r := range m.CountRuns {
 		current = append(current, r.RunID)
@@ -276,13 +270,7 @@ func TestRedoWrongLgVaddrSupersedesRunsOfHostSizedBuilds(t *testing.T) {
 	if got, want := d.RedoWrongLgVaddr(48), []string{"a: " + reason}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("redone %q, want %q", got, want)
 	}
-	if err := d.Save(dir); err != nil {
-		t.Fatal(err)
-	}
-	m, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := saveAndLoad(t, dir, d)
 	if len(m.CountRuns) != 6 || len(m.Counts) != 6 || len(m.SupersededCountRuns) != 2 || len(m.SupersededCounts) != 2 {
 		t.Errorf("%d runs, %d counts, %d superseded runs, %d superseded counts; want 6, 6, 2, 2", len(m.CountRuns), len(m.Counts), len(m.SupersededCountRuns), len(m.SupersededCounts))
 	}
@@ -359,4 +347,17 @@ func TestRedoMixedCodeCountsACellAgainOnItsLatestBuild(t *testing.T) {
 	if again := d.RedoMixedCode(nil); !reflect.DeepEqual(again, []string{"x: counted on build x1 (code 3333), and the cell's later build x2 is other code (4444)"}) {
 		t.Errorf("all cells: redone %q", again)
 	}
+}
+
+// saveAndLoad saves d in dir and reads it back.
+func saveAndLoad(t *testing.T, dir string, d *Data) *Data {
+	t.Helper()
+	if err := d.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
