@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -403,7 +404,8 @@ func OldDepsTree(dir string) bool {
 	return err == nil && string(recipe) != depsRecipe
 }
 
-var lgVaddrLine = regexp.MustCompile(`(?m)^#define LG_VADDR (\d+)\s*$`)
+// jemallocDefine is a numeric define of jemalloc_internal_defs.h.
+var jemallocDefine = regexp.MustCompile(`(?m)^#define (LG_[A-Z]+) (\d+)\s*$`)
 
 // hostProbes are the other values jemalloc's configure takes from the build
 // host, with the one every x86-64 Linux host has given so far: the page size
@@ -425,18 +427,19 @@ func CompiledLgVaddr(tree string) (int, error) {
 	if err != nil {
 		return 0, nil
 	}
+	defines := map[string]int{}
+	for _, m := range jemallocDefine.FindAllSubmatch(b, -1) {
+		defines[string(m[1])], _ = strconv.Atoi(string(m[2]))
+	}
 	for _, p := range hostProbes {
-		m := regexp.MustCompile(`(?m)^#define ` + p.name + ` (\d+)\s*$`).FindSubmatch(b)
-		if m != nil && string(m[1]) != fmt.Sprint(p.want) {
-			return 0, fmt.Errorf("jemalloc was configured with the build host's %s %s, not %d: its code would differ from other hosts' builds", p.name, m[1], p.want)
+		if v, ok := defines[p.name]; ok && v != p.want {
+			return 0, fmt.Errorf("jemalloc was configured with the build host's %s %d, not %d: its code would differ from other hosts' builds", p.name, v, p.want)
 		}
 	}
-	m := lgVaddrLine.FindSubmatch(b)
-	if m == nil {
+	n, ok := defines["LG_VADDR"]
+	if !ok {
 		return 0, nil
 	}
-	n := 0
-	fmt.Sscan(string(m[1]), &n)
 	if n != FixedLgVaddr {
 		return n, fmt.Errorf("jemalloc was configured for %d-bit virtual addresses, not %d (%s was not honoured)", n, FixedLgVaddr, lgVaddrVar)
 	}

@@ -107,40 +107,21 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 	for _, cell := range o.Cells {
 		selected[cell.ID()] = true
 	}
-	if lines := c.data.RedoWrongLgVaddr(build.FixedLgVaddr); len(lines) > 0 {
-		for _, line := range lines {
-			fmt.Fprintf(o.Log, "counting again %s (its runs kept in the superseded tables)\n", line)
-		}
-		if err := c.data.Save(o.DataDir); err != nil {
-			return err
-		}
+	if err := c.countAgain(c.data.RedoWrongLgVaddr(build.FixedLgVaddr)); err != nil {
+		return err
 	}
 	for n := 0; ; n++ {
 		// A cell rebuilt while counted (its binary gone, or another
 		// machine's) is counted again whole on the rebuild when that is
 		// other code.
-		mixed := c.data.RedoMixedCode(selected)
-		for _, line := range mixed {
-			fmt.Fprintf(o.Log, "counting again %s (its runs kept in the superseded tables)\n", line)
-		}
-		if len(mixed) > 0 {
-			if err := c.data.Save(o.DataDir); err != nil {
-				return err
-			}
-		}
-		redone := len(mixed)
+		lines := c.data.RedoMixedCode(selected)
 		if o.RedoDiffering {
-			lines := c.data.RedoDiffering(selected)
-			redone += len(lines)
-			if len(lines) > 0 {
-				for _, line := range lines {
-					fmt.Fprintf(o.Log, "counting again %s (its runs kept in the superseded tables)\n", line)
-				}
-				if err := c.data.Save(o.DataDir); err != nil {
-					return err
-				}
-			}
+			lines = append(lines, c.data.RedoDiffering(selected)...)
 		}
+		if err := c.countAgain(lines); err != nil {
+			return err
+		}
+		redone := len(lines)
 		if n > 0 && redone == 0 {
 			// Nothing differed: what is still pending (a failed build, a
 			// failed server) waits for the next collector count.
@@ -164,6 +145,18 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 			return nil
 		}
 	}
+}
+
+// countAgain logs the lines of what was moved aside to be counted again
+// and, when there are any, saves the data.
+func (c *collector) countAgain(lines []string) error {
+	for _, line := range lines {
+		fmt.Fprintf(c.Log, "counting again %s (its runs kept in the superseded tables)\n", line)
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return c.data.Save(c.DataDir)
 }
 
 // recordOldLgVaddr fills in builds.jemalloc_lg_vaddr of the ok builds

@@ -274,11 +274,14 @@ func (d *Data) Dedupe() {
 // dedupeCounts keeps one row per key in the counting tables, superseded and
 // current, and sorts them.
 func (d *Data) dedupeCounts() {
-	d.dedupeSupersededCounts()
+	superseded := d.dedupeSupersededCounts()
+	// A run moved aside (in another copy of the data, merged in) is not current.
+	d.CountRuns = slices.DeleteFunc(d.CountRuns, func(r CountRun) bool { return superseded[r.RunID] })
 	d.dedupeCurrentCounts()
 }
 
-func (d *Data) dedupeSupersededCounts() {
+// dedupeSupersededCounts dedupes the superseded tables and returns their run ids.
+func (d *Data) dedupeSupersededCounts() map[string]bool {
 	d.SupersededCountRuns = dedupe(d.SupersededCountRuns, func(r CountRun) string { return r.RunID })
 	sort.SliceStable(d.SupersededCountRuns, func(i, j int) bool {
 		return d.SupersededCountRuns[i].StartedAt.Before(d.SupersededCountRuns[j].StartedAt)
@@ -295,15 +298,10 @@ func (d *Data) dedupeSupersededCounts() {
 		}
 	}
 	d.SupersededCounts = kept
+	return superseded
 }
 
 func (d *Data) dedupeCurrentCounts() {
-	// A run moved aside (in another copy of the data, merged in) is not current.
-	superseded := map[string]bool{}
-	for _, r := range d.SupersededCountRuns {
-		superseded[r.RunID] = true
-	}
-	d.CountRuns = slices.DeleteFunc(d.CountRuns, func(r CountRun) bool { return superseded[r.RunID] })
 	d.CountRuns = dedupe(d.CountRuns, func(r CountRun) string { return RunKey(r.CellID, r.Mode, int(r.Repeat)) })
 	sort.SliceStable(d.CountRuns, func(i, j int) bool { return d.CountRuns[i].StartedAt.Before(d.CountRuns[j].StartedAt) })
 	counted := map[string]bool{}
