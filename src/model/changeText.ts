@@ -11,9 +11,16 @@ import { changeGlyph } from './metric';
 const signedPercent = format('+.1%');
 const percent = format('.1%');
 
-/** A ratio as a signed change: 1.0412 -> "+4.1%", 0.95 -> "−5.0%". */
+const signedSmall = format('+.1r');
+
+/**
+ * A ratio as a signed change: 1.0412 -> "+4.1%", 0.95 -> "−5.0%". A change that one decimal would
+ * round to 0.0% keeps one significant digit, 0.99996 -> "−0.004%": a counted cost that changed by a
+ * few instructions per request changed, and "−0.0%, cheaper" would contradict itself.
+ */
 export function formatChange(ratio: number): string {
-  return signedPercent(ratio - 1);
+  const change = ratio - 1;
+  return change !== 0 && Math.abs(change) < 0.0005 ? `${signedSmall(change * 100)}%` : signedPercent(change);
 }
 
 /** A noise band as "±1.8%" (a counted figure's band below 0.1% with three decimals: "±0.012%"). */

@@ -70,9 +70,12 @@ export function pickHardware(classes: readonly HardwareClass[], slug: string | n
 /**
  * The class as a choice in the hardware select:
  * "AMD EPYC, 2 cores — 545 runs, 132 of 132 cells measured, 68% of the plan done"
- * ("the plan complete" once every planned run is done).
+ * ("the plan complete" once every planned run is done; "no requests/second measured" for a class whose
+ * machines only built, such as one that built for counting).
  */
 export function hardwareOptionText(c: HardwareClass): string {
+  // A class whose machines only built (for the counted instrument, which no hardware filter applies to).
+  if (c.runs === 0 && c.doneRuns === 0) return `${c.label} — no requests/second measured, 0 of ${c.plannedCells} cells`;
   const done = c.plannedRuns > 0 && c.doneRuns >= c.plannedRuns ? 'the plan complete' : `${Math.floor(doneShare(c) * 100)}% of the plan done`;
   return `${c.label} — ${formatCount(c.runs)} run${c.runs === 1 ? '' : 's'}, ${c.measuredCells} of ${c.plannedCells} cells measured, ${done}`;
 }

@@ -5,7 +5,7 @@
  * more instructions than -O2, LTO 3% less, clang 2% less, and 6.2.16 clang -O2 uncounted).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { changeText, countsNote, verdictGlyphs } from '../../src/model/changeText';
+import { changeText, countsNote, formatChange, verdictGlyphs } from '../../src/model/changeText';
 import { METRICS, RPS } from '../../src/vocabulary';
 import { changeGlyph } from '../../src/model/metric';
 import { bestConfig, bestConfigText, bestPerMetricText, correlationText, costThroughputCorrelation, countCoverageText, winnerTallyText } from '../../src/model/metricSummary';
@@ -45,6 +45,16 @@ describe('words and marks by direction', () => {
     expect(changeText(0.94, 0.0002, 'faster', IR)).toBe('−6.0%, cheaper beyond the ±0.020% noise band');
     expect(changeText(1.04, 0.018, 'faster')).toBe('+4.0%, faster beyond the ±1.8% noise band');
     expect(countsNote({ faster: 8, tie: 1, slower: 0, unknown: 0 }, IR)).toBe('▼8 ≈1 ▲0');
+  });
+
+  it('keeps a digit of a change too small for one decimal, so a change never reads as 0.0%', () => {
+    expect(formatChange(1.0412)).toBe('+4.1%');
+    expect(formatChange(0.95)).toBe('−5.0%');
+    expect(formatChange(1)).toBe('+0.0%');
+    expect(formatChange(0.99996)).toBe('−0.004%');
+    expect(formatChange(1.0000012)).toBe('+0.0001%');
+    expect(formatChange(1.0006)).toBe('+0.1%');
+    expect(changeText(0.99996, 0, 'faster', IR)).toBe('−0.004%, cheaper beyond the ±0.0% noise band');
   });
 });
 
