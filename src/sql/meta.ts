@@ -17,6 +17,9 @@ export interface CoverageRow {
   tests: number;
   /** Repeats planned per cell and mode (the largest, if the plan varies). */
   planned_repeats: number;
+  /** The fewest repeats planned for a cell, and the cells planned the most (planned_repeats). */
+  min_planned_repeats: number;
+  most_repeats_cells: number;
 }
 
 /** Coverage counts (one row). One-row aggregates joined side by side: DuckDB 0.9 runs this
@@ -27,7 +30,9 @@ export function coverageQuery(): Query<CoverageRow> {
        (SELECT count(*)::INTEGER AS planned_cells,
                coalesce(sum(repeats * len(string_split(modes, ','))), 0)::INTEGER AS planned_runs,
                count(DISTINCT version)::INTEGER AS versions,
-               coalesce(max(repeats), 0)::INTEGER AS planned_repeats
+               coalesce(max(repeats), 0)::INTEGER AS planned_repeats,
+               coalesce(min(repeats), 0)::INTEGER AS min_planned_repeats,
+               count(*) FILTER (WHERE repeats = (SELECT max(repeats) FROM plan))::INTEGER AS most_repeats_cells
         FROM plan) p,
        (SELECT count(*)::INTEGER AS collected_cells, count(*) FILTER (WHERE NOT ok)::INTEGER AS failed_builds
         FROM (SELECT cell_id, bool_or(status = 'ok') AS ok FROM builds SEMI JOIN plan USING (cell_id) GROUP BY cell_id)) b,

@@ -65,14 +65,24 @@ function lines(values: readonly string[]): HTMLElement {
   return h('ul', { class: 'list-none' }, ...values.map((v) => h('li', {}, v)));
 }
 
+/**
+ * The repeats the plan asks of each build and mode: "3 repeats planned per build and mode", or when
+ * the plan varies "3 repeats planned per build and mode for 132 of 1,896 cells, 1 for the others".
+ */
+export function plannedRepeatsText(c: Pick<CoverageRow, 'planned_repeats' | 'min_planned_repeats' | 'most_repeats_cells' | 'planned_cells'>): string {
+  const most = `${c.planned_repeats} repeat${c.planned_repeats === 1 ? '' : 's'} planned per build and mode`;
+  if (c.min_planned_repeats === c.planned_repeats) return most;
+  const others = c.min_planned_repeats === c.planned_repeats - 1 ? String(c.min_planned_repeats) : `${c.min_planned_repeats} to ${c.planned_repeats - 1}`;
+  return `${most} for ${c.most_repeats_cells.toLocaleString('en-US')} of ${c.planned_cells.toLocaleString('en-US')} cells, ${others} for the others`;
+}
+
 /** Renders the measurement details into `dl`. */
 export function renderMeasurement(dl: HTMLElement, info: HeaderInfo): void {
-  const planned = info.coverage.planned_repeats;
   const protocol = info.protocol.length
     ? lines([
         ...info.protocol.map((p) => `${p.mode}: redis-benchmark ${p.client_args}`),
         `client: ${[...new Set(info.protocol.map((p) => p.client_version))].join(', ')}`,
-        `${planned} repeat${planned === 1 ? '' : 's'} planned per build and mode, the best one kept; server and client ${info.protocol.every((p) => p.pinned) ? 'pinned to separate CPUs' : 'not pinned to CPUs'}`,
+        `${plannedRepeatsText(info.coverage)}, the best one kept; server and client ${info.protocol.every((p) => p.pinned) ? 'pinned to separate CPUs' : 'not pinned to CPUs'}`,
       ])
     : 'no benchmark run recorded yet';
   const machines = info.machines.length

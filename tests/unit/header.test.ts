@@ -1,7 +1,7 @@
 /** The header's counted-protocol lines, from hand-made rows. */
 import { describe, expect, it } from 'vitest';
 import type { CountProtocolRow } from '../../src/sql/meta';
-import { countProtocolLines, countProtocolSummary } from '../../src/ui/header';
+import { countProtocolLines, countProtocolSummary, plannedRepeatsText } from '../../src/ui/header';
 
 const row = (mode: string, env: string, runs: number, client_args = `-n 1000 -c 1${mode === 'pipe' ? ' -P 1000' : ''}`): CountProtocolRow => ({
   mode, protocol: 4, valgrind_version: 'valgrind-3.19.0', command: 'setarch -R valgrind --tool=callgrind', env,
@@ -37,5 +37,16 @@ describe('countProtocolLines', () => {
       'server: setarch -R valgrind --tool=callgrind (valgrind-3.19.0)',
       'client: redis-benchmark 7.4.1',
     ]);
+  });
+});
+
+describe('plannedRepeatsText', () => {
+  it('says how many repeats the plan asks, and for how many cells when it varies', () => {
+    expect(plannedRepeatsText({ planned_repeats: 3, min_planned_repeats: 3, most_repeats_cells: 84, planned_cells: 84 })).toBe('3 repeats planned per build and mode');
+    expect(plannedRepeatsText({ planned_repeats: 1, min_planned_repeats: 1, most_repeats_cells: 12, planned_cells: 12 })).toBe('1 repeat planned per build and mode');
+    expect(plannedRepeatsText({ planned_repeats: 3, min_planned_repeats: 1, most_repeats_cells: 132, planned_cells: 1896 }))
+      .toBe('3 repeats planned per build and mode for 132 of 1,896 cells, 1 to 2 for the others');
+    expect(plannedRepeatsText({ planned_repeats: 2, min_planned_repeats: 1, most_repeats_cells: 132, planned_cells: 1896 }))
+      .toBe('2 repeats planned per build and mode for 132 of 1,896 cells, 1 for the others');
   });
 });
