@@ -15,11 +15,13 @@
  *   changes=size              changes between releases: listed by size (absent: by release)
  *   reach=every               changes between releases: only those in every configuration
  *                             compared, or (some) in some only (absent: all)
+ *   least=1                   changes between releases: only those of at least 0.1, 1 or 5 percent
+ *                             (absent: every change beyond noise)
  *   cell=7.4.1|clang|-Ofast   status grid: the cell whose build and runs are shown
  *   section=compare           the section the page is scrolled to (charts use `chart`)
  */
 import type { ConfigRef, SideRef } from '../vocabulary';
-import { CHANGE_ORDERS, CHANGE_REACHES, type ChangeOrder, type ChangeReach } from './releaseChanges';
+import { CHANGE_LEASTS, CHANGE_ORDERS, CHANGE_REACHES, type ChangeLeast, type ChangeOrder, type ChangeReach } from './releaseChanges';
 
 /** The sections above the charts, in page order. */
 export const SECTIONS = ['summary', 'factors', 'trends', 'compare', 'changes', 'hardware', 'status'] as const;
@@ -45,6 +47,8 @@ export interface AnalysisState {
   readonly changes: Exclude<ChangeOrder, 'release'> | null;
   /** Which changes between releases are listed: in every configuration, in some only, or null for all. */
   readonly reach: Exclude<ChangeReach, 'any'> | null;
+  /** The smallest change between releases listed, in percent, or null for every change beyond noise. */
+  readonly least: ChangeLeast | null;
   /** The status grid cell (cell id) whose details are open, or null. */
   readonly cell: string | null;
   /** The section scrolled to, or null (the top, or a chart). */
@@ -53,11 +57,11 @@ export interface AnalysisState {
 
 /** No parameter: every field at its default. */
 export const ANALYSIS_DEFAULTS: AnalysisState = Object.freeze({
-  base: null, scope: null, trend: null, a: null, b: null, vs: null, changes: null, reach: null, cell: null, section: null,
+  base: null, scope: null, trend: null, a: null, b: null, vs: null, changes: null, reach: null, least: null, cell: null, section: null,
 });
 
 /** The URL parameters of this state, in the order they are written. */
-export const ANALYSIS_PARAMS = ['base', 'scope', 'trend', 'a', 'b', 'vs', 'changes', 'reach', 'cell', 'section'] as const;
+export const ANALYSIS_PARAMS = ['base', 'scope', 'trend', 'a', 'b', 'vs', 'changes', 'reach', 'least', 'cell', 'section'] as const;
 
 /** "compiler|flag set", the key of a configuration. */
 export function configKey(config: ConfigRef): string {
@@ -130,6 +134,7 @@ export function decodeAnalysis(text: (name: string) => string | null, problems: 
     vs: text('vs'),
     changes: checked('changes', 'order of the changes', (v) => v !== 'release' && (CHANGE_ORDERS as readonly string[]).includes(v)) as AnalysisState['changes'],
     reach: checked('reach', 'reach of the changes', (v) => v !== 'any' && (CHANGE_REACHES as readonly string[]).includes(v)) as AnalysisState['reach'],
+    least: checked('least', 'smallest change listed', (v) => (CHANGE_LEASTS as readonly string[]).includes(v)) as AnalysisState['least'],
     cell: checked('cell', 'status grid cell', (v) => parseCellId(v) !== null),
     section: checked('section', 'section', (v) => (SECTIONS as readonly string[]).includes(v)) as SectionId | null,
   };

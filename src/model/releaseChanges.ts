@@ -31,6 +31,21 @@ export function hasReach(e: Pick<ChangeEntry, 'count' | 'compared'>, reach: Chan
   return reach === 'any' || (e.count === e.compared) === (reach === 'every');
 }
 
+/**
+ * The smallest change listed, in percent: every change beyond noise (null), or those of at least
+ * 0.1%, 1% or 5%. A counted cost has no noise to speak of, so a change of a few instructions per
+ * request is beyond it; this keeps the changes large enough to matter.
+ */
+export type ChangeLeast = '0.1' | '1' | '5';
+
+/** The smallest sizes offered, smallest first. */
+export const CHANGE_LEASTS: readonly ChangeLeast[] = ['0.1', '1', '5'];
+
+/** Whether an entry's change (its configurations' geometric mean) is at least `least` percent either way. */
+export function hasSize(e: Pick<ChangeEntry, 'ratio'>, least: ChangeLeast | null): boolean {
+  return least === null || Math.abs(e.ratio - 1) >= Number(least) / 100 - 1e-12;
+}
+
 /** One change beyond noise: a test in a mode got cheaper or costlier from one release to the next. */
 export interface ChangeEntry {
   readonly pairIndex: number;

@@ -9,7 +9,7 @@
 import { changeGlyph } from '../model/metric';
 import { precisionStats } from '../data/precisionStats';
 import { RULE_TEXT } from '../model/precision';
-import { betweenText, bySize, changeEntries, type ChangeEntry, type ChangeReach, compareUrl, hasReach, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
+import { betweenText, bySize, changeEntries, type ChangeEntry, type ChangeLeast, type ChangeReach, CHANGE_LEASTS, compareUrl, hasReach, hasSize, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
 import { chartKey, chartMatches, type AppState, protocolOf, shownVersions } from '../model/state';
 import { precisionReleaseChangesQuery } from '../sql/precision';
 import type { Query } from '../sql/query';
@@ -38,18 +38,22 @@ const INTRO = [
   'Within a pair, a missing count (not collected, build failed, unsupported) is listed as missing, never as a change. ',
   'The page\'s metric when it is a counted one (instructions, estimated cycles, simulated misses per request), else instructions per request. ',
   'A count of zero (simulated last-level misses: none in the window) has no ratio to a count above zero: such a comparison is listed without a ratio. ',
-  'The page\'s mode filter and test search apply here too. Show picks the changes in every configuration compared (a change in the code, whatever the compiler) or those in some configurations only (where compilers or flag sets part ways).',
+  'The page\'s mode filter and test search apply here too. Show picks the changes in every configuration compared (a change in the code, whatever the compiler) or those in some configurations only (where compilers or flag sets part ways). At least hides the changes smaller than 0.1%, 1% or 5% (the geometric mean of their configurations\' changes): a counted cost has next to no noise, so a change of a few instructions per request is beyond it.',
 ];
 
 /** The Show choices: which changes are listed. */
 const REACH_OPTIONS: readonly (readonly [ChangeReach, string])[] = [['any', 'every change'], ['every', 'in every configuration'], ['some', 'in some configurations only']];
 
+/** The At least choices: the smallest change listed. */
+const LEAST_OPTIONS: readonly (readonly [string, string])[] = [['', 'any size beyond noise'], ...CHANGE_LEASTS.map((v) => [v, `${v}%`] as const)];
+
 /** What the status line says of the filters that hide changes: "; tests matching "SET", pipe mode". */
-function filterText(state: AppState, reach: ChangeReach): string {
+function filterText(state: AppState, reach: ChangeReach, least: ChangeLeast | null): string {
   const parts = [
     ...(state.q ? [`tests matching "${state.q}"`] : []),
     ...(state.mode !== 'all' && state.mode !== 'precision' ? [`${state.mode} mode`] : []),
     ...(reach === 'every' ? ['in every configuration compared'] : reach === 'some' ? ['in some configurations only'] : []),
+    ...(least ? [`at least ${least}%`] : []),
   ];
   return parts.length ? ` (shown: ${parts.join(', ')})` : '';
 }
@@ -59,7 +63,8 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('changes', 'Changes between releases', INTRO, () => ctx.link({ section: 'changes' }), ctx.tools);
   const order = labelledSelect('changes-order', 'Order', (v) => ctx.update({ changes: v === 'size' ? 'size' : null, section: 'changes' }));
   const show = labelledSelect('changes-reach', 'Show', (v) => ctx.update({ reach: v === 'every' || v === 'some' ? v : null, section: 'changes' }));
-  frame.controls.append(order.wrap, show.wrap);
+  const least = labelledSelect('changes-least', 'At least', (v) => ctx.update({ least: (CHANGE_LEASTS as readonly string[]).includes(v) ? v as ChangeLeast : null, section: 'changes' }));
+  frame.controls.append(order.wrap, show.wrap, least.wrap);
   const rule = h('p', { class: 'rule-note mb-2 max-w-4xl text-sm text-slate-700' });
   const list = h('div', { class: 'space-y-3 text-sm' });
   frame.body.append(rule, list);
@@ -94,16 +99,16 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
       h('p', { class: 'pair-note text-slate-600' }, p.note.charAt(0).toUpperCase() + p.note.slice(1), '.'));
 
   function draw(allRows: readonly ReleaseChangeRow[], state: AppState, metric: Metric, precision: boolean, spans: readonly ReleaseSpan[], unmeasured: readonly string[], shown: number): void {
-    // The page's mode filter and test search; then the reach picked under Show.
+    // The page's mode filter and test search; then the reach picked under Show and the size under At least.
     const rows = allRows.filter((r) => chartMatches(state, r.mode, r.test, ctx.precisionModes));
     const reach: ChangeReach = state.reach ?? 'any';
-    const pairs = pairChanges(rows, metric, precision).map((p) => ({ ...p, entries: p.entries.filter((e) => hasReach(e, reach)) }));
+    const pairs = pairChanges(rows, metric, precision).map((p) => ({ ...p, entries: p.entries.filter((e) => hasReach(e, reach) && hasSize(e, state.least)) }));
     const entries = pairs.flatMap((p) => p.entries);
     const all = changeEntries(allRows, metric).length;
     const missing = precision ? 'not measured in the precision modes' : 'without counts';
     const between = (pairIndex: number) => spans[pairIndex]?.between ?? [];
     const skipped = unmeasured.length ? `; ${unmeasured.length} of the ${shown} releases shown ${missing}, spanned by the pairs around them` : '';
-    const filtered = filterText(state, reach);
+    const filtered = filterText(state, reach, state.least);
     const count = filtered ? `${entries.length} of ${all}` : String(all);
     frame.status.textContent = `${count} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}${filtered}${skipped}`;
     if (state.changes === 'size') {
@@ -131,6 +136,7 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
   async function render(state: AppState): Promise<void> {
     order.setOptions([['release', 'by release'], ['size', 'by size of change']], state.changes ?? 'release');
     show.setOptions(REACH_OPTIONS, state.reach ?? 'any');
+    least.setOptions(LEAST_OPTIONS, state.least ?? '');
     const precision = protocolOf(state.mode, ctx.precisionModes) === 'precision';
     const token = ++renders;
     const metric = precision ? RPS : countedMetric(state);
@@ -172,5 +178,5 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     draw(rows, state, metric, precision, spans, unmeasured, shown.length);
   }
 
-  return { frame, render, key: (s) => `${countedMetric(s).id}|${s.from}|${s.to}|${s.releases}|${s.changes}|${s.reach}|${s.mode}|${s.q}` };
+  return { frame, render, key: (s) => `${countedMetric(s).id}|${s.from}|${s.to}|${s.releases}|${s.changes}|${s.reach}|${s.least}|${s.mode}|${s.q}` };
 }

@@ -111,3 +111,32 @@ test('Show keeps the changes in every configuration or in some only; the mode fi
   await expect(status).toContainText(`${await shown.count()} of ${total} changes`);
   await expect(status).toContainText('(shown: tests matching "incr", pipe mode)');
 });
+
+test('At least hides the changes smaller than the size picked, kept in the URL', async ({ page }) => {
+  await page.goto('./?metric=ir&section=changes');
+  await waitForCharts(page);
+  const status = changes(page).locator('[role="status"][data-status]');
+  await expect(pair(page, '7.2.6', '7.4.1')).toBeVisible();
+  await expect(page.locator('#changes-least')).toHaveValue('');
+  const total = Number(/^(\d+) changes/.exec((await status.textContent()) ?? '')?.[1]);
+  // The fixture's planted changes: about +2.6% to +3.5% between most pairs, +5.7% (SET +7.2%) and INCR −2.8% from 3.0.7 to 6.2.16.
+  await page.locator('#changes-least').selectOption('5');
+  await expect(page).toHaveURL(/least=5/);
+  await expect(status).toContainText(/^\d+ of \d+ changes .*\(shown: at least 5%\)/);
+  const across = pair(page, '3.0.7', '6.2.16');
+  await expect(across.locator('li[data-test="SET"][data-mode="data"]')).toContainText('+7.2%');
+  await expect(across.locator('li[data-test="INCR"][data-mode="data"]')).toHaveCount(1);
+  await expect(across.locator('li[data-test="INCR"][data-mode="data"]')).toHaveAttribute('data-change', 'costlier');
+  await expect(pair(page, '7.2.6', '7.4.1').locator('li')).toHaveCount(0);
+  const sizes = (await changes(page).locator('li').allTextContents()).map((t) => Math.abs(Number(/([+−-][\d.]+)%/.exec(t)?.[1]?.replace('−', '-'))));
+  expect(sizes.length).toBeGreaterThan(0);
+  expect(sizes.length).toBeLessThan(total);
+  for (const size of sizes) expect(size).toBeGreaterThanOrEqual(5);
+  await page.reload();
+  await waitForCharts(page);
+  await expect(page.locator('#changes-least')).toHaveValue('5');
+  await expect(pair(page, '7.2.6', '7.4.1').locator('li')).toHaveCount(0);
+  await page.locator('#changes-least').selectOption('');
+  await expect(page).not.toHaveURL(/least=/);
+  await expect(status).toContainText(new RegExp(`^${total} changes`));
+});

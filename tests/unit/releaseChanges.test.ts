@@ -4,7 +4,7 @@
  * on hand-made rows.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { betweenText, bySize, changeEntries, compareUrl, hasReach, pairChanges, pairNote, releasePairs, releaseSpans } from '../../src/model/releaseChanges';
+import { betweenText, bySize, changeEntries, compareUrl, hasReach, hasSize, pairChanges, pairNote, releasePairs, releaseSpans } from '../../src/model/releaseChanges';
 import { releaseChangesQuery, type ReleaseChangeRow } from '../../src/sql/releaseChanges';
 import { METRICS } from '../../src/vocabulary';
 import { openFixtureDb } from '../support/fixture-db';
@@ -132,6 +132,15 @@ describe('shaping the changes', () => {
     const some = { count: 2, compared: 10 };
     expect([hasReach(every, 'any'), hasReach(every, 'every'), hasReach(every, 'some')]).toEqual([true, true, false]);
     expect([hasReach(some, 'any'), hasReach(some, 'every'), hasReach(some, 'some')]).toEqual([true, false, true]);
+  });
+
+  it('hasSize keeps the changes of at least the size picked, either way', () => {
+    const sizes = [1.00004, 0.999, 1.0099, 0.99, 1.05, 0.94].map((ratio) => ({ ratio }));
+    const kept = (least: '0.1' | '1' | '5' | null) => sizes.filter((e) => hasSize(e, least)).map((e) => e.ratio);
+    expect(kept(null)).toEqual([1.00004, 0.999, 1.0099, 0.99, 1.05, 0.94]);
+    expect(kept('0.1')).toEqual([0.999, 1.0099, 0.99, 1.05, 0.94]);
+    expect(kept('1')).toEqual([0.99, 1.05, 0.94]);
+    expect(kept('5')).toEqual([1.05, 0.94]);
   });
 
   it('pairChanges groups rows by pair in release order', () => {

@@ -26,6 +26,7 @@ const full: AppState = {
   vs: 'arm-neoverse-n1-2-cores',
   changes: 'size',
   reach: 'every',
+  least: '1',
   cell: '7.4.1|clang|-O2 -flto',
   section: 'compare',
 };
@@ -74,6 +75,13 @@ describe('encodeState / decodeState', () => {
     const { state, problems } = decodeState('?reach=any&changes=size');
     expect(state).toEqual({ ...DEFAULTS, changes: 'size' });
     expect(problems).toEqual(['Could not read the reach of the changes "any"; ignored.']);
+  });
+
+  it('reads the smallest change listed between releases, and refuses a size not offered', () => {
+    expect(decodeState('?least=0.1').state.least).toBe('0.1');
+    const { state, problems } = decodeState('?least=2&reach=some');
+    expect(state).toEqual({ ...DEFAULTS, reach: 'some' });
+    expect(problems).toEqual(['Could not read the smallest change listed "2"; ignored.']);
   });
 
   it('keeps the valid fields of a partly malformed URL', () => {
