@@ -29,7 +29,8 @@ function countedMetric(state: AppState): Metric {
 
 const PRECISION_INTRO = 'For each release the precision modes measured against the one before it among those releases shown (a pair spans the releases between them that the modes did not measure), per test and mode, '
   + 'the configurations whose requests/second changed: the newer release over the older as the geometric mean of their rounds paired by number, '
-  + 'a change when its 95% interval excludes 0. A missing figure is listed as missing, never as a change.';
+  + 'a change when its 95% interval excludes 0. A missing figure is listed as missing, never as a change. '
+  + 'Show and At least pick the changes listed as in the counted metric: by reach, and by size (the geometric mean of the configurations\' changes).';
 
 const INTRO = [
   'For each release with counts against the one before it with counts among the releases shown (the version range; the current versions, or every release), per test and mode, the configurations whose counted cost ',
