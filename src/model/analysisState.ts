@@ -21,7 +21,7 @@
  *   section=compare           the section the page is scrolled to (charts use `chart`)
  */
 import type { ConfigRef, SideRef } from '../vocabulary';
-import { CHANGE_LEASTS, CHANGE_ORDERS, CHANGE_REACHES, type ChangeLeast, type ChangeOrder, type ChangeReach } from './releaseChanges';
+import { CHANGE_ORDERS, CHANGE_REACHES, type ChangeLeast, type ChangeOrder, type ChangeReach, isChangeLeast } from './releaseChanges';
 
 /** The sections above the charts, in page order. */
 export const SECTIONS = ['summary', 'factors', 'trends', 'compare', 'changes', 'hardware', 'status'] as const;
@@ -134,7 +134,7 @@ export function decodeAnalysis(text: (name: string) => string | null, problems: 
     vs: text('vs'),
     changes: checked('changes', 'order of the changes', (v) => v !== 'release' && (CHANGE_ORDERS as readonly string[]).includes(v)) as AnalysisState['changes'],
     reach: checked('reach', 'reach of the changes', (v) => v !== 'any' && (CHANGE_REACHES as readonly string[]).includes(v)) as AnalysisState['reach'],
-    least: checked('least', 'smallest change listed', (v) => (CHANGE_LEASTS as readonly string[]).includes(v)) as AnalysisState['least'],
+    least: checked('least', 'smallest change listed', isChangeLeast) as AnalysisState['least'],
     cell: checked('cell', 'status grid cell', (v) => parseCellId(v) !== null),
     section: checked('section', 'section', (v) => (SECTIONS as readonly string[]).includes(v)) as SectionId | null,
   };

@@ -41,6 +41,11 @@ export type ChangeLeast = '0.1' | '1' | '5';
 /** The smallest sizes offered, smallest first. */
 export const CHANGE_LEASTS: readonly ChangeLeast[] = ['0.1', '1', '5'];
 
+/** Whether `value` (a URL parameter, a select's value) is one of the sizes offered. */
+export function isChangeLeast(value: string): value is ChangeLeast {
+  return (CHANGE_LEASTS as readonly string[]).includes(value);
+}
+
 /** Whether an entry's change (its configurations' geometric mean) is at least `least` percent either way. */
 export function hasSize(e: Pick<ChangeEntry, 'ratio'>, least: ChangeLeast | null): boolean {
   return least === null || Math.abs(e.ratio - 1) >= Number(least) / 100 - 1e-12;

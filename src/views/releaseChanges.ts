@@ -9,7 +9,7 @@
 import { changeGlyph } from '../model/metric';
 import { precisionStats } from '../data/precisionStats';
 import { RULE_TEXT } from '../model/precision';
-import { betweenText, bySize, changeEntries, type ChangeEntry, type ChangeLeast, type ChangeReach, CHANGE_LEASTS, compareUrl, hasReach, hasSize, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
+import { betweenText, bySize, changeEntries, type ChangeEntry, type ChangeReach, CHANGE_LEASTS, compareUrl, hasReach, hasSize, isChangeLeast, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
 import { chartKey, chartMatches, type AppState, protocolOf, shownVersions } from '../model/state';
 import { precisionReleaseChangesQuery } from '../sql/precision';
 import type { Query } from '../sql/query';
@@ -49,12 +49,12 @@ const REACH_OPTIONS: readonly (readonly [ChangeReach, string])[] = [['any', 'eve
 const LEAST_OPTIONS: readonly (readonly [string, string])[] = [['', 'any size beyond noise'], ...CHANGE_LEASTS.map((v) => [v, `${v}%`] as const)];
 
 /** What the status line says of the filters that hide changes: "; tests matching "SET", pipe mode". */
-function filterText(state: AppState, reach: ChangeReach, least: ChangeLeast | null): string {
+function filterText(state: AppState, reach: ChangeReach): string {
   const parts = [
     ...(state.q ? [`tests matching "${state.q}"`] : []),
     ...(state.mode !== 'all' && state.mode !== 'precision' ? [`${state.mode} mode`] : []),
     ...(reach === 'every' ? ['in every configuration compared'] : reach === 'some' ? ['in some configurations only'] : []),
-    ...(least ? [`at least ${least}%`] : []),
+    ...(state.least ? [`at least ${state.least}%`] : []),
   ];
   return parts.length ? ` (shown: ${parts.join(', ')})` : '';
 }
@@ -64,7 +64,7 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('changes', 'Changes between releases', INTRO, () => ctx.link({ section: 'changes' }), ctx.tools);
   const order = labelledSelect('changes-order', 'Order', (v) => ctx.update({ changes: v === 'size' ? 'size' : null, section: 'changes' }));
   const show = labelledSelect('changes-reach', 'Show', (v) => ctx.update({ reach: v === 'every' || v === 'some' ? v : null, section: 'changes' }));
-  const least = labelledSelect('changes-least', 'At least', (v) => ctx.update({ least: (CHANGE_LEASTS as readonly string[]).includes(v) ? v as ChangeLeast : null, section: 'changes' }));
+  const least = labelledSelect('changes-least', 'At least', (v) => ctx.update({ least: isChangeLeast(v) ? v : null, section: 'changes' }));
   frame.controls.append(order.wrap, show.wrap, least.wrap);
   const rule = h('p', { class: 'rule-note mb-2 max-w-4xl text-sm text-slate-700' });
   const list = h('div', { class: 'space-y-3 text-sm' });
@@ -109,7 +109,7 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     const missing = precision ? 'not measured in the precision modes' : 'without counts';
     const between = (pairIndex: number) => spans[pairIndex]?.between ?? [];
     const skipped = unmeasured.length ? `; ${unmeasured.length} of the ${shown} releases shown ${missing}, spanned by the pairs around them` : '';
-    const filtered = filterText(state, reach, state.least);
+    const filtered = filterText(state, reach);
     const count = filtered ? `${entries.length} of ${all}` : String(all);
     frame.status.textContent = `${count} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}${filtered}${skipped}`;
     if (state.changes === 'size') {
