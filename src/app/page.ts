@@ -87,7 +87,7 @@ export async function showDataset(source: Source, dataCatalog: Catalog, main: HT
   const header = () => renderHeader(runners.background, dataCatalog);
   if (!dataCatalog.charts.length) {
     const coverage = await header();
-    showNoData(main, `${coverage.collected_cells} of ${coverage.planned_cells} cells collected, but no benchmark result yet. Charts appear as soon as the first run finishes.`);
+    showNoData(main, `${coverage.collected_cells} of ${coverage.planned_cells} cells built, but no benchmark result yet. Charts appear as soon as the first run finishes.`);
     byId('controls').hidden = true;
     return;
   }

@@ -75,7 +75,7 @@ export function pickHardware(classes: readonly HardwareClass[], slug: string | n
  */
 export function hardwareOptionText(c: HardwareClass): string {
   // A class whose machines only built (for the counted instrument, which no hardware filter applies to).
-  if (c.runs === 0 && c.doneRuns === 0) return `${c.label} — no requests/second measured, 0 of ${c.plannedCells} cells`;
+  if (c.runs === 0 && c.doneRuns === 0) return `${c.label} — no requests/second measured, 0 of ${formatCount(c.plannedCells)} cells`;
   const done = c.plannedRuns > 0 && c.doneRuns >= c.plannedRuns ? 'the plan complete' : `${Math.floor(doneShare(c) * 100)}% of the plan done`;
-  return `${c.label} — ${formatCount(c.runs)} run${c.runs === 1 ? '' : 's'}, ${c.measuredCells} of ${c.plannedCells} cells measured, ${done}`;
+  return `${c.label} — ${formatCount(c.runs)} run${c.runs === 1 ? '' : 's'}, ${formatCount(c.measuredCells)} of ${formatCount(c.plannedCells)} cells measured, ${done}`;
 }

@@ -17,8 +17,10 @@ export interface CoverageRow {
   tests: number;
   /** Repeats planned per cell and mode (the largest, if the plan varies). */
   planned_repeats: number;
-  /** The fewest repeats planned for a cell, and the cells planned the most (planned_repeats). */
+  /** The fewest repeats planned for a cell, the most below planned_repeats (0 when the plan does
+   * not vary), and the cells planned the most (planned_repeats). */
   min_planned_repeats: number;
+  next_planned_repeats: number;
   most_repeats_cells: number;
 }
 
@@ -32,6 +34,7 @@ export function coverageQuery(): Query<CoverageRow> {
                count(DISTINCT version)::INTEGER AS versions,
                coalesce(max(repeats), 0)::INTEGER AS planned_repeats,
                coalesce(min(repeats), 0)::INTEGER AS min_planned_repeats,
+               coalesce(max(repeats) FILTER (WHERE repeats < (SELECT max(repeats) FROM plan)), 0)::INTEGER AS next_planned_repeats,
                count(*) FILTER (WHERE repeats = (SELECT max(repeats) FROM plan))::INTEGER AS most_repeats_cells
         FROM plan) p,
        (SELECT count(*)::INTEGER AS collected_cells, count(*) FILTER (WHERE NOT ok)::INTEGER AS failed_builds

@@ -1,5 +1,5 @@
 /** The header's "how this was measured" and "how much is collected" parts, from the data. */
-import { formatBytes } from '../model/format';
+import { formatBytes, formatCount } from '../model/format';
 import type { CompilerRow, CountProtocolRow, CoverageRow, DatesRow, MachineRow, ProtocolRow } from '../sql/meta';
 import { COUNT_WORKLOAD_NOTE } from '../vocabulary';
 import { h } from './dom';
@@ -69,10 +69,12 @@ function lines(values: readonly string[]): HTMLElement {
  * The repeats the plan asks of each build and mode: "3 repeats planned per build and mode", or when
  * the plan varies "3 repeats planned per build and mode for 132 of 1,896 cells, 1 for the others".
  */
-export function plannedRepeatsText(c: Pick<CoverageRow, 'planned_repeats' | 'min_planned_repeats' | 'most_repeats_cells' | 'planned_cells'>): string {
+export function plannedRepeatsText(
+  c: Pick<CoverageRow, 'planned_repeats' | 'min_planned_repeats' | 'next_planned_repeats' | 'most_repeats_cells' | 'planned_cells'>,
+): string {
   const most = `${c.planned_repeats} repeat${c.planned_repeats === 1 ? '' : 's'} planned per build and mode`;
   if (c.min_planned_repeats === c.planned_repeats) return most;
-  const others = c.min_planned_repeats === c.planned_repeats - 1 ? String(c.min_planned_repeats) : `${c.min_planned_repeats} to ${c.planned_repeats - 1}`;
+  const others = c.min_planned_repeats === c.next_planned_repeats ? String(c.min_planned_repeats) : `${c.min_planned_repeats} to ${c.next_planned_repeats}`;
   return `${most} for ${c.most_repeats_cells.toLocaleString('en-US')} of ${c.planned_cells.toLocaleString('en-US')} cells, ${others} for the others`;
 }
 
@@ -124,9 +126,9 @@ export function renderMeasurement(dl: HTMLElement, info: HeaderInfo): void {
 export function renderCoverage(box: HTMLElement, c: CoverageRow, hardware?: string): void {
   const complete = c.planned_cells > 0 && c.collected_cells === c.planned_cells && c.finished_runs + c.server_failed_runs >= c.planned_runs;
   const text = [
-    `${c.collected_cells} of ${c.planned_cells} cells collected${hardware ? ` on ${hardware}` : ''} (${c.versions} Redis versions × compilers × flag sets)`,
-    c.failed_builds ? `${c.failed_builds} failed to build` : '',
-    `${c.finished_runs} of ${c.planned_runs} benchmark runs finished`,
+    `${formatCount(c.collected_cells)} of ${formatCount(c.planned_cells)} cells built${hardware ? ` on ${hardware}` : ''} (${c.versions} Redis versions × compilers × flag sets), ${formatCount(c.measured_cells)} of them measured`,
+    c.failed_builds ? `${formatCount(c.failed_builds)} failed to build` : '',
+    `${formatCount(c.finished_runs)} of ${formatCount(c.planned_runs)} benchmark runs finished`,
     c.server_failed_runs ? `${c.server_failed_runs} run${c.server_failed_runs === 1 ? '' : 's'} where the server failed` : '',
   ].filter(Boolean).join('; ');
   const progress = h('progress', {

@@ -19,7 +19,7 @@ test('charts render one figure per test and mode with the header from the data',
   expect(await bars(set).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-key')))).toEqual([
     '2.6.17', '2.8.24', '3.0.7', '5.0.14', '6.2.16', '7.2.6', '7.4.1',
   ]);
-  await expect(page.locator('#coverage')).toContainText('71 of 84 cells collected');
+  await expect(page.locator('#coverage')).toContainText('71 of 84 cells built');
   await expect(page.locator('#coverage')).toContainText('3 failed to build');
   await expect(page.locator('#coverage')).toContainText('1 run where the server failed');
   await expect(page.locator('#measurement')).toContainText('Fixture CPU @ 2.00GHz');

@@ -77,7 +77,7 @@ test('a partly published dataset names the missing files and shows the rest', as
   await page.route('**/data/results.parquet', (route) => route.fulfill({ status: 404, body: 'not found' }));
   await page.goto('./');
   await expect(page.locator('[data-notice="missing-files"]')).toContainText('Not published yet: results.parquet');
-  await expect(page.locator('[data-empty="true"]')).toContainText('71 of 84 cells collected, but no benchmark result yet');
+  await expect(page.locator('[data-empty="true"]')).toContainText('71 of 84 cells built, but no benchmark result yet');
   await expect(page.locator('#measurement')).toContainText('Fixture CPU @ 2.00GHz');
 });
 

@@ -29,7 +29,7 @@ test('every chart is drawn from the first view before the engine is up, with the
   const release = await holdEngine(context);
   await page.goto('./');
   await waitForCharts(page);
-  await expect(page.locator('#coverage')).toContainText('71 of 84 cells collected');
+  await expect(page.locator('#coverage')).toContainText('71 of 84 cells built');
   expect(await page.evaluate(() => performance.getEntriesByName('duckdb:ready').length)).toBe(0);
   const precomputed = await drawnBars(page);
   release();

@@ -27,7 +27,7 @@ test('the hardware select lists both classes, and picking one reloads the page w
   await expect(page).toHaveURL(new RegExp(`\\?hw=${DEFAULT_HW}$`));
   await expect(page.locator('#measurement')).toContainText('Fixture CPU @ 2.00GHz');
   await expect(page.locator('#measurement')).not.toContainText('Fixture Intel CPU');
-  await expect(page.locator('#coverage')).toContainText('71 of 84 cells collected on Fixture CPU @ 2.00GHz, 2 cores');
+  await expect(page.locator('#coverage')).toContainText('71 of 84 cells built on Fixture CPU @ 2.00GHz, 2 cores');
   const defaultValue = await valueOf(page, 'data:SET', '7.4.1');
   expect(defaultValue).toBeGreaterThan(0);
   await screenshot(page, testInfo, 'hardware-default');
@@ -57,7 +57,7 @@ test('a link with hw reopens that hardware: its machine, coverage, status grid a
   await expect(page.locator('[data-notice="link"]')).toHaveCount(0);
   await expect(page.locator('#measurement')).toContainText('Fixture Intel CPU');
   await expect(page.locator('#measurement')).not.toContainText('Fixture CPU @ 2.00GHz');
-  await expect(page.locator('#coverage')).toContainText('3 of 84 cells collected on Fixture Intel CPU (family 6 model 85), 2 cores');
+  await expect(page.locator('#coverage')).toContainText('3 of 84 cells built on Fixture Intel CPU (family 6 model 85), 2 cores (7 Redis versions × compilers × flag sets), 3 of them measured');
   await expect(page.locator('#coverage')).toContainText('6 of 504 benchmark runs finished');
   // A cell whose build failed on the other hardware has no build here: not collected, not failed.
   const status = page.locator('#section-status');
@@ -71,7 +71,7 @@ test('a link with hw reopens that hardware: its machine, coverage, status grid a
   await page.goForward();
   await expect(page.getByLabel('Hardware', { exact: true })).toHaveValue(DEFAULT_HW);
   await waitForCharts(page);
-  await expect(page.locator('#coverage')).toContainText('71 of 84 cells collected on Fixture CPU @ 2.00GHz, 2 cores');
+  await expect(page.locator('#coverage')).toContainText('71 of 84 cells built on Fixture CPU @ 2.00GHz, 2 cores');
 });
 
 test('an unknown hw shows the link notice and the default hardware', async ({ page }) => {

@@ -42,11 +42,14 @@ describe('countProtocolLines', () => {
 
 describe('plannedRepeatsText', () => {
   it('says how many repeats the plan asks, and for how many cells when it varies', () => {
-    expect(plannedRepeatsText({ planned_repeats: 3, min_planned_repeats: 3, most_repeats_cells: 84, planned_cells: 84 })).toBe('3 repeats planned per build and mode');
-    expect(plannedRepeatsText({ planned_repeats: 1, min_planned_repeats: 1, most_repeats_cells: 12, planned_cells: 12 })).toBe('1 repeat planned per build and mode');
-    expect(plannedRepeatsText({ planned_repeats: 3, min_planned_repeats: 1, most_repeats_cells: 132, planned_cells: 1896 }))
-      .toBe('3 repeats planned per build and mode for 132 of 1,896 cells, 1 to 2 for the others');
-    expect(plannedRepeatsText({ planned_repeats: 2, min_planned_repeats: 1, most_repeats_cells: 132, planned_cells: 1896 }))
-      .toBe('2 repeats planned per build and mode for 132 of 1,896 cells, 1 for the others');
+    expect(plannedRepeatsText({ planned_repeats: 3, min_planned_repeats: 3, next_planned_repeats: 0, most_repeats_cells: 84, planned_cells: 84 }))
+      .toBe('3 repeats planned per build and mode');
+    expect(plannedRepeatsText({ planned_repeats: 1, min_planned_repeats: 1, next_planned_repeats: 0, most_repeats_cells: 12, planned_cells: 12 }))
+      .toBe('1 repeat planned per build and mode');
+    // The published plan: 3 for the current lines, 1 for every other cell (none planned 2).
+    expect(plannedRepeatsText({ planned_repeats: 3, min_planned_repeats: 1, next_planned_repeats: 1, most_repeats_cells: 132, planned_cells: 1896 }))
+      .toBe('3 repeats planned per build and mode for 132 of 1,896 cells, 1 for the others');
+    expect(plannedRepeatsText({ planned_repeats: 4, min_planned_repeats: 1, next_planned_repeats: 2, most_repeats_cells: 132, planned_cells: 1896 }))
+      .toBe('4 repeats planned per build and mode for 132 of 1,896 cells, 1 to 2 for the others');
   });
 });
