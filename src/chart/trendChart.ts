@@ -12,12 +12,13 @@ import { line } from 'd3-shape';
 import type { Domain } from '../model/domain';
 import { tickSpecifier } from '../model/format';
 import type { TrendPanel, TrendPoint, TrendSeries } from '../model/trends';
+import { minorLine } from '../model/versions';
 import { svgElement } from './svg';
 import { hideTooltip, showTooltip } from './tooltip';
 
 /** What a panel is drawn against. */
 export interface TrendChartOptions {
-  /** Every planned version, in release order (the x axis). */
+  /** The versions shown, in release order (the x axis). */
   readonly versions: readonly string[];
   /** The value axis range shared by the panels, or null when nothing is measured. */
   readonly domain: Domain | null;
@@ -37,6 +38,26 @@ const MARGIN = { top: 22, right: 10, bottom: 40, left: 46 };
 const TICKS = 4;
 /** Height of the floor strip holding the marks of releases without a figure. */
 const FLOOR = 10;
+/** The least distance between two labelled releases, in viewBox units (the labels are rotated). */
+const MIN_LABEL_STEP = 12;
+
+/**
+ * The releases the x axis labels, and how: every release when there is room; else the first
+ * release of each minor line, labelled with the line ("6.2"), skipping a line too close to the
+ * last one labelled.
+ */
+export function trendTicks(versions: readonly string[], step: number): { values: string[]; format: (v: string) => string } {
+  if (step >= MIN_LABEL_STEP) return { values: [...versions], format: (v) => v };
+  const values: string[] = [];
+  let last = -Infinity;
+  versions.forEach((v, i) => {
+    if (i > 0 && minorLine(v) === minorLine(versions[i - 1] ?? '')) return;
+    if ((i - last) * step < MIN_LABEL_STEP) return;
+    values.push(v);
+    last = i;
+  });
+  return { values, format: minorLine };
+}
 
 /** Draws `panel` into `el` (emptied first). */
 export function trendChart(el: HTMLElement, panel: TrendPanel, options: TrendChartOptions): TrendChart {
@@ -62,9 +83,11 @@ export function trendChart(el: HTMLElement, panel: TrendPanel, options: TrendCha
       .call((g) => g.selectAll('.gridline').remove())
       .call((g) => g.selectAll('.tick line').clone().attr('x2', WIDTH - MARGIN.left - MARGIN.right).attr('class', 'gridline').attr('stroke-opacity', 0.12))
       .attr('visibility', opts.domain ? 'visible' : 'hidden');
+    const ticks = trendTicks(opts.versions, x.step());
     xAxis
       .attr('transform', `translate(0,${floorY})`)
-      .call(axisBottom(x).tickSizeOuter(0))
+      .attr('data-labels', ticks.format === minorLine ? 'minor-lines' : 'releases')
+      .call(axisBottom(x).tickValues(ticks.values).tickFormat(ticks.format).tickSizeOuter(0))
       .call((g) => g.selectAll('.tick text').attr('transform', 'rotate(-40)').attr('text-anchor', 'end').attr('dx', '-0.3em').attr('dy', '0.6em'));
 
     const path = line<TrendPoint>()

@@ -1,5 +1,6 @@
 /**
- * The trends section: one test in one mode, every configuration across releases. Small
+ * The trends section: one test in one mode, every configuration across the releases shown (the
+ * current versions, or every release with `releases=all`, within the version range). Small
  * multiples, one panel per flag set with a line per compiler on a shared value axis, then the
  * same figures as a table. The page's Real View / Max Change View sets the axis.
  */
@@ -9,7 +10,7 @@ import { fileSlug } from '../export/download';
 import { axisDomain, VIEW_NAMES } from '../model/domain';
 import { formatAxisRange, formatFigure } from '../model/format';
 import { metricSuffix } from '../model/metric';
-import { type AppState, chartKey, parseChartKey } from '../model/state';
+import { type AppState, chartKey, parseChartKey, shownVersions } from '../model/state';
 import { type TrendPanel, trendPanels } from '../model/trends';
 import { type ConfigRow, configBarsQuery } from '../sql/charts';
 import { h } from '../ui/dom';
@@ -48,7 +49,8 @@ export function createTrends(ctx: AnalysisContext): SectionView {
     const chart = chartOf(state);
     if (!chart) return;
     const key = chartKey(chart.mode, chart.test);
-    shown = `${key}|${state.view}|${state.metric}`;
+    const versions = shownVersions(state, ctx.versions, ctx.currentVersions);
+    shown = `${key}|${state.view}|${state.metric}|${versions.join(',')}`;
     const metric = metricOf(state.metric);
     chartSelect.setOptions(ctx.charts.map((c) => [chartKey(c.mode, c.test), `${c.test} · ${c.mode} mode`] as const), key);
     frame.status.textContent = 'Computing…';
@@ -61,18 +63,18 @@ export function createTrends(ctx: AnalysisContext): SectionView {
       showSectionError(frame, 'The trends', err);
       return;
     }
-    if (shown !== `${key}|${state.view}|${state.metric}`) return;
+    if (shown !== `${key}|${state.view}|${state.metric}|${versions.join(',')}`) return;
     frame.status.textContent = '';
     frame.status.dataset.status = '';
     frame.setQueries([{
       label: 'figures', title: `Trends: ${chart.test}, ${chart.mode} mode${metricSuffix(metric)}: every configuration of every version (best repeat)`,
       query: q, file: `redis-benchmarks-trends-${chart.mode}-${fileSlug(chart.test)}${metric.id === 'rps' ? '' : `-${metric.id}`}`,
     }]);
-    const panels = trendPanels(rows, ctx.versions, ctx.configs, ctx.colorOf, metric);
+    const panels = trendPanels(rows, versions, ctx.configs, ctx.colorOf, metric);
     const domain = axisDomain(panels.flatMap((p) => p.series.flatMap((s) => s.points.flatMap((pt) => (pt.value === null ? [] : [pt.value])))), state.view);
     axisNote.textContent = `${domain ? formatAxisRange(domain, metric.unit) : 'no figures yet'} · ${VIEW_NAMES[state.view]}, shared by all panels`;
     for (const panel of panels) {
-      const options = { versions: ctx.versions, domain, label: `${chart.test}, ${chart.mode} mode, ${panel.key}: ${metric.name} of each compiler across Redis releases (${metric.direction})` };
+      const options = { versions, domain, label: `${chart.test}, ${chart.mode} mode, ${panel.key}: ${metric.name} of each compiler across Redis releases (${metric.direction})` };
       const drawn = charts.get(panel.key);
       if (drawn) drawn.update(panel, options);
       else {
@@ -83,11 +85,11 @@ export function createTrends(ctx: AnalysisContext): SectionView {
     }
     const number = (v: unknown) => (typeof v === 'number' ? formatFigure(v, metric.unit) : v === null ? '—' : String(v));
     tableBox.replaceChildren(dataTable(
-      [{ header: 'Configuration', numeric: false }, ...ctx.versions.map((v) => ({ header: v, numeric: true, format: number }))],
+      [{ header: 'Configuration', numeric: false }, ...versions.map((v) => ({ header: v, numeric: true, format: number }))],
       tableRows(panels),
       `${chart.test}, ${chart.mode} mode: ${metric.name} (best repeat; ${metric.direction}) of each configuration in each Redis version`,
     ));
   }
 
-  return { frame, render, key: (s) => `${s.trend}|${s.view}|${s.metric}` };
+  return { frame, render, key: (s) => `${s.trend}|${s.view}|${s.metric}|${s.releases}|${s.from}|${s.to}` };
 }

@@ -46,3 +46,24 @@ test('without other releases in the plan there is no every-release control', asy
   await waitForCharts(page);
   await expect(page.locator('#every-release')).toHaveCount(0);
 });
+
+test('the trends show the releases shown: the current versions, every release with the control, within the version range', async ({ page }) => {
+  await serveOtherRelease(page);
+  await page.goto('./?section=trends');
+  const trends = page.locator('#section-trends');
+  const gcc = trends.locator('figure.trend-panel[data-flag-set="-O2"] g.trend-series[data-key="gcc|-O2"]');
+  const table = trends.getByRole('table', { name: /PING_INLINE, data mode/ });
+  await expect(gcc.locator('g.point[data-version="7.4.1"]')).toHaveCount(1);
+  await expect(gcc.locator('g.point[data-version="3.0.7"]')).toHaveCount(0);
+  await expect(table.getByRole('columnheader', { name: '3.0.7' })).toHaveCount(0);
+  await expect(trends.locator('.x-axis').first()).toHaveAttribute('data-labels', 'releases');
+
+  await page.locator('#every-release').check();
+  await expect(gcc.locator('g.point[data-version="3.0.7"]')).toHaveCount(1);
+  await expect(table.getByRole('columnheader', { name: '3.0.7' })).toHaveCount(1);
+
+  await page.goto('./?section=trends&releases=all&from=3.0.7&to=6.2.16');
+  await expect(gcc.locator('g.point')).toHaveCount(3);
+  await expect(gcc.locator('g.point').first()).toHaveAttribute('data-version', '3.0.7');
+  await expect(gcc.locator('g.point').last()).toHaveAttribute('data-version', '6.2.16');
+});

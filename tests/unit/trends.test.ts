@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { trendTicks } from '../../src/chart/trendChart';
 import { trendPanels } from '../../src/model/trends';
 import { type ConfigRow, configBarsQuery } from '../../src/sql/charts';
 import { openFixtureDb, type FixtureDb } from '../support/fixture-db';
@@ -54,5 +55,24 @@ describe('trendPanels', () => {
     const panels = trendPanels(rows, fx.versions, configs, colorOf);
     const busy = panels.flatMap((p) => p.series.flatMap((s) => s.points.filter((pt) => pt.busy).map((pt) => pt.version)));
     expect(new Set(busy)).toEqual(new Set(['6.2.16']));
+  });
+});
+
+describe('trendTicks', () => {
+  const current = ['2.6.17', '2.8.24', '3.0.7', '3.2.13', '4.0.14', '5.0.14', '6.0.20', '6.2.16', '7.0.15', '7.2.6', '7.4.1'];
+  it('labels every release when there is room', () => {
+    const ticks = trendTicks(current, 27);
+    expect(ticks.values).toEqual(current);
+    expect(ticks.format('7.4.1')).toBe('7.4.1');
+  });
+
+  it('labels the first release of each minor line with the line when releases are too dense to read', () => {
+    const every = [...Array.from({ length: 18 }, (_, i) => `2.6.${i}`), ...Array.from({ length: 7 }, (_, i) => `7.2.${i}`), '7.4.0', '7.4.1'];
+    const ticks = trendTicks(every, 2);
+    // 7.4.0 is 7 releases (14 units) after 7.2.0: room for its label; 2.6 and 7.2 too.
+    expect(ticks.values).toEqual(['2.6.0', '7.2.0', '7.4.0']);
+    expect(ticks.values.map(ticks.format)).toEqual(['2.6', '7.2', '7.4']);
+    // A line too close to the last one labelled is left unlabelled rather than overprinted.
+    expect(trendTicks(every, 1).values).toEqual(['2.6.0', '7.2.0']);
   });
 });
