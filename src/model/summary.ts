@@ -100,10 +100,15 @@ export function summaryStrip(
   };
 }
 
-/** One mode's table: a row per configuration, a column per version and one for all versions (ALL_VERSIONS). */
+/**
+ * One mode's table: a row per configuration, a column per version that has a score in the mode
+ * (release order `versions`: a version nothing was compared on has no column) and one for all
+ * versions (ALL_VERSIONS).
+ */
 export function summaryTable(
-  mode: string, versions: readonly string[], configs: readonly ConfigRef[], base: ConfigRef, scores: readonly SummaryRow[], metric: Metric,
+  mode: string, allVersions: readonly string[], configs: readonly ConfigRef[], base: ConfigRef, scores: readonly SummaryRow[], metric: Metric,
 ): HeatTableData {
+  const versions = allVersions.filter((v) => scores.some((r) => r.mode === mode && r.version === v));
   return {
     caption: `${mode} mode: geometric mean of ${metric.name} (${metric.direction}) against ${configName(base)}, per version (click a cell for its per-test changes)`,
     columns: [...versions.map((v) => ({ key: v, label: v })), { key: ALL_VERSIONS, label: 'all' }],

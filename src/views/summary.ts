@@ -145,7 +145,6 @@ export function createSummary(ctx: AnalysisContext): SectionView {
     frame.intro.hidden = protocol === 'precision';
     // The precision modes' versions: those measured on the class shown.
     const versions = protocol === 'precision' ? ctx.versions.filter((v) => ctx.rounds.some((r) => r.version === v)) : ctx.versions;
-    scopeSelect.setOptions([[ALL_VERSIONS, 'all versions'], ...versions.map((v) => [v, v] as const)], state.scope ?? ALL_VERSIONS);
     rule.textContent = RULE_TEXT[protocol];
     void ctx.run(testDurationQuery()).then(durations.show, (err: unknown) => console.warn('test durations failed', err));
     let scores: SummaryRow[];
@@ -159,6 +158,9 @@ export function createSummary(ctx: AnalysisContext): SectionView {
     // A later render (another baseline, scope or protocol) draws instead.
     if (token !== renders) return;
     const modes = summaryModes(scores);
+    // The versions compared (and the one asked for, so the select shows it).
+    const compared = versions.filter((v) => v === state.scope || scores.some((r) => r.version === v));
+    scopeSelect.setOptions([[ALL_VERSIONS, 'all versions'], ...compared.map((v) => [v, v] as const)], state.scope ?? ALL_VERSIONS);
     frame.status.textContent = summaryStatus(modes, base, metric);
     frame.status.dataset.status = '';
     const against = `against ${configName(base)}`;

@@ -33,6 +33,10 @@ test('the summary is the landing section and follows its baseline switch, with d
   await expect(stripRow(page, 'pipe', 'clang|-Ofast -flto')).toHaveAttribute('aria-label', new RegExp(`geometric mean ${formatChange(lto?.ratio ?? 1).replace('+', '\\+')}, faster beyond`));
   await expect(stripRow(page, 'data', 'gcc|-Os').locator('circle.dot[data-verdict="slower"]')).toHaveCount(10);
   await expect(summary.locator('.summary-table[data-mode="data"] tr[data-row="gcc|-Os"] td[data-column="7.4.1"]')).toContainText('▼');
+  // 5.0.14 was not collected: no column, and not offered as a scope.
+  expect(await summary.locator('.summary-table[data-mode="data"] thead th').allTextContents()).not.toContain('5.0.14');
+  await expect(page.locator('#summary-scope option[value="5.0.14"]')).toHaveCount(0);
+  await expect(page.locator('#summary-scope option[value="7.4.1"]')).toHaveCount(1);
   await screenshot(page, testInfo, 'summary');
 
   // Another baseline: every score is against it, and the link says so.

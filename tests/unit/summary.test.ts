@@ -97,10 +97,15 @@ describe('summaryStrip', () => {
 });
 
 describe('summaryTable', () => {
-  const scores = [score(CLANG_O2, 'data', '7.4.1', { ratio: 0.95, verdict: 'faster' }), score(CLANG_O2, 'data', null, { ratio: 0.97, verdict: 'tie' })];
-  const table = summaryTable('data', ['7.2.6', '7.4.1'], [GCC_O2, CLANG_O2], GCC_O2, scores, METRICS.ir);
+  const scores = [
+    score(CLANG_O2, 'data', '7.4.1', { ratio: 0.95, verdict: 'faster' }), score(CLANG_O2, 'data', null, { ratio: 0.97, verdict: 'tie' }),
+    score(CLANG_LTO, 'data', '7.2.6', { ratio: 1.01, verdict: 'tie' }), score(CLANG_O2, 'pipe', '7.0.15', { ratio: 1.01, verdict: 'tie' }),
+  ];
+  const table = summaryTable('data', ['7.0.15', '7.2.6', '7.4.1'], [GCC_O2, CLANG_O2], GCC_O2, scores, METRICS.ir);
 
-  it('has a column per version and one for all versions', () => {
+  it('has a column per version compared in the mode and one for all versions', () => {
+    // 7.0.15 was compared in pipe mode only: under requests/second most releases have no figure,
+    // and the table would be mostly empty columns.
     expect(table.columns).toEqual([{ key: '7.2.6', label: '7.2.6' }, { key: '7.4.1', label: '7.4.1' }, { key: ALL_VERSIONS, label: 'all' }]);
     expect(table.caption).toBe('data mode: geometric mean of instructions per request (lower is better) against gcc -O2, per version (click a cell for its per-test changes)');
   });
