@@ -7,7 +7,7 @@
 import { ANSWER_DIR } from '../data/firstView';
 import type { Catalog } from '../data/tables';
 import { comparedClasses } from '../model/acrossHardware';
-import { comparedSides } from '../model/analysisState';
+import { compareCandidates, comparedSides } from '../model/analysisState';
 import { releaseSpans } from '../model/releaseChanges';
 import { DEFAULTS, shownVersions } from '../model/state';
 import { hardwareRankingQuery, hardwareRatiosQuery } from '../sql/acrossHardware';
@@ -61,13 +61,15 @@ const drilldownFile = (index: number, mode: string, test: string) =>
 /** The queries the page runs with the default state, for `catalog`. */
 export function firstViewQueries(catalog: Catalog): FirstViewQueries {
   const base = catalog.configs[0];
-  const sides = comparedSides(DEFAULTS, catalog.versions);
+  const shown = shownVersions(DEFAULTS, catalog.versions, catalog.currentVersions);
+  // Compare's default sides, as the section picks them under the default metric (requests/second).
+  const sides = comparedSides(DEFAULTS, compareCandidates(shown, catalog.measuredVersions));
   const classes = comparedClasses(catalog.hardware, catalog.selectedHardware, DEFAULTS.vs);
   const [first = null, ...others] = chartParts(catalog.charts);
   // The charts show the current versions alone by default when the plan marks others.
   const currentOnly = catalog.currentVersions.length < catalog.versions.length;
   // The changes between releases: consecutive releases shown that have counts, in instructions per request.
-  const pairs = releaseSpans(shownVersions(DEFAULTS, catalog.versions, catalog.currentVersions), catalog.countedVersions).spans.map((s) => [s.from, s.to] as const);
+  const pairs = releaseSpans(shown, catalog.countedVersions).spans.map((s) => [s.from, s.to] as const);
   const drilldowns = catalog.charts.map(({ mode, test }, i) => ({ file: drilldownFile(i, mode, test), queries: [configBarsQuery(mode, test, RPS)] }));
   return {
     paint: [versionBarsQuery(null, RPS, currentOnly, first), versionVerdictsQuery(RPS, currentOnly, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), countProtocolQuery(), datesQuery()],

@@ -15,7 +15,7 @@ import type { TableName } from '../sql/schema';
 import type { Catalog } from './tables';
 
 /** The file's format version: a page that reads another format ignores the file. */
-export const FIRST_VIEW_FORMAT = 3;
+export const FIRST_VIEW_FORMAT = 4;
 
 /** The file name inside the data folder. */
 export const FIRST_VIEW_FILE = 'first-view.json';

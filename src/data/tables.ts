@@ -36,6 +36,8 @@ export interface Catalog {
   readonly rounds: readonly { readonly mode: string; readonly version: string; readonly rounds: number }[];
   /** The versions with at least one counted figure, in release order. */
   readonly countedVersions: readonly string[];
+  /** The versions with at least one finished run of the reference modes on the class shown, in release order. */
+  readonly measuredVersions: readonly string[];
   /** Every hardware class in the data, the earliest measured first. */
   readonly hardware: readonly HardwareClass[];
   /** The class builds, runs, results and every derived table show; null when no machine is described. */
@@ -86,6 +88,7 @@ export async function prepareTables(
   const versions = sortVersions(planned.map((r) => r.name));
   const others = new Set(rows.filter((r) => r.kind === 'other').map((r) => r.name));
   const counted = new Set(rows.filter((r) => r.kind === 'counted').map((r) => r.name));
+  const measured = new Set(rows.filter((r) => r.kind === 'measured').map((r) => r.name));
   // SQL's ord must be each version's index in release order.
   if (planned.some((r, i) => r.name !== versions[i] || r.ord !== i)) await runner.run(versionsTableSql(versions));
   return {
@@ -97,6 +100,7 @@ export async function prepareTables(
     precisionModes: [...new Set(rows.filter((r) => r.kind === 'chart' && r.ord >= PRECISION_CHART_ORDER).map((r) => r.mode ?? ''))],
     rounds: rows.filter((r) => r.kind === 'rounds').map((r) => ({ mode: r.mode ?? '', version: r.name, rounds: r.ord })),
     countedVersions: versions.filter((v) => counted.has(v)),
+    measuredVersions: versions.filter((v) => measured.has(v)),
     hardware: classes,
     selectedHardware,
   };

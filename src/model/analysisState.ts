@@ -94,6 +94,15 @@ export function parseCellId(id: string): { version: string; config: ConfigRef } 
   return side?.config ? { version: side.version, config: side.config } : null;
 }
 
+/**
+ * The versions compare defaults from: those shown (`shown`: the release set and range, release
+ * order) that have figures in the metric (`measured`), when at least two have; else those shown.
+ */
+export function compareCandidates(shown: readonly string[], measured: readonly string[]): readonly string[] {
+  const both = shown.filter((v) => measured.includes(v));
+  return both.length >= 2 ? both : shown;
+}
+
 /** The sides a state compares: its a and b, or the two newest versions (`versions`: release order) at their fastest. */
 export function comparedSides(state: Pick<AnalysisState, 'a' | 'b'>, versions: readonly string[]): { a: SideRef; b: SideRef } | null {
   const newest = versions.at(-1);

@@ -63,7 +63,7 @@ export const othersPercentSql = (column: string): string =>
  */
 export interface CatalogRow {
   /** 'other': a version that is not current (also listed as a 'version'). */
-  kind: 'version' | 'other' | 'compiler' | 'config' | 'chart' | 'rounds' | 'counted';
+  kind: 'version' | 'other' | 'compiler' | 'config' | 'chart' | 'rounds' | 'counted' | 'measured';
   /** The version, compiler, configuration's flag set, test, or the rounds' version. */
   name: string;
   /** The chart's or the rounds' mode, the configuration's compiler; null for the other kinds. */
@@ -109,6 +109,8 @@ export function catalogQuery(): Query<CatalogRow> {
      UNION ALL SELECT 'rounds', version, mode, count(DISTINCT repeat)::INTEGER FROM runs WHERE round_seed IS NOT NULL GROUP BY version, mode
      UNION ALL SELECT 'counted', p.version, NULL, min(v.ord) FROM counts c JOIN plan p USING (cell_id) JOIN versions v ON v.version = p.version
        WHERE c.status = 'ok' GROUP BY p.version
+     UNION ALL SELECT 'measured', p.version, NULL, min(v.ord) FROM runs r JOIN plan p USING (cell_id) JOIN versions v ON v.version = p.version
+       WHERE r.round_seed IS NULL AND r.status <> 'server_failed' GROUP BY p.version
      ORDER BY kind, ord, name, mode`,
   );
 }

@@ -6,14 +6,14 @@
  */
 import { tint } from '../chart/heatTable';
 import { fileSlug } from '../export/download';
-import { comparedSides, configKey, parseConfigKey, sideKey } from '../model/analysisState';
+import { compareCandidates, comparedSides, configKey, parseConfigKey, sideKey } from '../model/analysisState';
 import { statusText } from '../model/bars';
 import { changeText, configName, countsText, formatBand, formatChange, formatInterval, sideName, verdictGlyphs } from '../model/changeText';
 import { formatFigure, formatPercent } from '../model/format';
 import { metricSuffix } from '../model/metric';
 import { precisionStats } from '../data/precisionStats';
 import { RULE_TEXT } from '../model/precision';
-import { type AppState, protocolOf } from '../model/state';
+import { type AppState, protocolOf, shownVersions } from '../model/state';
 import { unstable } from '../model/stats';
 import { compareQuery, type CompareRow } from '../sql/compare';
 import { precisionCompareQuery } from '../sql/precision';
@@ -124,8 +124,12 @@ export function createCompare(ctx: AnalysisContext): SectionView {
     const precision = protocolOf(state.mode, ctx.precisionModes) === 'precision';
     frame.intro.hidden = precision;
     rule.textContent = RULE_TEXT[precision ? 'precision' : 'reference'];
-    // By default the two newest versions the protocol measured.
-    const sides = comparedSides(state, precision ? ctx.versions.filter((v) => ctx.rounds.some((r) => r.version === v)) : ctx.versions);
+    const metric = metricOf(state.metric);
+    // By default the two newest versions the protocol measured: of the reference modes, the
+    // newest two shown with figures in the metric.
+    const sides = comparedSides(state, precision
+      ? ctx.versions.filter((v) => ctx.rounds.some((r) => r.version === v))
+      : compareCandidates(shownVersions(state, ctx.versions, ctx.currentVersions), metric.kind === 'counted' ? ctx.countedVersions : ctx.measuredVersions));
     if (!sides) return;
     current = sides;
     (['a', 'b'] as const).forEach((name, i) => {
@@ -133,7 +137,6 @@ export function createCompare(ctx: AnalysisContext): SectionView {
       pickers[i]?.config.setOptions(configOptions(), sides[name].config ? configKey(sides[name].config) : BEST);
     });
     frame.status.textContent = 'Computing…';
-    const metric = metricOf(state.metric);
     let rows: CompareRow[];
     try {
       rows = await compared(sides.a, sides.b, metric, precision);
@@ -156,5 +159,5 @@ export function createCompare(ctx: AnalysisContext): SectionView {
     tablesBox.replaceChildren(...modes.map((mode) => h('div', { class: 'overflow-x-auto' }, modeTable(mode, rows.filter((r) => r.mode === mode), sides.a, sides.b, metric, precision))));
   }
 
-  return { frame, render, key: (s) => `${s.metric}|${s.a}|${s.b}|${protocolOf(s.mode, ctx.precisionModes)}` };
+  return { frame, render, key: (s) => `${s.metric}|${s.a}|${s.b}|${protocolOf(s.mode, ctx.precisionModes)}|${s.releases}|${s.from}|${s.to}` };
 }

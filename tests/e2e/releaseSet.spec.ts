@@ -67,3 +67,23 @@ test('the trends show the releases shown: the current versions, every release wi
   await expect(gcc.locator('g.point').first()).toHaveAttribute('data-version', '3.0.7');
   await expect(gcc.locator('g.point').last()).toHaveAttribute('data-version', '6.2.16');
 });
+
+test("compare's default sides are the two newest versions shown with figures in the metric", async ({ page }) => {
+  // 7.2.6 not current: the default view shows 6.2.16 and 7.4.1 as the newest current versions.
+  const body = Buffer.from(await rewrittenFixture('plan', `SELECT * REPLACE (version <> '7.2.6' AS "current") FROM fixture`));
+  await page.route('**/data/plan.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
+  await page.route('**/data/first-view*.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.goto('./?section=compare');
+  await expect(page.locator('#compare-a-version')).toHaveValue('6.2.16');
+  await expect(page.locator('#compare-b-version')).toHaveValue('7.4.1');
+  await page.goto('./?section=compare&releases=all');
+  await expect(page.locator('#compare-a-version')).toHaveValue('7.2.6');
+  await expect(page.locator('#compare-b-version')).toHaveValue('7.4.1');
+  // Up to 5.0.14, which has neither requests/second nor counts: the two before it.
+  await page.goto('./?section=compare&releases=all&to=5.0.14');
+  await expect(page.locator('#compare-a-version')).toHaveValue('2.8.24');
+  await expect(page.locator('#compare-b-version')).toHaveValue('3.0.7');
+  await page.goto('./?section=compare&releases=all&to=5.0.14&metric=ir');
+  await expect(page.locator('#compare-a-version')).toHaveValue('2.8.24');
+  await expect(page.locator('#compare-b-version')).toHaveValue('3.0.7');
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCellId, parseConfigKey, parseSideKey, sideKey } from '../../src/model/analysisState';
+import { compareCandidates, parseCellId, parseConfigKey, parseSideKey, sideKey } from '../../src/model/analysisState';
 import { DEFAULTS, decodeState, encodeState, reconcileState } from '../../src/model/state';
 
 const catalog = {
@@ -58,5 +58,13 @@ describe('keys of configurations, sides and cells', () => {
     expect(parseSideKey('7.4.1|gcc')).toBeNull();
     expect(parseCellId('7.4.1')).toBeNull();
     expect(sideKey({ version: '7.4.1', config: { compiler: 'gcc', flag_set: '-O2' } })).toBe('7.4.1|gcc|-O2');
+  });
+});
+
+describe('compareCandidates', () => {
+  it('keeps the versions shown that have figures, when at least two have', () => {
+    expect(compareCandidates(['7.0.15', '7.2.6', '7.4.0', '7.4.1'], ['7.0.15', '7.2.6', '7.4.1'])).toEqual(['7.0.15', '7.2.6', '7.4.1']);
+    expect(compareCandidates(['7.4.0', '7.4.1'], ['7.4.1'])).toEqual(['7.4.0', '7.4.1']);
+    expect(compareCandidates(['7.4.0', '7.4.1'], [])).toEqual(['7.4.0', '7.4.1']);
   });
 });

@@ -24,6 +24,8 @@ describe('prepareTables', () => {
   it('lists the versions with a counted figure, in release order (5.0.14 has no counts; a plan without counts, none)', async () => {
     expect(fx.catalog.countedVersions).toEqual(['2.6.17', '2.8.24', '3.0.7', '6.2.16', '7.2.6', '7.4.1']);
     expect((await openFixtureDb(['plan', 'builds', 'runs', 'results'])).catalog.countedVersions).toEqual([]);
+    // 5.0.14 was not collected on the default class: no reference run.
+    expect(fx.catalog.measuredVersions).toEqual(['2.6.17', '2.8.24', '3.0.7', '6.2.16', '7.2.6', '7.4.1']);
   });
 
   it('creates empty tables for files the collector has not written yet', async () => {
