@@ -8,6 +8,7 @@ import type { HardwareRankingRow, HardwareRatioRow } from '../sql/acrossHardware
 import type { ConfigRef, HeatTableData } from '../vocabulary';
 import { configKey } from './analysisState';
 import { changeText, configName, countsNote, countsText, formatChange, VERDICT_GLYPH } from './changeText';
+import { formatCount } from './format';
 import type { HardwareClass } from './hardware';
 import { ranks, spearman } from './ranking';
 
@@ -35,7 +36,7 @@ const changeRange = (row: Pick<HardwareRatioRow, 'p10' | 'p90'>) => `${formatCha
 /** The status line: both classes with how much of the plan each measured, or that no cell was measured on both. */
 export function hardwareStatusText(a: HardwareClass, b: HardwareClass, modes: readonly string[]): string {
   return modes.length
-    ? `B: ${b.label} (${b.measuredCells} of ${b.plannedCells} cells measured) against A: ${a.label} (${a.measuredCells} of ${a.plannedCells})`
+    ? `B: ${b.label} (${formatCount(b.measuredCells)} of ${formatCount(b.plannedCells)} cells measured) against A: ${a.label} (${formatCount(a.measuredCells)} of ${formatCount(a.plannedCells)})`
     : `No cell measured on both ${a.label} and ${b.label} yet.`;
 }
 

@@ -277,6 +277,7 @@ describe('the section\'s tables, from hand-made rows', () => {
     const [amd, intel] = [make('AMD', 84), make('Intel', 3)];
     expect(hardwareStatusText(amd, intel, ['data'])).toBe('B: Intel (3 of 84 cells measured) against A: AMD (84 of 84)');
     expect(hardwareStatusText(amd, intel, [])).toBe('No cell measured on both AMD and Intel yet.');
+    expect(hardwareStatusText({ ...amd, measuredCells: 132, plannedCells: 1896 }, intel, ['data'])).toBe('B: Intel (3 of 84 cells measured) against A: AMD (132 of 1,896)');
   });
 
   it('write a shared rank with "="', () => {

@@ -83,6 +83,8 @@ describe('defaultHardware and pickHardware', () => {
       .toBe('AMD EPYC, 2 cores — 1 run, 1 of 132 cells measured, the plan complete');
     expect(hardwareOptionText({ ...amdClass, runs: 0, measuredCells: 0, doneRuns: 0 }))
       .toBe('AMD EPYC, 2 cores — no requests/second measured, 0 of 132 cells');
+    expect(hardwareOptionText({ ...amdClass, runs: 1152, measuredCells: 132, plannedCells: 1896, doneRuns: 792, plannedRuns: 4320 }))
+      .toBe('AMD EPYC, 2 cores — 1,152 runs, 132 of 1,896 cells measured, 18% of the plan done');
     expect(hardwareOptionText({ ...amdClass, runs: 11371, measuredCells: 132, doneRuns: 792 }))
       .toBe('AMD EPYC, 2 cores — 11,371 runs, 132 of 132 cells measured, the plan complete');
   });
