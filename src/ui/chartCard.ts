@@ -49,6 +49,24 @@ const unstableText = (labels: readonly string[]) =>
   (labels.length ? ` · ⚠ unstable (coefficient of variation over the rounds above 10%): ${labels.join(', ')}` : '');
 
 /** A DOM id for a chart key: letters, digits and dashes only. */
+/** Releases named in a subtitle before it counts them instead (every release: most change). */
+const MAX_LISTED_CHANGES = 12;
+
+/**
+ * The releases that changed against the one before ("▲ 7.0.15, ▼ 7.4.1"), or, when there are
+ * more than MAX_LISTED_CHANGES, how many each way ("120 releases: 70 ▲, 50 ▼, marked above their
+ * bars"): at every release a list would bury the chart.
+ */
+export function changeList(changes: readonly string[]): string {
+  if (changes.length <= MAX_LISTED_CHANGES) return changes.join(', ');
+  const marks = new Map<string, number>();
+  for (const c of changes) {
+    const mark = c.split(' ')[0] ?? '';
+    marks.set(mark, (marks.get(mark) ?? 0) + 1);
+  }
+  return `${changes.length} releases: ${[...marks].map(([mark, n]) => `${n} ${mark}`).join(', ')}, marked above their bars`;
+}
+
 export function chartElementId(key: string): string {
   return `chart-${key.replace(/[^A-Za-z0-9]+/g, '-').replace(/-+$/, '')}`;
 }
@@ -114,7 +132,7 @@ export function createChartCard(key: string, mode: string, test: string, actions
       const changes = bars.filter((b) => b.change).map((b) => `${b.changeMark ?? (b.change === 'faster' ? '▲' : '▼')} ${b.label}`);
       const busy = bars.filter((b) => b.busy).map((b) => b.label);
       subtitle.textContent = `${precision ? 'Fastest configuration per version (geometric mean over its rounds)' : 'Best configuration per version'} · ${measured} of ${bars.length} versions measured · click a bar for its configurations`
-        + (changes.length ? ` · ${precision ? 'the 95% interval excludes 0' : 'beyond noise'} against the release before: ${changes.join(', ')}` : '')
+        + (changes.length ? ` · ${precision ? 'the 95% interval excludes 0' : 'beyond noise'} against the release before: ${changeList(changes)}` : '')
         + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '')
         + unstableText(bars.filter((b) => b.unstable).map((b) => b.label));
       draw(bars, view, `${test}, ${mode} mode: one bar per Redis version`, (bar) => actions.open(bar.key), true);
