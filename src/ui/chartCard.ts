@@ -48,7 +48,6 @@ const MODE_TEXT: Record<string, string> = {
 const unstableText = (labels: readonly string[]) =>
   (labels.length ? ` · ⚠ unstable (coefficient of variation over the rounds above 10%): ${labels.join(', ')}` : '');
 
-/** A DOM id for a chart key: letters, digits and dashes only. */
 /** Releases named in a subtitle before it counts them instead (every release: most change). */
 const MAX_LISTED_CHANGES = 12;
 
@@ -67,6 +66,7 @@ export function changeList(changes: readonly string[]): string {
   return `${changes.length} releases: ${[...marks].map(([mark, n]) => `${n} ${mark}`).join(', ')}, marked above their bars`;
 }
 
+/** A DOM id for a chart key: letters, digits and dashes only. */
 export function chartElementId(key: string): string {
   return `chart-${key.replace(/[^A-Za-z0-9]+/g, '-').replace(/-+$/, '')}`;
 }
