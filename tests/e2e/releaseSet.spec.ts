@@ -73,17 +73,16 @@ test("compare's default sides are the two newest versions shown with figures in 
   const body = Buffer.from(await rewrittenFixture('plan', `SELECT * REPLACE (version <> '7.2.6' AS "current") FROM fixture`));
   await page.route('**/data/plan.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
   await page.route('**/data/first-view*.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
-  await page.goto('./?section=compare');
-  await expect(page.locator('#compare-a-version')).toHaveValue('6.2.16');
-  await expect(page.locator('#compare-b-version')).toHaveValue('7.4.1');
-  await page.goto('./?section=compare&releases=all');
-  await expect(page.locator('#compare-a-version')).toHaveValue('7.2.6');
-  await expect(page.locator('#compare-b-version')).toHaveValue('7.4.1');
-  // Up to 5.0.14, which has neither requests/second nor counts: the two before it.
-  await page.goto('./?section=compare&releases=all&to=5.0.14');
-  await expect(page.locator('#compare-a-version')).toHaveValue('2.8.24');
-  await expect(page.locator('#compare-b-version')).toHaveValue('3.0.7');
-  await page.goto('./?section=compare&releases=all&to=5.0.14&metric=ir');
-  await expect(page.locator('#compare-a-version')).toHaveValue('2.8.24');
-  await expect(page.locator('#compare-b-version')).toHaveValue('3.0.7');
+  const cases = [
+    ['', '6.2.16', '7.4.1'],
+    ['&releases=all', '7.2.6', '7.4.1'],
+    // Up to 5.0.14, which has neither requests/second nor counts: the two before it.
+    ['&releases=all&to=5.0.14', '2.8.24', '3.0.7'],
+    ['&releases=all&to=5.0.14&metric=ir', '2.8.24', '3.0.7'],
+  ] as const;
+  for (const [params, a, b] of cases) {
+    await page.goto(`./?section=compare${params}`);
+    await expect(page.locator('#compare-a-version')).toHaveValue(a);
+    await expect(page.locator('#compare-b-version')).toHaveValue(b);
+  }
 });
