@@ -50,7 +50,8 @@ export function createTrends(ctx: AnalysisContext): SectionView {
     if (!chart) return;
     const key = chartKey(chart.mode, chart.test);
     const versions = shownVersions(state, ctx.versions, ctx.currentVersions);
-    shown = `${key}|${state.view}|${state.metric}|${versions.join(',')}`;
+    const token = `${key}|${state.view}|${state.metric}|${versions.join(',')}`;
+    shown = token;
     const metric = metricOf(state.metric);
     chartSelect.setOptions(ctx.charts.map((c) => [chartKey(c.mode, c.test), `${c.test} · ${c.mode} mode`] as const), key);
     frame.status.textContent = 'Computing…';
@@ -63,7 +64,7 @@ export function createTrends(ctx: AnalysisContext): SectionView {
       showSectionError(frame, 'The trends', err);
       return;
     }
-    if (shown !== `${key}|${state.view}|${state.metric}|${versions.join(',')}`) return;
+    if (shown !== token) return;
     frame.status.textContent = '';
     frame.status.dataset.status = '';
     frame.setQueries([{
