@@ -6,9 +6,7 @@
 import type { EffectRow } from '../sql/effects';
 import type { HeatTableData, Metric } from '../vocabulary';
 import { changeText, countsText, formatChange, verdictGlyphs } from './changeText';
-
-/** The key of "all versions": the tables' last column. */
-const ALL_VERSIONS = '';
+import { versionColumns } from './summary';
 
 /** "clang vs gcc", "-Os vs -O2", "LTO (-flto) on vs off". */
 export function effectName(row: Pick<EffectRow, 'factor' | 'level' | 'base'>): string {
@@ -42,15 +40,18 @@ export function factorHeadlines(rows: readonly EffectRow[], metric: Metric): { m
   }));
 }
 
-/** One mode's table: a row per effect (in the rows' order), a column per version measured (release order `versions`) and one for all. */
-export function factorTable(mode: string, rows: readonly EffectRow[], versions: readonly string[], metric: Metric): HeatTableData {
+/**
+ * One mode's table: a row per effect (in the rows' order), a column per version shown (`shown`)
+ * that was measured (release order `versions`) and one for all.
+ */
+export function factorTable(mode: string, rows: readonly EffectRow[], versions: readonly string[], metric: Metric, shown: readonly string[] = versions): HeatTableData {
   const glyph = verdictGlyphs(metric);
   const inMode = rows.filter((r) => r.mode === mode);
   const effects = [...new Map(inMode.map((r) => [`${r.factor}:${r.level}`, r])).values()];
-  const shownVersions = versions.filter((v) => inMode.some((r) => r.version === v));
+  const { versions: shownVersions, columns, note } = versionColumns(versions.filter((v) => inMode.some((r) => r.version === v)), shown);
   return {
-    caption: `${mode} mode: effect of each factor on ${metric.name} (${metric.direction}), per version`,
-    columns: [...shownVersions.map((v) => ({ key: v, label: v })), { key: ALL_VERSIONS, label: 'all' }],
+    caption: `${mode} mode: effect of each factor on ${metric.name} (${metric.direction}), per version${note}`,
+    columns,
     rows: effects.map((effect) => ({
       key: `${effect.factor}:${effect.level}`,
       label: effectName(effect),

@@ -101,17 +101,35 @@ export function summaryStrip(
 }
 
 /**
- * One mode's table: a row per configuration, a column per version that has a score in the mode
- * (release order `versions`: a version nothing was compared on has no column) and one for all
- * versions (ALL_VERSIONS).
+ * A per-version table's columns: the versions compared (release order) that are shown, then
+ * "all" over every version compared, named with their number when some are not shown (a release
+ * set of 11 under a counted metric compared on 158), and the caption's words for that.
+ */
+export function versionColumns(compared: readonly string[], shown: readonly string[]): {
+  versions: string[]; columns: { key: string; label: string }[]; note: string;
+} {
+  const versions = compared.filter((v) => shown.includes(v));
+  const all = versions.length === compared.length ? 'all' : `all ${compared.length}`;
+  return {
+    versions,
+    columns: [...versions.map((v) => ({ key: v, label: v })), { key: ALL_VERSIONS, label: all }],
+    note: versions.length === compared.length ? '' : `; the ${versions.length} shown of the ${compared.length} versions compared, and "${all}" over every one`,
+  };
+}
+
+/**
+ * One mode's table: a row per configuration, a column per version shown (`shown`) that has a
+ * score in the mode (release order `allVersions`: a version nothing was compared on has no
+ * column) and one for all versions (ALL_VERSIONS).
  */
 export function summaryTable(
   mode: string, allVersions: readonly string[], configs: readonly ConfigRef[], base: ConfigRef, scores: readonly SummaryRow[], metric: Metric,
+  shown: readonly string[] = allVersions,
 ): HeatTableData {
-  const versions = allVersions.filter((v) => scores.some((r) => r.mode === mode && r.version === v));
+  const { versions, columns, note } = versionColumns(allVersions.filter((v) => scores.some((r) => r.mode === mode && r.version === v)), shown);
   return {
-    caption: `${mode} mode: geometric mean of ${metric.name} (${metric.direction}) against ${configName(base)}, per version (click a cell for its per-test changes)`,
-    columns: [...versions.map((v) => ({ key: v, label: v })), { key: ALL_VERSIONS, label: 'all' }],
+    caption: `${mode} mode: geometric mean of ${metric.name} (${metric.direction}) against ${configName(base)}, per version${note} (click a cell for its per-test changes)`,
+    columns,
     rows: configs.map((config) => ({
       key: configKey(config),
       label: configName(config),

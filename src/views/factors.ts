@@ -8,7 +8,7 @@ import { effectModes, factorHeadlines, factorsStatus, factorTable } from '../mod
 import { metricSuffix } from '../model/metric';
 import { precisionStats } from '../data/precisionStats';
 import { RULE_TEXT } from '../model/precision';
-import { type AppState, protocolOf } from '../model/state';
+import { type AppState, protocolOf, shownVersions } from '../model/state';
 import { effectsQuery, type EffectRow } from '../sql/effects';
 import { precisionEffectsQuery } from '../sql/precision';
 import { h } from '../ui/dom';
@@ -57,8 +57,10 @@ export function createFactors(ctx: AnalysisContext): SectionView {
     tables.keepOnly(modes);
     frame.status.textContent = factorsStatus(modes);
     headline.replaceChildren(...factorHeadlines(rows, metric).map(({ lead, text }) => h('li', {}, h('strong', {}, lead), text)));
-    for (const mode of modes) tables.show(mode, factorTable(mode, rows, ctx.versions, metric), {});
+    // The versions shown (release set and range) head the tables; "all" stays over every version measured.
+    const shown = shownVersions(state, ctx.versions, ctx.currentVersions);
+    for (const mode of modes) tables.show(mode, factorTable(mode, rows, ctx.versions, metric, shown), {});
   }
 
-  return { frame, render, key: (s) => `${s.metric}|${protocolOf(s.mode, ctx.precisionModes)}` };
+  return { frame, render, key: (s) => `${s.metric}|${protocolOf(s.mode, ctx.precisionModes)}|${s.releases}|${s.from}|${s.to}` };
 }

@@ -13,7 +13,7 @@ import { configName } from '../model/changeText';
 import { CYCLES_FORMULA, metricSuffix } from '../model/metric';
 import { precisionStats } from '../data/precisionStats';
 import { cvLines, durationLines, durationTable, RULE_TEXT } from '../model/precision';
-import { type AppState, protocolOf } from '../model/state';
+import { type AppState, protocolOf, shownVersions } from '../model/state';
 import {
   ALL_VERSIONS, instrumentLines, scopeText, summaryHeadlines, summaryModes, summaryStatus, summaryStrip, summaryTable,
 } from '../model/summary';
@@ -159,8 +159,13 @@ export function createSummary(ctx: AnalysisContext): SectionView {
     if (token !== renders) return;
     const modes = summaryModes(scores);
     // The versions compared (and the one asked for, so the select shows it).
-    const compared = versions.filter((v) => v === state.scope || scores.some((r) => r.version === v));
-    scopeSelect.setOptions([[ALL_VERSIONS, 'all versions'], ...compared.map((v) => [v, v] as const)], state.scope ?? ALL_VERSIONS);
+    // The versions shown (release set and range) head the table and the select; "all" stays over every version compared.
+    const shown = shownVersions(state, ctx.versions, ctx.currentVersions);
+    const compared = versions.filter((v) => scores.some((r) => r.version === v));
+    const offered = compared.filter((v) => v === state.scope || shown.includes(v));
+    if (state.scope && !offered.includes(state.scope)) offered.push(state.scope);
+    const allText = compared.every((v) => offered.includes(v)) ? 'all versions' : `all ${compared.length} versions`;
+    scopeSelect.setOptions([[ALL_VERSIONS, allText], ...offered.map((v) => [v, v] as const)], state.scope ?? ALL_VERSIONS);
     frame.status.textContent = summaryStatus(modes, base, metric);
     frame.status.dataset.status = '';
     const against = `against ${configName(base)}`;
@@ -202,12 +207,12 @@ export function createSummary(ctx: AnalysisContext): SectionView {
         strips.set(mode, strip);
       } else strip.chart.update(rows, label);
       strip.caption.textContent = caption;
-      tables.show(mode, summaryTable(mode, versions, ctx.configs, base, scores, metric), {
+      tables.show(mode, summaryTable(mode, versions, ctx.configs, base, scores, metric, shown), {
         onCell: (_row: string, column: string) => ctx.update({ scope: column === ALL_VERSIONS ? null : column, section: 'summary' }),
         selectedColumn: state.scope ?? ALL_VERSIONS,
       });
     }
   }
 
-  return { frame, render, key: (s) => `${s.base}|${s.scope}|${s.metric}|${protocolOf(s.mode, ctx.precisionModes)}` };
+  return { frame, render, key: (s) => `${s.base}|${s.scope}|${s.metric}|${protocolOf(s.mode, ctx.precisionModes)}|${s.releases}|${s.from}|${s.to}` };
 }

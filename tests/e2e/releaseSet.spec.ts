@@ -68,6 +68,27 @@ test('the trends show the releases shown: the current versions, every release wi
   await expect(gcc.locator('g.point').last()).toHaveAttribute('data-version', '6.2.16');
 });
 
+test('the summary and build-factor tables have columns for the releases shown, and "all" says how many it covers', async ({ page }) => {
+  await serveOtherRelease(page);
+  await page.goto('./?section=summary');
+  const summaryHead = page.locator('.summary-table[data-mode="data"] thead th');
+  const factorHead = page.locator('.factor-table[data-mode="data"] thead th');
+  await expect(summaryHead.last()).toHaveText(/^all \d+$/);
+  expect(await summaryHead.allTextContents()).not.toContain('3.0.7');
+  expect(await factorHead.allTextContents()).not.toContain('3.0.7');
+  await expect(factorHead.last()).toHaveText(/^all \d+$/);
+  await expect(page.locator('#summary-scope option[value="3.0.7"]')).toHaveCount(0);
+  await expect(page.locator('#summary-scope option[value=""]')).toHaveText(/^all \d+ versions$/);
+
+  await page.locator('#every-release').check();
+  await expect(summaryHead.last()).toHaveText('all');
+  expect(await summaryHead.allTextContents()).toContain('3.0.7');
+  await expect(factorHead.last()).toHaveText('all');
+  expect(await factorHead.allTextContents()).toContain('3.0.7');
+  await expect(page.locator('#summary-scope option[value="3.0.7"]')).toHaveCount(1);
+  await expect(page.locator('#summary-scope option[value=""]')).toHaveText('all versions');
+});
+
 test("compare's default sides are the two newest versions shown with figures in the metric", async ({ page }) => {
   // 7.2.6 not current: the default view shows 6.2.16 and 7.4.1 as the newest current versions.
   const body = Buffer.from(await rewrittenFixture('plan', `SELECT * REPLACE (version <> '7.2.6' AS "current") FROM fixture`));

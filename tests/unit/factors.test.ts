@@ -56,6 +56,13 @@ describe('the build factors', () => {
     expect(table.rows[1]?.cells[0]?.title).toBe('-Os vs -O2, Redis 7.2.6, data mode: no pair of builds measured');
   });
 
+  it('have columns for the versions shown only, with "all" over every version measured', () => {
+    const table = factorTable('data', rows, ['7.0.15', '7.2.6', '7.4.1'], RPS, ['7.4.1']);
+    expect(table.columns).toEqual([{ key: '7.4.1', label: '7.4.1' }, { key: '', label: 'all 2' }]);
+    expect(table.caption).toBe('data mode: effect of each factor on requests/second (higher is better), per version; the 1 shown of the 2 versions compared, and "all 2" over every one');
+    expect(table.rows.map((r) => r.cells.map((c) => c.ratio))).toEqual([[1.03, 1.02], [null, 0.9], [null, 1.04]]);
+  });
+
   it('say why there is nothing to show, and nothing when there is', () => {
     expect(factorsStatus([])).toBe('Nothing to compare yet: no two builds that differ in one factor were both measured.');
     expect(factorsStatus(['data'])).toBe('');

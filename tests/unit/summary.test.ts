@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_VERSIONS, instrumentLines, scopeText, stripRow, summaryHeadlines, summaryModes, summaryStatus, summaryStrip, summaryTable,
+  ALL_VERSIONS, instrumentLines, scopeText, stripRow, summaryHeadlines, summaryModes, summaryStatus, summaryStrip, summaryTable, versionColumns,
 } from '../../src/model/summary';
 import type { SpreadRow, WinnerTallyRow } from '../../src/sql/counted';
 import type { SummaryItemRow, SummaryRow } from '../../src/sql/summary';
@@ -117,6 +117,26 @@ describe('summaryTable', () => {
     expect(clang.cells[0]?.title).toBe('clang -O2, Redis 7.2.6, data mode: not compared (one of the two builds was not measured)');
     expect(clang.cells[2]?.title).toMatch(/^clang -O2, all versions, data mode: −3\.0%, within the ±2\.0% noise band \(a tie\) against gcc -O2; 10 tests: /);
     expect(table.rows[0]?.cells.every((c) => c.ratio === null)).toBe(true);
+  });
+
+  it('has columns for the versions shown only, and names how many versions "all" covers', () => {
+    // Under a counted metric every release is compared; the release set shows the current ones.
+    const shown = summaryTable('data', ['7.0.15', '7.2.6', '7.4.1'], [GCC_O2, CLANG_O2], GCC_O2, scores, METRICS.ir, ['7.0.15', '7.4.1']);
+    expect(shown.columns).toEqual([{ key: '7.4.1', label: '7.4.1' }, { key: ALL_VERSIONS, label: 'all 2' }]);
+    expect(shown.caption).toBe(
+      'data mode: geometric mean of instructions per request (lower is better) against gcc -O2, per version; the 1 shown of the 2 versions compared, and "all 2" over every one (click a cell for its per-test changes)');
+    expect(shown.rows[1]?.cells.map((c) => c.ratio)).toEqual([0.95, 0.97]);
+  });
+});
+
+describe('versionColumns', () => {
+  it('keeps the versions compared that are shown, in release order, and "all" last', () => {
+    expect(versionColumns(['2.6.17', '7.2.6', '7.4.1'], ['7.4.1', '7.2.6', '5.0.14'])).toEqual({
+      versions: ['7.2.6', '7.4.1'],
+      columns: [{ key: '7.2.6', label: '7.2.6' }, { key: '7.4.1', label: '7.4.1' }, { key: ALL_VERSIONS, label: 'all 3' }],
+      note: '; the 2 shown of the 3 versions compared, and "all 3" over every one',
+    });
+    expect(versionColumns(['7.2.6'], ['7.2.6', '7.4.1'])).toEqual({ versions: ['7.2.6'], columns: [{ key: '7.2.6', label: '7.2.6' }, { key: ALL_VERSIONS, label: 'all' }], note: '' });
   });
 });
 
