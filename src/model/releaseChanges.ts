@@ -9,6 +9,7 @@
 import type { ReleaseChangeRow } from '../sql/releaseChanges';
 import type { Metric } from '../vocabulary';
 import { formatChange } from './changeText';
+import { changeGlyph } from './metric';
 
 /** How the entries are listed: pair by pair in release order, or every entry by the size of its change. */
 export type ChangeOrder = 'release' | 'size';
@@ -222,4 +223,27 @@ export function pairChanges(rows: readonly ReleaseChangeRow[], metric: Metric, p
     entries: changeEntries(pairRows, metric),
     note: pairNote(pairRows, precision),
   }));
+}
+
+/** Above this many entries listed, each pair folds to its one-line summary until opened. */
+export const FOLD_ABOVE = 100;
+
+/** Whether the pairs are folded: listed by release, and more than FOLD_ABOVE entries. */
+export function foldsPairs(order: ChangeOrder, listed: number): boolean {
+  return order === 'release' && listed > FOLD_ABOVE;
+}
+
+/**
+ * A pair's line, read when it is folded: "45 changes: 20 ▲ costlier, 25 ▼ cheaper; largest
+ * PING_INLINE (data mode) +26.2%"; "no change listed" when the filters (or the counts) left none.
+ */
+export function pairSummary(entries: readonly ChangeEntry[], metric: Metric): string {
+  if (!entries.length) return 'no change listed';
+  const worse = entries.filter((e) => e.direction === 'costlier').length;
+  const largest = bySize(entries)[0] as ChangeEntry;
+  const ways = [
+    ...(worse ? [`${worse} ${changeGlyph(metric, 'slower')} ${metric.worse}`] : []),
+    ...(entries.length - worse ? [`${entries.length - worse} ${changeGlyph(metric, 'faster')} ${metric.better}`] : []),
+  ];
+  return `${plural(entries.length, 'change')}: ${ways.join(', ')}; largest ${largest.test} (${largest.mode} mode) ${formatChange(largest.ratio)}`;
 }

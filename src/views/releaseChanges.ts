@@ -9,7 +9,7 @@
 import { changeGlyph } from '../model/metric';
 import { precisionStats } from '../data/precisionStats';
 import { RULE_TEXT } from '../model/precision';
-import { betweenText, bySize, changeEntries, type ChangeEntry, type ChangeReach, CHANGE_LEASTS, compareUrl, hasReach, hasSize, isChangeLeast, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
+import { betweenText, bySize, changeEntries, FOLD_ABOVE, foldsPairs, pairSummary, type ChangeEntry, type ChangeReach, CHANGE_LEASTS, compareUrl, hasReach, hasSize, isChangeLeast, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
 import { chartKey, chartMatches, type AppState, protocolOf, shownVersions } from '../model/state';
 import { precisionReleaseChangesQuery } from '../sql/precision';
 import type { Query } from '../sql/query';
@@ -92,9 +92,13 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
       h('span', { class: e.direction === 'cheaper' ? 'text-blue-800' : 'text-orange-800' }, `${changeGlyph(metric, e.direction === 'cheaper' ? 'faster' : 'slower')} `),
       withPair ? h('strong', {}, `${e.from} → ${e.to}${between ? ` (across ${between} without ${metric === RPS ? 'figures' : 'counts'})` : ''}: `) : '',
       e.text, ' · ', chartLink(e, metric), withPair ? ' · ' : '', withPair ? diffLink(e.from, e.to) : '');
-  const pairBlock = (p: PairChanges, metric: Metric, between: readonly string[], missing: string) =>
-    h('div', { class: 'release-pair', attrs: { 'data-pair': `${p.from}>${p.to}`, 'data-between': String(between.length) } },
-      h('h3', { class: 'font-semibold text-slate-800' }, `${p.from} → ${p.to} `, h('span', { class: 'font-normal' }, '(', diffLink(p.from, p.to), ')')),
+  // A pair folds to its summary line when the list is long (every release: thousands of entries).
+  const pairBlock = (p: PairChanges, metric: Metric, between: readonly string[], missing: string, open: boolean) =>
+    h('details', { class: 'release-pair', attrs: { 'data-pair': `${p.from}>${p.to}`, 'data-between': String(between.length), ...(open ? { open: '' } : {}) } },
+      h('summary', { class: 'cursor-pointer' },
+        h('h3', { class: 'inline font-semibold text-slate-800' }, `${p.from} → ${p.to} `),
+        h('span', { class: 'pair-summary text-slate-700' }, pairSummary(p.entries, metric), ' '),
+        h('span', {}, '(', diffLink(p.from, p.to), ')')),
       between.length ? h('p', { class: 'pair-span text-slate-600' }, `Spans ${betweenText(between, missing)}.`) : '',
       p.entries.length ? h('ul', { class: 'ml-4 list-none space-y-0.5' }, ...p.entries.map((e) => entryItem(e, metric, false, between.length))) : '',
       h('p', { class: 'pair-note text-slate-600' }, p.note.charAt(0).toUpperCase() + p.note.slice(1), '.'));
@@ -111,13 +115,15 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     const skipped = unmeasured.length ? `; ${unmeasured.length} of the ${shown} releases shown ${missing}, spanned by the pairs around them` : '';
     const filtered = filterText(state, reach);
     const count = filtered ? `${entries.length} of ${all}` : String(all);
-    frame.status.textContent = `${count} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}${filtered}${skipped}`;
+    const folded = foldsPairs(state.changes ?? 'release', entries.length);
+    const foldText = folded ? `; more than ${FOLD_ABOVE} listed, so each pair is one line: open it for its changes` : '';
+    frame.status.textContent = `${count} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}${filtered}${skipped}${foldText}`;
     if (state.changes === 'size') {
       list.replaceChildren(entries.length
         ? h('ul', { class: 'list-none space-y-0.5', attrs: { 'data-order': 'size' } }, ...bySize(entries).map((e) => entryItem(e, metric, true, between(e.pairIndex).length)))
         : h('p', { class: 'text-slate-600' }, filtered ? `No change beyond noise${filtered} between any two consecutive releases in the range.` : 'No change beyond noise between any two consecutive releases in the range.'));
     } else {
-      list.replaceChildren(...pairs.map((p) => pairBlock(p, metric, between(p.pairIndex), missing)));
+      list.replaceChildren(...pairs.map((p) => pairBlock(p, metric, between(p.pairIndex), missing, !folded)));
     }
   }
 

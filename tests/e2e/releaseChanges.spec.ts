@@ -21,6 +21,10 @@ test('lists the changes beyond noise per release pair, with links to the chart a
   await expect(pair(page, '7.2.6', '7.4.1').locator('li[data-test="INCR"][data-mode="pipe"]')).toContainText('costlier in all 10 configurations counted on both (2 of 12 without counts on both)');
   await expect(pair(page, '7.2.6', '7.4.1').locator('.pair-note')).toContainText('build failed');
   await expect(pair(page, '2.6.17', '2.8.24').locator('li')).toHaveCount(0);
+  // Each pair's summary line counts its changes each way; with few listed every pair is open.
+  await expect(pair(page, '7.2.6', '7.4.1').locator('.pair-summary')).toHaveText(/^\d+ changes: \d+ ▲ costlier; largest \S+ \((data|pipe) mode\) \+[\d.]+%/);
+  await expect(pair(page, '2.6.17', '2.8.24').locator('.pair-summary')).toHaveText('no change listed');
+  await expect(changes(page).locator('details.release-pair:not([open])')).toHaveCount(0);
   await expect(pair(page, '2.6.17', '2.8.24').locator('.pair-note')).toHaveText(/^No change within noise in \d+ comparisons/);
   // A release without counts is skipped, never a change: the pair around it spans it and says so.
   await expect(pair(page, '3.0.7', '5.0.14')).toHaveCount(0);

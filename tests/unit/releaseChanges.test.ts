@@ -4,9 +4,11 @@
  * on hand-made rows.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { betweenText, bySize, changeEntries, compareUrl, hasReach, hasSize, pairChanges, pairNote, releasePairs, releaseSpans } from '../../src/model/releaseChanges';
+import {
+  betweenText, bySize, changeEntries, compareUrl, FOLD_ABOVE, foldsPairs, hasReach, hasSize, pairChanges, pairNote, pairSummary, releasePairs, releaseSpans,
+} from '../../src/model/releaseChanges';
 import { releaseChangesQuery, type ReleaseChangeRow } from '../../src/sql/releaseChanges';
-import { METRICS } from '../../src/vocabulary';
+import { METRICS, RPS } from '../../src/vocabulary';
 import { openFixtureDb } from '../support/fixture-db';
 
 describe('releaseChangesQuery on the fixture', () => {
@@ -141,6 +143,26 @@ describe('shaping the changes', () => {
     expect(kept('0.1')).toEqual([0.999, 1.0099, 0.99, 1.05, 0.94]);
     expect(kept('1')).toEqual([0.99, 1.05, 0.94]);
     expect(kept('5')).toEqual([1.05, 0.94]);
+  });
+
+  it('pairSummary counts a pair\'s changes each way and names the largest, in the metric\'s words', () => {
+    const entries = changeEntries([
+      all12,
+      { ...base, test: 'GET', cheaper: 2, within: 10, cheaper_configs: 'gcc -O2, clang -Os', cheaper_ratio: 0.95, cheaper_min: 0.94, cheaper_max: 0.96 },
+      { ...base, test: 'INCR', cheaper: 12, within: 0, cheaper_configs: 'gcc -O2, ...', cheaper_ratio: 0.99, cheaper_min: 0.99, cheaper_max: 0.99 },
+    ], METRICS.ir);
+    expect(pairSummary(entries, METRICS.ir)).toBe('3 changes: 1 ▲ costlier, 2 ▼ cheaper; largest GET (data mode) −5.0%');
+    expect(pairSummary(entries.slice(0, 1), METRICS.ir)).toBe('1 change: 1 ▲ costlier; largest SET (data mode) +3.1%');
+    // Requests/second (the precision modes): "cheaper" is the better direction, faster, and up.
+    expect(pairSummary(changeEntries([{ ...all12, cheaper: 12, costlier: 0, cheaper_ratio: 1.04, cheaper_min: 1.03, cheaper_max: 1.05 }], RPS), RPS))
+      .toBe('1 change: 1 ▲ faster; largest SET (data mode) +4.0%');
+    expect(pairSummary([], METRICS.ir)).toBe('no change listed');
+  });
+
+  it('foldsPairs folds the pairs listed by release when more than FOLD_ABOVE changes are listed', () => {
+    expect(foldsPairs('release', FOLD_ABOVE)).toBe(false);
+    expect(foldsPairs('release', FOLD_ABOVE + 1)).toBe(true);
+    expect(foldsPairs('size', 10 * FOLD_ABOVE)).toBe(false);
   });
 
   it('pairChanges groups rows by pair in release order', () => {
