@@ -228,6 +228,9 @@ export function pairChanges(rows: readonly ReleaseChangeRow[], metric: Metric, p
 /** Above this many entries listed, each pair folds to its one-line summary until opened. */
 export const FOLD_ABOVE = 100;
 
+/** The entries listed by size at first, and how many more each "Show more" adds. */
+export const SIZE_PAGE = 200;
+
 /** Whether the pairs are folded: listed by release, and more than FOLD_ABOVE entries. */
 export function foldsPairs(order: ChangeOrder, listed: number): boolean {
   return order === 'release' && listed > FOLD_ABOVE;

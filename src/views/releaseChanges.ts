@@ -9,7 +9,7 @@
 import { changeGlyph } from '../model/metric';
 import { precisionStats } from '../data/precisionStats';
 import { RULE_TEXT } from '../model/precision';
-import { betweenText, bySize, changeEntries, FOLD_ABOVE, foldsPairs, pairSummary, type ChangeEntry, type ChangeReach, CHANGE_LEASTS, compareUrl, hasReach, hasSize, isChangeLeast, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
+import { betweenText, bySize, changeEntries, FOLD_ABOVE, foldsPairs, pairSummary, SIZE_PAGE, type ChangeEntry, type ChangeReach, CHANGE_LEASTS, compareUrl, hasReach, hasSize, isChangeLeast, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
 import { chartKey, chartMatches, type AppState, protocolOf, shownVersions } from '../model/state';
 import { precisionReleaseChangesQuery } from '../sql/precision';
 import type { Query } from '../sql/query';
@@ -119,9 +119,23 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     const foldText = folded ? `; more than ${FOLD_ABOVE} listed, so each pair is one line: open it for its changes` : '';
     frame.status.textContent = `${count} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}${filtered}${skipped}${foldText}`;
     if (state.changes === 'size') {
-      list.replaceChildren(entries.length
-        ? h('ul', { class: 'list-none space-y-0.5', attrs: { 'data-order': 'size' } }, ...bySize(entries).map((e) => entryItem(e, metric, true, between(e.pairIndex).length)))
-        : h('p', { class: 'text-slate-600' }, filtered ? `No change beyond noise${filtered} between any two consecutive releases in the range.` : 'No change beyond noise between any two consecutive releases in the range.'));
+      if (!entries.length) {
+        list.replaceChildren(h('p', { class: 'text-slate-600' }, filtered ? `No change beyond noise${filtered} between any two consecutive releases in the range.` : 'No change beyond noise between any two consecutive releases in the range.'));
+        return;
+      }
+      // The largest first, SIZE_PAGE at a time (every release: thousands).
+      const sorted = bySize(entries);
+      const ul = h('ul', { class: 'list-none space-y-0.5', attrs: { 'data-order': 'size' } });
+      const more = h('button', { class: 'mt-2 rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100', attrs: { type: 'button', 'data-action': 'more-changes' } });
+      const showUpTo = (n: number) => {
+        ul.append(...sorted.slice(ul.childElementCount, n).map((e) => entryItem(e, metric, true, between(e.pairIndex).length)));
+        const left = sorted.length - ul.childElementCount;
+        more.hidden = left === 0;
+        more.textContent = `Show the next ${Math.min(SIZE_PAGE, left)} (${ul.childElementCount} of ${sorted.length} listed)`;
+      };
+      more.addEventListener('click', () => showUpTo(ul.childElementCount + SIZE_PAGE));
+      showUpTo(SIZE_PAGE);
+      list.replaceChildren(ul, more);
     } else {
       list.replaceChildren(...pairs.map((p) => pairBlock(p, metric, between(p.pairIndex), missing, !folded)));
     }

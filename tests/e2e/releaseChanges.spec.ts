@@ -4,7 +4,7 @@
  * counts as missing, links to the chart and to GitHub, and its order in the URL.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { chart, screenshot, waitForCharts } from './helpers';
+import { chart, screenshot, useEveryReleaseData, waitForCharts } from './helpers';
 
 const changes = (page: Page) => page.locator('#section-changes');
 const pair = (page: Page, from: string, to: string) => changes(page).locator(`.release-pair[data-pair="${from}>${to}"]`);
@@ -143,4 +143,33 @@ test('At least hides the changes smaller than the size picked, kept in the URL',
   await page.locator('#changes-least').selectOption('');
   await expect(page).not.toHaveURL(/least=/);
   await expect(status).toContainText(new RegExp(`^${total} changes`));
+});
+
+test.describe('at every release (158 versions, each 3% costlier than the one before)', () => {
+  useEveryReleaseData();
+
+  test('the pairs fold to their summary lines, open on a click, and the order by size lists 200 at a time', async ({ page }) => {
+    await page.goto('./?metric=ir&section=changes&releases=all');
+    await waitForCharts(page);
+    const status = changes(page).locator('[role="status"][data-status]');
+    await expect(status).toContainText('in 157 release pairs');
+    await expect(status).toContainText('more than 100 listed, so each pair is one line: open it for its changes');
+    await expect(changes(page).locator('details.release-pair')).toHaveCount(157);
+    await expect(changes(page).locator('details.release-pair[open]')).toHaveCount(0);
+    const last = pair(page, '7.4.0', '7.4.1');
+    await expect(last.locator('.pair-summary')).toHaveText(/^\d+ changes: \d+ ▲ costlier; largest /);
+    await expect(last.locator('li').first()).toBeHidden();
+    await last.locator('summary h3').click();
+    await expect(last).toHaveAttribute('open', '');
+    await expect(last.locator('li').first()).toBeVisible();
+
+    await page.locator('#changes-order').selectOption('size');
+    const list = changes(page).locator('ul[data-order="size"]');
+    await expect(list.locator('li')).toHaveCount(200);
+    const more = changes(page).locator('button[data-action="more-changes"]');
+    await expect(more).toHaveText(/^Show the next 200 \(200 of \d+ listed\)$/);
+    await more.click();
+    await expect(list.locator('li')).toHaveCount(400);
+    await expect(more).toHaveText(/^Show the next 200 \(400 of \d+ listed\)$/);
+  });
 });
