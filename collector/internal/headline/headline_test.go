@@ -164,6 +164,18 @@ func TestCountedScoresCostAgainstTheBaselineWhereBothAreCounted(t *testing.T) {
 	}
 }
 
+// Once every planned cell is counted the headline says "all", not "N of N so far".
+func TestCellsSoFarSaysAllWhenComplete(t *testing.T) {
+	for _, c := range []struct {
+		cells, planned int
+		done, want     string
+	}{{3, 4, "", "3 of 4 cells so far"}, {3, 4, " counted", "3 of 4 cells counted so far"}, {1896, 1896, "", "all 1896 cells"}, {4, 4, " counted", "all 4 cells counted"}} {
+		if got := cellsSoFar(c.cells, c.planned, c.done); got != c.want {
+			t.Errorf("cellsSoFar(%d, %d, %q) = %q, want %q", c.cells, c.planned, c.done, got, c.want)
+		}
+	}
+}
+
 // A cell counted again from a rebuild (another binary: clang's LTO builds
 // differ) is not a repeat: the repeats' spread is within one build, and the
 // rebuilt cells and their spread are given apart.

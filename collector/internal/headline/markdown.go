@@ -147,12 +147,21 @@ func (h Headline) countedShort() string {
 			m, cheapest, signed(lo.Ratio-1, 2), costliest, signed(hi.Ratio-1, 2), cheaper, plural(counted, "build"), costlier))
 	}
 	slices.Sort(spreads)
-	text := fmt.Sprintf("**Instructions per request** (counted under Valgrind, two repeats of a build at most %s apart%s; %d of %d cells so far, %s): ",
-		strings.Join(slices.Compact(spreads), " / "), c.rebuiltText(" / ", false), c.Cells, h.PlannedCells, releasesText(c.Versions))
+	text := fmt.Sprintf("**Instructions per request** (counted under Valgrind, two repeats of a build at most %s apart%s; %s, %s): ",
+		strings.Join(slices.Compact(spreads), " / "), c.rebuiltText(" / ", false), cellsSoFar(c.Cells, h.PlannedCells, ""), releasesText(c.Versions))
 	if len(modes) == 0 {
 		return text + fmt.Sprintf("no other build is counted yet on a release where %s is.", h.Baseline)
 	}
 	return text + strings.Join(modes, "; ") + "."
+}
+
+// cellsSoFar is "3 of 4 cells<done> so far" while cells are left, and "all 4
+// cells<done>" once every planned cell has its count.
+func cellsSoFar(cells, planned int, done string) string {
+	if cells >= planned {
+		return fmt.Sprintf("all %d cells%s", planned, done)
+	}
+	return fmt.Sprintf("%d of %d cells%s so far", cells, planned, done)
 }
 
 // roundsShort is what the interleaved rounds decide, per version: the builds
@@ -316,8 +325,8 @@ func (h Headline) countedText() string {
 		rows = append(rows, row)
 	}
 	text := fmt.Sprintf("**Counted cost** (instructions the server executes per request, under Valgrind; lower is\n"+
-		"better): %d of %d cells counted so far, two repeats of a build each, which lie at most %s apart%s.",
-		c.Cells, h.PlannedCells, strings.Join(spreads, " and "), c.rebuiltText(" and ", true))
+		"better): %s, two repeats of a build each, which lie at most %s apart%s.",
+		cellsSoFar(c.Cells, h.PlannedCells, " counted"), strings.Join(spreads, " and "), c.rebuiltText(" and ", true))
 	if len(rows) == 0 {
 		return text + fmt.Sprintf(" No other build is counted yet on a release where %s is.", h.Baseline)
 	}
