@@ -158,8 +158,8 @@ export function createSummary(ctx: AnalysisContext): SectionView {
     // A later render (another baseline, scope or protocol) draws instead.
     if (token !== renders) return;
     const modes = summaryModes(scores);
-    // The versions compared (and the one asked for, so the select shows it).
-    // The versions shown (release set and range) head the table and the select; "all" stays over every version compared.
+    // The versions compared that are shown (release set and range) head the table and the select, with the one
+    // asked for, so the select shows it; "all" stays over every version compared.
     const shown = shownVersions(state, ctx.versions, ctx.currentVersions);
     const compared = versions.filter((v) => scores.some((r) => r.version === v));
     const offered = compared.filter((v) => v === state.scope || shown.includes(v));
