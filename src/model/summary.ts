@@ -109,11 +109,12 @@ export function versionColumns(compared: readonly string[], shown: readonly stri
   versions: string[]; columns: { key: string; label: string }[]; note: string;
 } {
   const versions = compared.filter((v) => shown.includes(v));
-  const all = versions.length === compared.length ? 'all' : `all ${compared.length}`;
+  const every = versions.length === compared.length;
+  const all = every ? 'all' : `all ${compared.length}`;
   return {
     versions,
     columns: [...versions.map((v) => ({ key: v, label: v })), { key: ALL_VERSIONS, label: all }],
-    note: versions.length === compared.length ? '' : `; the ${versions.length} shown of the ${compared.length} versions compared, and "${all}" over every one`,
+    note: every ? '' : `; the ${versions.length} shown of the ${compared.length} versions compared, and "${all}" over every one`,
   };
 }
 
