@@ -58,6 +58,11 @@ type Compiler struct {
 type FlagSet struct {
 	Name   string `toml:"name"`   // e.g. "-O2 -flto"
 	CFlags string `toml:"cflags"` // defaults to Name
+	// Extended marks a flag set beyond the reference configurations (the 2014
+	// page's): collected like the others, but a view shows the reference ones
+	// by default and the extended ones on request, and headline figures keep
+	// to the reference ones.
+	Extended bool `toml:"extended"`
 }
 
 // Compat is a compatibility fix for old releases: when a build fails and its

@@ -41,24 +41,31 @@ func TestLoadReferenceMatrix(t *testing.T) {
 	if !reflect.DeepEqual(c.Compilers, wantCompilers) {
 		t.Errorf("compilers = %+v, want %+v", c.Compilers, wantCompilers)
 	}
-	var flags []string
+	var flags, extended []string
 	for _, f := range c.FlagSets {
 		if f.CFlags != f.Name {
 			t.Errorf("flag set %q: cflags %q, want the name as default", f.Name, f.CFlags)
 		}
-		flags = append(flags, f.Name)
+		if f.Extended {
+			extended = append(extended, f.Name)
+		} else {
+			flags = append(flags, f.Name)
+		}
 	}
 	wantFlags := []string{"-O2", "-Os", "-Ofast", "-O2 -flto", "-Os -flto", "-Ofast -flto"}
 	if !reflect.DeepEqual(flags, wantFlags) {
-		t.Errorf("flag sets = %v, want %v", flags, wantFlags)
+		t.Errorf("reference flag sets = %v, want %v", flags, wantFlags)
+	}
+	if want := []string{"-O3", "-O3 -flto"}; !reflect.DeepEqual(extended, want) {
+		t.Errorf("extended flag sets = %v, want %v", extended, want)
 	}
 	// The preload runs in every counted server: one compiler for all, named
 	// apart from the compilers, so a matrix of clang alone counts alike.
 	if c.Count.PreloadCC != "gcc-12" {
 		t.Errorf("count.preload_cc = %q, want gcc-12", c.Count.PreloadCC)
 	}
-	if got := len(c.Compilers) * len(c.FlagSets); got != 12 {
-		t.Errorf("%d configurations, want 12", got)
+	if got := len(c.Compilers) * len(flags); got != 12 {
+		t.Errorf("%d reference configurations, want 12", got)
 	}
 	if len(c.Releases) != 158 || c.Releases[0] != "2.6.0" || c.Releases[157] != "7.4.1" {
 		t.Errorf("%d releases from %s to %s, want the 158 from 2.6.0 to 7.4.1", len(c.Releases), c.Releases[0], c.Releases[len(c.Releases)-1])
@@ -71,9 +78,12 @@ func TestLoadReferenceMatrix(t *testing.T) {
 	if !reflect.DeepEqual(perLine, wantLines) {
 		t.Errorf("releases per line = %v, want %v", perLine, wantLines)
 	}
-	cells := c.Cells()
+	if all := len(c.Cells()); all != 16*158 {
+		t.Errorf("%d cells, want 16 configurations (12 reference, 4 extended) x 158 releases", all)
+	}
+	cells := ReferenceCells(c.Cells())
 	if len(cells) != 1896 {
-		t.Fatalf("%d cells, want 12 configurations x 158 releases = 1896", len(cells))
+		t.Fatalf("%d reference cells, want 12 configurations x 158 releases = 1896", len(cells))
 	}
 	if first, last := cells[0].ID(), cells[1895].ID(); first != "2.6.0|gcc|-O2" || last != "7.4.1|clang|-Ofast -flto" {
 		t.Errorf("cells run from %q to %q, want 2.6.0|gcc|-O2 to 7.4.1|clang|-Ofast -flto", first, last)

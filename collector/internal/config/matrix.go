@@ -73,6 +73,17 @@ func (c *Config) Cells() []Cell {
 	return cells
 }
 
+// ReferenceCells keeps the cells of reference flag sets (not Extended), in order.
+func ReferenceCells(cells []Cell) []Cell {
+	var out []Cell
+	for _, c := range cells {
+		if !c.FlagSet.Extended {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // Shard is "shard i of n" (0 <= I < N).
 type Shard struct{ I, N int }
 

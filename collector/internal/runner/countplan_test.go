@@ -24,7 +24,7 @@ func TestCountTakesTheMatrixInCollectionOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks := PendingCounts(ref.InCollectionOrder(ref.Cells()), ref.Count.Modes, ref.Count.Repeats, &store.Data{}, false)
+	tasks := PendingCounts(ref.InCollectionOrder(config.ReferenceCells(ref.Cells())), ref.Count.Modes, ref.Count.Repeats, &store.Data{}, false)
 	if len(tasks) != 1896*4 {
 		t.Fatalf("%d counting runs, want 1896 cells x 2 modes x 2 repeats", len(tasks))
 	}

@@ -259,13 +259,14 @@ func PlanRows(c *config.Config) []store.Plan {
 	}
 	var rows []store.Plan
 	for _, cell := range c.Cells() {
-		current := cell.Current
+		current, extended := cell.Current, cell.FlagSet.Extended
 		rows = append(rows, store.Plan{
 			CellID: cell.ID(), Version: cell.Version, VersionIndex: int32(cell.VersionIndex),
 			Compiler: cell.Compiler.Name, CompilerIndex: int32(cell.CompilerIndex),
 			FlagSet: cell.FlagSet.Name, FlagIndex: int32(cell.FlagIndex),
 			CC: cell.Compiler.CC, CFlags: cell.FlagSet.CFlags,
 			Modes: strings.Join(modes, ","), Repeats: int32(c.RepeatsOf(cell.Version)), Current: &current,
+			Extended: &extended,
 		})
 	}
 	return rows

@@ -24,6 +24,10 @@ type Plan struct {
 	// default set); null in plans written before collector 0.2.0, which held
 	// only current versions.
 	Current *bool `parquet:"current,optional"`
+	// Extended says the cell's flag set is an extended configuration
+	// (matrix.toml `extended`), beyond the 12 reference ones; null in plans
+	// written before extended configurations existed (all reference ones).
+	Extended *bool `parquet:"extended,optional"`
 }
 
 // Build is one build attempt of a cell.
