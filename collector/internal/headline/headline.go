@@ -131,6 +131,11 @@ func readPlan(d *store.Data, currentOnly bool) plan {
 		if currentOnly && r.Current != nil && !*r.Current {
 			continue
 		}
+		// The headline's figures are the reference configurations'; the
+		// extended ones have lines of their own.
+		if r.Extended != nil && *r.Extended {
+			continue
+		}
 		p.cells[r.CellID], p.repeats[r.CellID] = true, int(r.Repeats)
 		versions[r.Version] = r.VersionIndex
 		if b := (Build{r.Compiler, r.FlagSet}); !slices.Contains(p.builds, b) {
