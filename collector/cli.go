@@ -192,7 +192,7 @@ func (f *sourceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.work, "work", "work", "work directory: source cache, builds, raw evidence")
 	fs.StringVar(&f.src, "source", "download", "where sources come from: download, tarballs or git")
 	fs.StringVar(&f.gitRepo, "git", "", "local git repository of Redis (with -source git)")
-	fs.StringVar(&f.tarDir, "tarballs", "", "directory of release tarballs (with -source tarballs)")
+	fs.StringVar(&f.tarDir, "tarballs", "", "directory of release tarballs (with -source tarballs; with -source git, the releases the clone does not tag)")
 	fs.StringVar(&f.hashes, "hashes", "", "redis-hashes list (file or URL) to verify tarballs; required for download")
 	fs.StringVar(&f.baseURL, "download-url", "https://download.redis.io/releases/", "release download site")
 	fs.BoolVar(&f.noBar, "no-progress", false, "plain log lines even on a terminal")
@@ -348,6 +348,14 @@ func newGetter(ctx context.Context, kind, gitRepo, tarDir, hashes, baseURL, dlDi
 	case "git":
 		if gitRepo == "" {
 			return nil, errors.New("-source git needs -git <repository>")
+		}
+		if tarDir != "" {
+			// Releases the clone does not tag come from the tarballs (e.g. 8.0
+			// from Debian's source packages).
+			if _, err := os.ReadDir(tarDir); err != nil {
+				return nil, fmt.Errorf("tarball directory: %w", err)
+			}
+			return source.Chain{source.Git{Repo: gitRepo}, source.Tarballs{Dir: tarDir, Hashes: digests}}, nil
 		}
 		return source.Git{Repo: gitRepo}, nil
 	case "tarballs":

@@ -31,22 +31,33 @@ need_node_modules() {
   fi
 }
 
-# debian_redis_tarball downloads Debian's Redis source package (a real release
-# tree, 7.0.15 on bookworm) into $1 unless it is already there.
+# debian_redis_tarball downloads Debian's Redis source packages (real release
+# trees: 7.0.15 from bookworm, 8.0.2 from trixie) into $1 unless they are
+# already there. It keeps a deb-src entry of its own for both suites and asks
+# for each upstream version by name, so other deb-src entries on the machine
+# cannot change which release it gets.
 debian_redis_tarball() {
   dir="$1"
   mkdir -p "$dir"
-  if ls "$dir"/redis_*.orig.tar.gz >/dev/null 2>&1; then return 0; fi
-  if ! grep -rqs '^Types: deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-src' /etc/apt/sources.list; then
-    echo "adding a deb-src entry for bookworm"
-    as_root sh -c 'cat > /etc/apt/sources.list.d/rcb-debian-src.sources' <<'SRC'
-Types: deb-src
+  if [ -f "$dir/redis_7.0.15.orig.tar.gz" ] && [ -f "$dir/redis_8.0.2.orig.tar.gz" ]; then return 0; fi
+  list=/etc/apt/sources.list.d/rcb-debian-src.sources
+  want='Types: deb-src
 URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
+Suites: bookworm bookworm-updates trixie
 Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg'
+  if [ "$(cat "$list" 2>/dev/null)" != "$want" ]; then
+    echo "adding deb-src entries for bookworm and trixie ($list)"
+    printf '%s\n' "$want" | as_root sh -c "cat > $list"
     as_root apt-get update -q
   fi
-  (cd "$dir" && apt-get source --download-only redis)
+  for upstream in 7.0.15 8.0.2; do
+    [ -f "$dir/redis_$upstream.orig.tar.gz" ] && continue
+    debian=$(apt-cache showsrc redis | awk -v v="5:$upstream-" '$1 == "Version:" && index($2, v) == 1 { print $2; exit }')
+    if [ -z "$debian" ]; then echo "no Debian source package of Redis $upstream (apt-cache showsrc redis)" >&2; return 1; fi
+    # The orig tarball is what the tests use; a point release's .dsc can lag
+    # behind it on the mirror, so judge by the tarball.
+    (cd "$dir" && apt-get source --download-only "redis=$debian") || true
+    if [ ! -f "$dir/redis_$upstream.orig.tar.gz" ]; then echo "could not download redis_$upstream.orig.tar.gz" >&2; return 1; fi
+  done
 }

@@ -141,6 +141,10 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 		out, berr := runMake(ctx, s, tree, args, logf)
 		r.BuildSeconds += time.Since(t1).Seconds()
 		bin := filepath.Join(tree, "src", "redis-server")
+		if berr == nil && s.Cell.FlagSet.Stock {
+			// A stock build records what reached the compiler, not what it gave.
+			r.CFlags, r.LDFlags, berr = EffectiveFlags(out)
+		}
 		if berr == nil {
 			if err := Check(out, s.Cell.FlagSet.CFlags); err != nil {
 				berr = err
@@ -195,11 +199,14 @@ func fail(r Result, err error) Result {
 // MakeArgs is the exact make command line of the server build (without "make").
 func MakeArgs(s Spec, compat []string) []string {
 	cc := s.Cell.Compiler
-	args := []string{"-C", "src", fmt.Sprintf("-j%d", s.Jobs), "V=1",
-		"CC=" + s.cc(),
-		"OPTIMIZATION=" + cflags(s.Cell, compat),
-		"REDIS_LDFLAGS=" + ldflags(s.Cell),
+	args := []string{"-C", "src", fmt.Sprintf("-j%d", s.Jobs), "V=1", "CC=" + s.cc()}
+	if s.Cell.FlagSet.Stock {
+		return append(args, stockArgs(s, compat)...)
 	}
+	args = append(args,
+		"OPTIMIZATION="+cflags(s.Cell, compat),
+		"REDIS_LDFLAGS="+ldflags(s.Cell),
+	)
 	if s.DepsGetFlags {
 		f := cflags(s.Cell, compat)
 		args = append(args, "CFLAGS="+f, "LDFLAGS="+ldflags(s.Cell))
@@ -235,6 +242,60 @@ func (s Spec) ccacheEnv() []string {
 		return nil
 	}
 	return []string{"CCACHE_DIR=" + s.Ccache, "CCACHE_NOHASHDIR=true", "CCACHE_BASEDIR=" + s.WorkDir, "CCACHE_MAXSIZE=20G"}
+}
+
+// stockArgs is the rest of a stock build's make line: no OPTIMIZATION and no
+// REDIS_CFLAGS or REDIS_LDFLAGS, since from 7.2 on the Makefile adds -flto to
+// those (a command-line value would replace what it adds). Compatibility flags
+// go in CFLAGS, and a release whose default build uses LTO is linked by the
+// compiler's LTO linker (lld for clang) through LDFLAGS: the Makefile sets
+// neither on x86 Linux. The dependencies are prebuilt as for every cell.
+func stockArgs(s Spec, compat []string) []string {
+	var args []string
+	if len(compat) > 0 {
+		args = append(args, "CFLAGS="+strings.Join(compat, " "))
+	}
+	if lto := s.Cell.Compiler.LTOLDFlags; lto != "" && defaultLTO(s.SourceDir) {
+		args = append(args, "LDFLAGS="+lto)
+	}
+	args = append(args, "PREV_FINAL_CFLAGS=$(FINAL_CFLAGS)", "PREV_FINAL_LDFLAGS=$(FINAL_LDFLAGS)")
+	return append(args, "redis-server")
+}
+
+// defaultLTO says whether the release's Makefile builds with LTO by default
+// (7.2 on: `OPTIMIZATION?=-O3`, then -flto added when it is -O3).
+func defaultLTO(sourceDir string) bool {
+	mk, err := os.ReadFile(filepath.Join(sourceDir, "src", "Makefile"))
+	return err == nil && bytes.Contains(mk, []byte("OPTIMIZATION?=-O3")) && bytes.Contains(mk, []byte("-flto"))
+}
+
+// EffectiveFlags reads from a V=1 make log the optimisation flags (-O… and
+// -f…, in order) that reached the compile of the server's own code
+// (server.c, redis.c before 3.2) and the link of redis-server: what a stock
+// build, which gives make none, was built with.
+func EffectiveFlags(log string) (compile, link string, err error) {
+	for _, line := range strings.Split(log, "\n") {
+		if compile == "" && strings.Contains(line, " -c ") && (strings.Contains(line, "server.c") || strings.Contains(line, "redis.c")) {
+			compile = optFlags(line)
+		}
+		if strings.Contains(line, "-o redis-server") {
+			link = optFlags(line)
+		}
+	}
+	if compile == "" {
+		return "", "", fmt.Errorf("no optimisation flags on the compile of server.c/redis.c")
+	}
+	return compile, link, nil
+}
+
+func optFlags(line string) string {
+	var out []string
+	for _, f := range strings.Fields(line) {
+		if (strings.HasPrefix(f, "-O") || strings.HasPrefix(f, "-f")) && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 func cflags(c config.Cell, compat []string) string {

@@ -63,6 +63,11 @@ type FlagSet struct {
 	// by default and the extended ones on request, and headline figures keep
 	// to the reference ones.
 	Extended bool `toml:"extended"`
+	// Stock builds with the release's own Makefile defaults: no OPTIMIZATION
+	// or REDIS_LDFLAGS on make's command line (-O2 up to 7.0; -O3 with LTO
+	// and -fno-omit-frame-pointer from 7.2 on). Its CFlags stay empty; the
+	// build records the flags that reached the compile and the link.
+	Stock bool `toml:"stock"`
 }
 
 // Compat is a compatibility fix for old releases: when a build fails and its
@@ -237,7 +242,7 @@ func (c *Config) applyDefaults() {
 		c.Count.StartTimeout.Duration = 2 * time.Minute
 	}
 	for i := range c.FlagSets {
-		if c.FlagSets[i].CFlags == "" {
+		if c.FlagSets[i].CFlags == "" && !c.FlagSets[i].Stock {
 			c.FlagSets[i].CFlags = c.FlagSets[i].Name
 		}
 	}
@@ -318,6 +323,11 @@ func (c *Config) validate() error {
 	}
 	if c.Count.Repeats < 1 || c.Count.Parallel < 1 {
 		return fmt.Errorf("count.repeats and count.parallel must be >= 1")
+	}
+	for _, f := range c.FlagSets {
+		if f.Stock && f.CFlags != "" {
+			return fmt.Errorf("flag set %q: stock builds with the release's own flags and takes no cflags", f.Name)
+		}
 	}
 	for _, k := range c.Compat {
 		if k.Match == "" || k.CFlags == "" {
