@@ -69,6 +69,13 @@ type Headline struct {
 	PlannedCells int
 	// Rounds is the precision modes' part, on Class.
 	Rounds Rounds
+	// Extended is the counted instrument's part for the extended flag sets
+	// (matrix.toml `extended`: -O3, -O3 -flto, stock), each against Baseline
+	// on the releases where both are counted; ExtendedBuilds are those
+	// builds in plan order and ExtendedPlanned their planned cells.
+	Extended        Counted
+	ExtendedBuilds  []Build
+	ExtendedPlanned int
 }
 
 // Compute reads the headline out of d (its plan, runs, results and machines):
@@ -105,6 +112,10 @@ func Compute(d *store.Data) Headline {
 	h.Rounds = computeRounds(d, h.Class, p, h.Baseline)
 	all := readPlan(d, false)
 	h.Counted, h.PlannedCells = computeCounted(d, all, h.Baseline, h.Builds), len(all.cells)
+	if ext := readPlanOf(d, false, true); len(ext.builds) > 0 {
+		h.ExtendedBuilds, h.ExtendedPlanned = ext.builds, len(ext.cells)
+		h.Extended = computeCounted(d, ext, h.Baseline, ext.builds)
+	}
 	return h
 }
 
@@ -120,7 +131,11 @@ type plan struct {
 
 // readPlan is d's plan, or with currentOnly its current versions' part (a
 // plan written before plan.current held only current versions).
-func readPlan(d *store.Data, currentOnly bool) plan {
+func readPlan(d *store.Data, currentOnly bool) plan { return readPlanOf(d, currentOnly, false) }
+
+// readPlanOf is readPlan of the reference flag sets, or with extended of the
+// extended ones alone.
+func readPlanOf(d *store.Data, currentOnly, extended bool) plan {
 	rows := slices.Clone(d.Plan)
 	slices.SortFunc(rows, func(a, b store.Plan) int {
 		return cmp.Or(cmp.Compare(a.CompilerIndex, b.CompilerIndex), cmp.Compare(a.FlagIndex, b.FlagIndex), cmp.Compare(a.VersionIndex, b.VersionIndex))
@@ -133,7 +148,7 @@ func readPlan(d *store.Data, currentOnly bool) plan {
 		}
 		// The headline's figures are the reference configurations'; the
 		// extended ones have lines of their own.
-		if r.Extended != nil && *r.Extended {
+		if (r.Extended != nil && *r.Extended) != extended {
 			continue
 		}
 		p.cells[r.CellID], p.repeats[r.CellID] = true, int(r.Repeats)
