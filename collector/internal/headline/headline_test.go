@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -305,5 +306,36 @@ func TestRoundsGiveEachBuildsEffectWithItsIntervalAgainstTheReferenceRepeats(t *
 	// Without rounds there is no such paragraph.
 	if strings.Contains(both(Compute(handMade())), "Interleaved rounds") {
 		t.Error("a dataset without rounds has the rounds paragraph")
+	}
+}
+
+func TestExtendedBuildsHaveALineOfTheirOwnAndStayOutOfTheReferenceFigures(t *testing.T) {
+	d := handMade()
+	yes := true
+	d.Plan = append(d.Plan, store.Plan{CellID: "1.0.0|gcc|-O3 -flto", Version: "1.0.0", VersionIndex: 0, Compiler: "gcc",
+		CompilerIndex: 0, FlagSet: "-O3 -flto", FlagIndex: 1, Modes: "data", Repeats: 2, Extended: &yes})
+	f := func(v float64) *float64 { return &v }
+	for _, c := range []struct {
+		flags string
+		ir    float64
+	}{{"-O2", 1000}, {"-O2", 1000}, {"-O3 -flto", 950}, {"-O3 -flto", 950}} {
+		d.Counts = append(d.Counts, store.Count{CellID: "1.0.0|gcc|" + c.flags, BuildID: "1.0.0|gcc|" + c.flags + "|b1", Version: "1.0.0", Compiler: "gcc", FlagSet: c.flags,
+			Mode: "data", Test: "SET", Status: "ok", InstructionsPerRequest: f(c.ir)})
+	}
+	h := Compute(d)
+	if h.PlannedCells != 4 || slices.Contains(h.Builds, Build{"gcc", "-O3 -flto"}) {
+		t.Errorf("reference part: %d planned cells, builds %v; want 4 cells without the extended build", h.PlannedCells, h.Builds)
+	}
+	if h.ExtendedPlanned != 1 || h.Extended.Cells != 1 {
+		t.Errorf("extended part: %d planned, %d counted; want 1 and 1", h.ExtendedPlanned, h.Extended.Cells)
+	}
+	md := both(h)
+	for _, want := range []string{
+		"- **Extended builds, instructions per request** (all 1 cells, on Redis 1.0.0; each against gcc -O2 on the releases where both are counted): gcc -O3 -flto −5.00% data. For comparison, " + IntelStudy,
+		"| gcc -O3 -flto | −5.00% ▼ ±0.00% |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("headline lacks %q:\n%s", want, md)
+		}
 	}
 }
