@@ -37,6 +37,9 @@ type Spec struct {
 	Jobs         int
 	Compat       []config.Compat
 	Timeout      time.Duration
+	// ProfileFlags are a profile-guided build's instrumenting or profile
+	// flags, added to the compile and the link (buildPGO sets them).
+	ProfileFlags string
 	// Ccache, when set, is the ccache directory: make gets CC="ccache <cc>",
 	// so a file compiled before with the same preprocessed text and flags
 	// (the same file of another patch release) is taken from the cache,
@@ -72,6 +75,9 @@ type Result struct {
 	// (FixedLgVaddr), 0 for a release whose jemalloc has none (before 5.0)
 	// or that uses no jemalloc.
 	JemallocLgVaddr int
+	// PGOTraining describes a profile-guided build's training run and
+	// PGOProfileSHA256 is the digest of the profile it used ("" otherwise).
+	PGOTraining, PGOProfileSHA256 string
 }
 
 // Slug turns a cell id into a directory name.
@@ -90,6 +96,13 @@ func CellDir(workDir, cellID string) string {
 // Status "failed" and the tail of its log; err is only for problems of the
 // collector itself (disk full, missing work directory).
 func Build(ctx context.Context, s Spec) (Result, error) {
+	if s.Cell.FlagSet.PGO {
+		return buildPGO(ctx, s)
+	}
+	return build(ctx, s)
+}
+
+func build(ctx context.Context, s Spec) (Result, error) {
 	var r Result
 	ccPath, err := exec.LookPath(s.Cell.Compiler.CC)
 	if err != nil {
@@ -133,7 +146,7 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 			return r, fmt.Errorf("fix the build ID of %s: %w", s.Cell.ID(), err)
 		}
 		args := MakeArgs(s, compat)
-		r.CFlags, r.LDFlags = cflags(s.Cell, compat), ldflags(s.Cell)
+		r.CFlags, r.LDFlags = withProfile(cflags(s.Cell, compat), s), withProfile(ldflags(s.Cell), s)
 		r.CompatFlags = strings.Join(compat, " ")
 		r.MakeArgs = "make " + shellJoin(args)
 		fmt.Fprintf(logf, "\n### server build: %s\n", r.MakeArgs)
@@ -146,7 +159,7 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 			r.CFlags, r.LDFlags, berr = EffectiveFlags(out)
 		}
 		if berr == nil {
-			if err := Check(out, s.Cell.FlagSet.CFlags); err != nil {
+			if err := Check(out, withProfile(s.Cell.FlagSet.CFlags, s)); err != nil {
 				berr = err
 			} else if _, err := os.Stat(bin); err != nil {
 				berr = fmt.Errorf("make succeeded but src/redis-server is missing")
@@ -204,8 +217,8 @@ func MakeArgs(s Spec, compat []string) []string {
 		return append(args, stockArgs(s, compat)...)
 	}
 	args = append(args,
-		"OPTIMIZATION="+cflags(s.Cell, compat),
-		"REDIS_LDFLAGS="+ldflags(s.Cell),
+		"OPTIMIZATION="+withProfile(cflags(s.Cell, compat), s),
+		"REDIS_LDFLAGS="+withProfile(ldflags(s.Cell), s),
 	)
 	if s.DepsGetFlags {
 		f := cflags(s.Cell, compat)
@@ -296,6 +309,14 @@ func optFlags(line string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// withProfile is flags with s's profile flags, if any, after them.
+func withProfile(flags string, s Spec) string {
+	if s.ProfileFlags == "" {
+		return flags
+	}
+	return flags + " " + s.ProfileFlags
 }
 
 func cflags(c config.Cell, compat []string) string {

@@ -52,6 +52,9 @@ type Compiler struct {
 	// LTOLDFlags are added to the link flags when a flag set contains -flto
 	// (clang's LTO objects are bitcode and need lld: "-fuse-ld=lld").
 	LTOLDFlags string `toml:"lto_ldflags"`
+	// Profdata merges clang's raw profiles for a profile-guided build
+	// (llvm-profdata); empty for gcc, whose -fprofile-use reads its own.
+	Profdata string `toml:"profdata"`
 }
 
 // FlagSet is one set of optimisation flags, given to both compile and link.
@@ -68,6 +71,10 @@ type FlagSet struct {
 	// and -fno-omit-frame-pointer from 7.2 on). Its CFlags stay empty; the
 	// build records the flags that reached the compile and the link.
 	Stock bool `toml:"stock"`
+	// PGO builds with CFlags twice: instrumented, then trained on a workload
+	// of the collector's own (build.TrainingWorkload, not the measured one),
+	// then with the profile (gcc -fprofile-use, clang -fprofile-instr-use).
+	PGO bool `toml:"pgo"`
 }
 
 // Compat is a compatibility fix for old releases: when a build fails and its
@@ -325,6 +332,9 @@ func (c *Config) validate() error {
 		return fmt.Errorf("count.repeats and count.parallel must be >= 1")
 	}
 	for _, f := range c.FlagSets {
+		if f.Stock && f.PGO {
+			return fmt.Errorf("flag set %q: stock and pgo exclude each other", f.Name)
+		}
 		if f.Stock && f.CFlags != "" {
 			return fmt.Errorf("flag set %q: stock builds with the release's own flags and takes no cflags", f.Name)
 		}

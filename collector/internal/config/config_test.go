@@ -36,14 +36,14 @@ func TestLoadReferenceMatrix(t *testing.T) {
 	}
 	wantCompilers := []Compiler{
 		{Name: "gcc", CC: "gcc-12", AR: "gcc-ar-12", NM: "gcc-nm-12"},
-		{Name: "clang", CC: "clang-19", AR: "llvm-ar-19", NM: "llvm-nm-19", LTOLDFlags: "-fuse-ld=lld"},
+		{Name: "clang", CC: "clang-19", AR: "llvm-ar-19", NM: "llvm-nm-19", LTOLDFlags: "-fuse-ld=lld", Profdata: "llvm-profdata-19"},
 	}
 	if !reflect.DeepEqual(c.Compilers, wantCompilers) {
 		t.Errorf("compilers = %+v, want %+v", c.Compilers, wantCompilers)
 	}
 	var flags, extended []string
 	for _, f := range c.FlagSets {
-		if f.CFlags != f.Name && !f.Stock {
+		if f.CFlags != f.Name && !f.Stock && !f.PGO {
 			t.Errorf("flag set %q: cflags %q, want the name as default", f.Name, f.CFlags)
 		}
 		if f.Extended {
@@ -56,7 +56,7 @@ func TestLoadReferenceMatrix(t *testing.T) {
 	if !reflect.DeepEqual(flags, wantFlags) {
 		t.Errorf("reference flag sets = %v, want %v", flags, wantFlags)
 	}
-	if want := []string{"-O3", "-O3 -flto", "stock"}; !reflect.DeepEqual(extended, want) {
+	if want := []string{"-O3", "-O3 -flto", "stock", "pgo"}; !reflect.DeepEqual(extended, want) {
 		t.Errorf("extended flag sets = %v, want %v", extended, want)
 	}
 	// The preload runs in every counted server: one compiler for all, named
@@ -78,8 +78,8 @@ func TestLoadReferenceMatrix(t *testing.T) {
 	if !reflect.DeepEqual(perLine, wantLines) {
 		t.Errorf("releases per line = %v, want %v", perLine, wantLines)
 	}
-	if all := len(c.Cells()); all != 18*158 {
-		t.Errorf("%d cells, want 18 configurations (12 reference, 6 extended) x 158 releases", all)
+	if all := len(c.Cells()); all != 20*158 {
+		t.Errorf("%d cells, want 20 configurations (12 reference, 8 extended) x 158 releases", all)
 	}
 	cells := ReferenceCells(c.Cells())
 	if len(cells) != 1896 {
@@ -210,6 +210,7 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate mode", minimal + "[[benchmark.modes]]\nname = \"data\"\nargs = []\n", `duplicate mode "data"`},
 		{"negative repeats", replace(`[[benchmark.modes]]`, "[benchmark]\nrepeats = -1\n[[benchmark.modes]]"), "benchmark.repeats must be >= 1, got -1"},
 		{"stock flag set with cflags", replace("[[benchmark.modes]]", "[[flag_sets]]\nname = \"stock\"\nstock = true\ncflags = \"-O2\"\n[[benchmark.modes]]"), `flag set "stock": stock builds with the release's own flags and takes no cflags`},
+		{"stock and pgo together", replace("[[benchmark.modes]]", "[[flag_sets]]\nname = \"sp\"\nstock = true\npgo = true\n[[benchmark.modes]]"), `flag set "sp": stock and pgo exclude each other`},
 		{"compat without cflags", minimal + "[[compat]]\nname = \"fcommon\"\nmatch = \"multiple definition of\"\n", `compat "fcommon" needs match and cflags`},
 		{"client_version not in versions", replace(`[[benchmark.modes]]`, "[benchmark]\nclient_version = \"7.2.6\"\n[[benchmark.modes]]"), `benchmark.client_version "7.2.6" is not in the matrix's versions`},
 		{"zero other_repeats", replace(`[[benchmark.modes]]`, "[benchmark]\nother_repeats = -1\n[[benchmark.modes]]"), "benchmark.other_repeats must be >= 1, got -1"},

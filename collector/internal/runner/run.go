@@ -292,6 +292,10 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 		}
 		lg := int32(res.JemallocLgVaddr)
 		b.JemallocLgVaddr = &lg
+		if res.PGOTraining != "" {
+			training, profile := res.PGOTraining, res.PGOProfileSHA256
+			b.PGOTraining, b.PGOProfileSHA256 = &training, &profile
+		}
 	}
 	t0 := time.Now()
 	c.dataMu.Lock()

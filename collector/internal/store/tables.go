@@ -76,6 +76,11 @@ type Build struct {
 	// before the column whose dependency tree was no longer at hand; before
 	// the value was fixed, configure took it from the build host's CPU.
 	JemallocLgVaddr *int32 `parquet:"jemalloc_lg_vaddr,optional"`
+	// PGOTraining describes a profile-guided build's training workload
+	// (build.TrainingWorkload) and PGOProfileSHA256 is the digest of the
+	// profile it was built with; null for every other build.
+	PGOTraining      *string `parquet:"pgo_training,optional"`
+	PGOProfileSHA256 *string `parquet:"pgo_profile_sha256,optional"`
 }
 
 // Run is one finished benchmark run (cell × mode × repeat).

@@ -1,0 +1,94 @@
+package build
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/config"
+)
+
+func TestSkipReplyReadsEveryReplyType(t *testing.T) {
+	replies := "+OK\r\n-ERR unknown command\r\n:42\r\n$3\r\nabc\r\n$-1\r\n*2\r\n$1\r\na\r\n*1\r\n:1\r\n*-1\r\n+after\r\n"
+	r := bufio.NewReader(strings.NewReader(replies))
+	for i := 0; i < 7; i++ {
+		if err := skipReply(r); err != nil {
+			t.Fatalf("reply %d: %v", i, err)
+		}
+	}
+	if err := skipReply(r); err != nil {
+		t.Fatalf("the reply after the arrays: %v", err)
+	}
+	if rest, _ := r.ReadString('\n'); rest != "" {
+		t.Errorf("left unread: %q", rest)
+	}
+}
+
+// TestPGOBuildRealRedis makes a profile-guided build of Debian's Redis 7.0.15
+// with each compiler: the instrumented server is trained, its profile's
+// digest recorded, and the profile flags reach the final compile and link.
+// About 6 minutes of both cores.
+func TestPGOBuildRealRedis(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Redis twice per compiler")
+	}
+	tarDir := os.Getenv("RCB_DEBIAN_TARBALLS")
+	if tarDir == "" {
+		t.Skip("RCB_DEBIAN_TARBALLS is not set (scripts/test.sh sets it)")
+	}
+	pgoClang := clang
+	pgoClang.Profdata = "llvm-profdata-19"
+	for _, tt := range []struct {
+		compiler config.Compiler
+		use      string
+	}{
+		{gcc, "-fprofile-use="},
+		{pgoClang, "-fprofile-instr-use="},
+	} {
+		t.Run(tt.compiler.Name, func(t *testing.T) {
+			src := filepath.Join(t.TempDir(), "src")
+			if err := os.MkdirAll(src, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			tar := exec.Command("tar", "xzf", filepath.Join(tarDir, "redis_7.0.15.orig.tar.gz"), "-C", src, "--strip-components=1")
+			if out, err := tar.CombinedOutput(); err != nil {
+				t.Fatalf("extract: %v\n%s", err, out)
+			}
+			c := config.Cell{Version: "7.0.15", Compiler: tt.compiler, FlagSet: config.FlagSet{Name: "pgo", CFlags: "-O2 -flto", PGO: true}}
+			work := t.TempDir()
+			r, err := Build(context.Background(), Spec{Cell: c, SourceDir: src, WorkDir: work, Jobs: runtime.NumCPU(), Timeout: 20 * time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != "ok" {
+				t.Fatalf("status %q: %s\n%s", r.Status, r.Error, r.LogTail)
+			}
+			if r.PGOTraining != TrainingWorkload || len(r.PGOProfileSHA256) != 64 {
+				t.Errorf("training %q, profile digest %q", r.PGOTraining, r.PGOProfileSHA256)
+			}
+			if !strings.HasPrefix(r.CFlags, "-O2 -flto "+tt.use) || !strings.Contains(r.LDFlags, tt.use) {
+				t.Errorf("recorded flags %q / %q, want the cell's flags and %s", r.CFlags, r.LDFlags, tt.use)
+			}
+			log, err := os.ReadFile(r.LogPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Check(string(log), r.CFlags); err != nil {
+				t.Errorf("final build: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(CellDir(work, c.ID()), "build-instrumented.log")); err != nil {
+				t.Errorf("the instrumented build's log is not kept: %v", err)
+			}
+			out, err := exec.Command(r.Binary, "--version").CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "v=7.0.15") {
+				t.Errorf("%s --version: %v: %s", r.Binary, err, out)
+			}
+		})
+	}
+}
