@@ -51,20 +51,25 @@ func bestFigures(d *store.Data, class string) figures {
 			continue
 		}
 		k := key{Build{r.Compiler, r.FlagSet}, r.Version, r.Mode, r.Test}
-		g, v := f.of[k], *r.RPS
-		if g.repeats == 0 || v > g.best {
-			g.best = v
-		}
-		if g.repeats == 0 || v < g.worst {
-			g.worst = v
-		}
-		g.repeats++
-		f.of[k] = g
+		f.of[k] = f.of[k].withRate(*r.RPS)
 		if !slices.Contains(f.tests[r.Mode], r.Test) {
 			f.tests[r.Mode] = append(f.tests[r.Mode], r.Test)
 		}
 	}
 	return f
+}
+
+// withRate is g with one more rate (requests/s): best is the highest, worst
+// the lowest.
+func (g figure) withRate(v float64) figure {
+	if g.repeats == 0 || v > g.best {
+		g.best = v
+	}
+	if g.repeats == 0 || v < g.worst {
+		g.worst = v
+	}
+	g.repeats++
+	return g
 }
 
 // item is one test's ratio of two figures with its band: the larger of the
