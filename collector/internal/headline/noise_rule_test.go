@@ -32,18 +32,14 @@ type noiseFixture struct {
 	}
 }
 
-func readNoiseFixture(t *testing.T) noiseFixture {
+func readNoiseFixture(t *testing.T) (f noiseFixture) {
 	t.Helper()
 	b, err := os.ReadFile("../../../tests/fixtures/fixture-noise.json")
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		err = json.Unmarshal(b, &f)
 	}
-	var f noiseFixture
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	if len(f.Pairs) == 0 || len(f.Geomeans) == 0 {
-		t.Fatal("fixture-noise.json holds no cases")
+	if err != nil || len(f.Pairs) == 0 || len(f.Geomeans) == 0 {
+		t.Fatalf("fixture-noise.json: %v, or no cases", err)
 	}
 	return f
 }
@@ -81,15 +77,11 @@ func siteVerdict(s Score, lower bool) string {
 // repeatsFigure is the figure of a configuration's repeats: of rates, or of
 // costs (lower), as the headline reads results and counts.
 func repeatsFigure(values []float64, lower bool) figure {
-	var g figure
+	f := figures{of: map[key]figure{}, tests: map[string][]string{}}
 	for _, v := range values {
-		if lower {
-			g = g.withCount(v)
-		} else {
-			g = g.withRate(v)
-		}
+		f.add(key{}, v, lower)
 	}
-	return g
+	return f.of[key{}]
 }
 
 func TestTheNoiseRuleOnTheSharedFixture(t *testing.T) {

@@ -27,18 +27,9 @@ var repoRoot = filepath.Join("..", "..", "..")
 
 // publishedTables maps each published table to the Go struct its rows are.
 var publishedTables = map[string]any{
-	"plan":                  store.Plan{},
-	"builds":                store.Build{},
-	"runs":                  store.Run{},
-	"results":               store.Result{},
-	"machines":              store.Machine{},
-	"redone_runs":           store.RedoneRun{},
-	"redone_results":        store.Result{},
-	"calibrations":          store.Calibration{},
-	"counts":                store.Count{},
-	"count_runs":            store.CountRun{},
-	"counts_superseded":     store.Count{},
-	"count_runs_superseded": store.CountRun{},
+	"plan": store.Plan{}, "builds": store.Build{}, "runs": store.Run{}, "results": store.Result{}, "machines": store.Machine{},
+	"redone_runs": store.RedoneRun{}, "redone_results": store.Result{}, "calibrations": store.Calibration{},
+	"counts": store.Count{}, "count_runs": store.CountRun{}, "counts_superseded": store.Count{}, "count_runs_superseded": store.CountRun{},
 }
 
 // siteSkipsTable lists the tables the site deliberately does not load.
