@@ -25,3 +25,11 @@ func expectLines(t *testing.T, out string, want ...string) {
 		}
 	}
 }
+
+// expectPrinted fails t unless section writes exactly want for d.
+func expectPrinted(t *testing.T, section func(io.Writer, *store.Data), d *store.Data, want string) {
+	t.Helper()
+	if got := printed(section, d); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -73,15 +73,10 @@ func TestTimesHasEachCellsCountingTime(t *testing.T) {
 		Builds:    []store.Build{{CellID: "c", SourceSeconds: 1, DepsSeconds: 2, BuildSeconds: 10}},
 		CountRuns: []store.CountRun{{CellID: "c", DurationSeconds: 300}, {CellID: "c", DurationSeconds: 320}, {CellID: "d", DurationSeconds: 100}},
 	}
-	var out bytes.Buffer
-	Times(&out, d)
-	want := "  cell  source s  deps s  build s  bench s  count s  overhead s  overhead %\n" +
-		"     c       1.0     2.0     10.0      0.0    620.0       0.000       0.000\n" +
-		"     d       0.0     0.0      0.0      0.0    100.0       0.000       0.000\n" +
-		"2 cells; median seconds: source 0.5, deps 1.0, build 5.0, bench 0.0, count 360.0; collector overhead median 0.000%, max 0.000% of cell wall time\n"
-	if out.String() != want {
-		t.Errorf("Times =\n%s\nwant\n%s", out.String(), want)
-	}
+	expectPrinted(t, Times, d, "  cell  source s  deps s  build s  bench s  count s  overhead s  overhead %\n"+
+		"     c       1.0     2.0     10.0      0.0    620.0       0.000       0.000\n"+
+		"     d       0.0     0.0      0.0      0.0    100.0       0.000       0.000\n"+
+		"2 cells; median seconds: source 0.5, deps 1.0, build 5.0, bench 0.0, count 360.0; collector overhead median 0.000%, max 0.000% of cell wall time\n")
 }
 
 // Hand-computed: SET repeats 100, 95, 90 -> (100-90)/100 = 10%; GET 200, 190 -> 5%; median 7.5%.
@@ -139,13 +134,8 @@ func TestTotalsCountsMachineTimeAndFailures(t *testing.T) {
 		CountRuns: []store.CountRun{{CellID: "a", Mode: "data", DurationSeconds: 1800}, {CellID: "a", Mode: "pipe", DurationSeconds: 1800},
 			{CellID: "c", Mode: "data", DurationSeconds: 900}},
 	}
-	var out bytes.Buffer
-	Totals(&out, d)
-	want := "machine time: 0.01 h building (sources, dependencies, servers), 1.50 h benchmarking, 1.25 h counting (counting runs, summed); " +
-		"1 cells built, 1 failed to build; 2 runs, 1 with a failed server; 3 counting runs of 2 cells\n"
-	if out.String() != want {
-		t.Errorf("Totals =\n%q\nwant\n%q", out.String(), want)
-	}
+	expectPrinted(t, Totals, d, "machine time: 0.01 h building (sources, dependencies, servers), 1.50 h benchmarking, 1.25 h counting (counting runs, summed); "+
+		"1 cells built, 1 failed to build; 2 runs, 1 with a failed server; 3 counting runs of 2 cells\n")
 }
 
 func TestProbesPerMachine(t *testing.T) {
