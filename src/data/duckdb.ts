@@ -3,7 +3,7 @@
  * serves every query through cached prepared statements, and attaches the SQL to any error.
  *
  * Version 1.28.0 (DuckDB 0.9.1) on purpose: it has the Parquet reader built in, while 1.29+
- * downloads it from DuckDB's CDN at the first Parquet query (docs/site.md has the measurements).
+ * downloads it from DuckDB's CDN at the first Parquet query (docs/evidence/duckdb-wasm.md has the measurements).
  * The wasm and worker files are build assets of this site, and the worker refuses any request to
  * another origin (user SQL can name URLs), so no other origin is ever contacted.
  */

@@ -1,7 +1,9 @@
 /**
  * The noise rule, as SQL expressions every comparison on the site shares (docs/site.md,
- * "Noise rule"). One place defines it, so the charts, the summary, the build-factor effects and
- * the compare table can never disagree about what counts as a real difference.
+ * "Noise rule"). One place defines it for the site, so the charts, the summary, the build-factor
+ * effects and the compare table can never disagree about what counts as a real difference. The
+ * README's headline computes the same rule in Go (collector/internal/headline); both pass the
+ * cases of tests/fixtures/fixture-noise.json.
  *
  *   spread    of a configuration (one test, one mode): |best − worst| / best over its measured
  *             repeats (for a cost the best repeat is the lowest); unknown (NULL) with fewer than

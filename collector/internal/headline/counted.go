@@ -2,7 +2,6 @@ package headline
 
 import (
 	"math"
-	"slices"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
@@ -34,13 +33,8 @@ type Counted struct {
 func countFigures(d *store.Data) figures {
 	f := figures{of: map[key]figure{}, tests: map[string][]string{}}
 	for _, c := range d.Counts {
-		if c.Status != "ok" || c.InstructionsPerRequest == nil {
-			continue
-		}
-		k := key{Build{c.Compiler, c.FlagSet}, c.Version, c.Mode, c.Test}
-		f.of[k] = f.of[k].withCount(*c.InstructionsPerRequest)
-		if !slices.Contains(f.tests[c.Mode], c.Test) {
-			f.tests[c.Mode] = append(f.tests[c.Mode], c.Test)
+		if c.Status == "ok" && c.InstructionsPerRequest != nil {
+			f.add(key{Build{c.Compiler, c.FlagSet}, c.Version, c.Mode, c.Test}, *c.InstructionsPerRequest, true)
 		}
 	}
 	return f

@@ -47,24 +47,37 @@ func bestFigures(d *store.Data, class string) figures {
 	}
 	f := figures{of: map[key]figure{}, tests: map[string][]string{}}
 	for _, r := range d.Results {
-		if !inClass[r.RunID] || r.Status != "ok" || r.RPS == nil {
-			continue
-		}
-		k := key{Build{r.Compiler, r.FlagSet}, r.Version, r.Mode, r.Test}
-		g, v := f.of[k], *r.RPS
-		if g.repeats == 0 || v > g.best {
-			g.best = v
-		}
-		if g.repeats == 0 || v < g.worst {
-			g.worst = v
-		}
-		g.repeats++
-		f.of[k] = g
-		if !slices.Contains(f.tests[r.Mode], r.Test) {
-			f.tests[r.Mode] = append(f.tests[r.Mode], r.Test)
+		if inClass[r.RunID] && r.Status == "ok" && r.RPS != nil {
+			f.add(key{Build{r.Compiler, r.FlagSet}, r.Version, r.Mode, r.Test}, *r.RPS, false)
 		}
 	}
 	return f
+}
+
+// add records one repeat's value of k, a rate or, with cost, a cost (whose
+// best is the lowest), and k's test among its mode's.
+func (f figures) add(k key, v float64, cost bool) {
+	if cost {
+		f.of[k] = f.of[k].withCount(v)
+	} else {
+		f.of[k] = f.of[k].withRate(v)
+	}
+	if !slices.Contains(f.tests[k.mode], k.test) {
+		f.tests[k.mode] = append(f.tests[k.mode], k.test)
+	}
+}
+
+// withRate is g with one more rate (requests/s): best is the highest, worst
+// the lowest.
+func (g figure) withRate(v float64) figure {
+	if g.repeats == 0 || v > g.best {
+		g.best = v
+	}
+	if g.repeats == 0 || v < g.worst {
+		g.worst = v
+	}
+	g.repeats++
+	return g
 }
 
 // item is one test's ratio of two figures with its band: the larger of the

@@ -31,6 +31,8 @@ type Score struct {
 }
 
 // Verdict is "faster", "slower", "tie" (within the band) or "unknown" (no band).
+// It is the site's noise rule (src/sql/noise.ts): both pass the cases of
+// tests/fixtures/fixture-noise.json.
 func (s Score) Verdict() string {
 	switch {
 	case math.IsNaN(s.Band):

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"testing"
 	"time"
 
@@ -24,17 +23,8 @@ func TestBuildsGroupCompatibilityFlagsAndFailuresByCellsLatestBuild(t *testing.T
 		build("7.4.1|gcc|-O2", "failed", "", 6, &other),
 		build("7.4.1|gcc|-O2", "ok", "", 7, nil),
 	}}
-	var out bytes.Buffer
-	Builds(&out, d)
-	want := "builds with compatibility flags -fcommon: 3 cells: 5.0.2|clang|-O2, 5.0.2|gcc|-O2, 5.0.10|gcc|-O2\n" +
-		"builds failed, 1 cells: build timed out after 30m0s: 2.6.2|gcc|-O2\n" +
-		"builds failed, 2 cells: make: exit status 2: error: x: 2.6.0|gcc|-O2, 2.6.1|gcc|-O2\n"
-	if out.String() != want {
-		t.Errorf("Builds =\n%s\nwant\n%s", out.String(), want)
-	}
-	out.Reset()
-	Builds(&out, &store.Data{Builds: d.Builds[7:]})
-	if out.String() != "builds: 1 cells, none failed or needed compatibility flags\n" {
-		t.Errorf("Builds of one plain build = %q", out.String())
-	}
+	expectPrinted(t, Builds, d, "builds with compatibility flags -fcommon: 3 cells: 5.0.2|clang|-O2, 5.0.2|gcc|-O2, 5.0.10|gcc|-O2\n"+
+		"builds failed, 1 cells: build timed out after 30m0s: 2.6.2|gcc|-O2\n"+
+		"builds failed, 2 cells: make: exit status 2: error: x: 2.6.0|gcc|-O2, 2.6.1|gcc|-O2\n")
+	expectPrinted(t, Builds, &store.Data{Builds: d.Builds[7:]}, "builds: 1 cells, none failed or needed compatibility flags\n")
 }

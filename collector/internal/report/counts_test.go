@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,20 +25,13 @@ func TestCountsPrintsTimePerCellAndTheSpreadOfRepeats(t *testing.T) {
 			{RunID: "b1", CellID: "7.4.1|gcc|-Os", Mode: "data", Test: "XADD", Status: "unsupported"},
 		},
 	}
-	var b bytes.Buffer
-	Counts(&b, d)
-	out := b.String()
-	for _, want := range []string{
+	out := printed(Counts, d)
+	expectLines(t, out,
 		"counts: 3 runs of 2 cells; counting time per cell median 60s, max 90s; 0.03 h in all",
 		"counts: 1 tests unsupported",
 		// SET: 0.05%, GET: 1%; -Os has one count only.
 		"counts, mode data, instructions per request: repeat spread median 0.5250%, p99 0.9905%, max 1.0000%; 1 of 2 (cell, test) within 0.1%",
-		"counts, mode data: 7.4.1|gcc|-O2 GET: instructions per request 1.0000% apart (> 0.1%)",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("missing %q in:\n%s", want, out)
-		}
-	}
+		"counts, mode data: 7.4.1|gcc|-O2 GET: instructions per request 1.0000% apart (> 0.1%)")
 	if strings.Contains(out, "SET: instructions per request") {
 		t.Errorf("a test within 0.1%% is listed:\n%s", out)
 	}
@@ -62,17 +54,12 @@ func TestCountsSaysWhichRunsAreSuperseded(t *testing.T) {
 		{RunID: "h", CellID: "6.0.9|gcc|-Os -flto", Mode: "data", Repeat: 2, Protocol: int32(store.CountProtocol), Redone: &host},
 		{RunID: "i", CellID: "6.0.9|gcc|-O2", Mode: "data", Repeat: 1, Protocol: int32(store.CountProtocol), Redone: &mixed},
 	}}
-	var b strings.Builder
-	Counts(&b, d)
-	want := "counts: protocol " + strconv.Itoa(store.CountProtocol) + "; 3 runs of 2 cells under earlier protocols (1) are superseded, kept in count_runs_superseded.parquet, and not used\n" +
-		"counts: 2 runs of 1 (cell, mode) counted again because their repeats differed (collector count -redo-differing), kept in count_runs_superseded.parquet:\n" +
-		"counts:   4.0.0|clang|-O2 pipe: repeats differed: SET 0.0100% apart\n" +
-		"counts: 4 runs of 3 cells counted again on a rebuild because their build's jemalloc took the build host's virtual address bits (docs/method.md, Build protocol), kept in count_runs_superseded.parquet: 6.0.9 (1), 6.0.11 (2)\n" +
-		"counts: 1 runs of 1 cells counted again on the cell's later build, which is other code, kept in count_runs_superseded.parquet: 6.0.9 (1)\n" +
-		"counts: none yet (collector count)\n"
-	if b.String() != want {
-		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
-	}
+	expectPrinted(t, Counts, d, "counts: protocol "+strconv.Itoa(store.CountProtocol)+"; 3 runs of 2 cells under earlier protocols (1) are superseded, kept in count_runs_superseded.parquet, and not used\n"+
+		"counts: 2 runs of 1 (cell, mode) counted again because their repeats differed (collector count -redo-differing), kept in count_runs_superseded.parquet:\n"+
+		"counts:   4.0.0|clang|-O2 pipe: repeats differed: SET 0.0100% apart\n"+
+		"counts: 4 runs of 3 cells counted again on a rebuild because their build's jemalloc took the build host's virtual address bits (docs/method.md, Build protocol), kept in count_runs_superseded.parquet: 6.0.9 (1), 6.0.11 (2)\n"+
+		"counts: 1 runs of 1 cells counted again on the cell's later build, which is other code, kept in count_runs_superseded.parquet: 6.0.9 (1)\n"+
+		"counts: none yet (collector count)\n")
 }
 
 // The repeat spread is of counts of one build: a rebuild counted 1% apart

@@ -93,38 +93,8 @@ type CountRun struct {
 // now. Counts of different protocols are not comparable, so only this
 // protocol's runs make up the dataset (count_runs, counts; the runs count
 // plans, the site and the report use); the others are kept, as evidence, in
-// the superseded tables.
-//   - 1: the server's clock frozen, randomness fixed, one client connection,
-//     seeded keys (docs/method.md). Its repeats agreed within 0.1% for 96% of
-//     (cell, mode, test) and within 1% for all.
-//   - 2: also one event per turn of the server's event loop, and each socket
-//     read waits until its batch of requests has arrived (freezeclock.c).
-//     Its repeats agreed to the instruction, but a count moved by up to 0.4%
-//     with the length of the work directory's path.
-//   - 3: also the server runs from a fixed-length directory
-//     (count.RunDirPattern) with an environment of the spec's entries only,
-//     so its paths and environment are the same bytes for every cell and
-//     on every machine.
-//   - 4: pipe mode sends 1,000 requests per test (one pipeline of 1,000)
-//     instead of 3,000: the LRANGE tests' instructions make up about 90% of
-//     a pipe run and of its time under Valgrind, so this cuts the counting
-//     time of a cell by about a third. In data mode the preload's reads no
-//     longer wait for their batch (FREEZECLOCK_SETTLE_READS=no): one request
-//     at a time arrives whole, and the wait was ~1 ms of each request's time.
-//   - 5: a test whose command the server lacks (ZPOPMIN and XADD before 5.0)
-//     is not sent: the server is asked about each test's command before the
-//     warm-up (count.Spec.prepare). Sent, its pipeline of error replies left
-//     the allocator in a state that depended on timing, and the later tests'
-//     pipe-mode counts of 3.0 to 4.0 differed by up to 0.7%.
-//   - 6: the counters are zeroed and dumped by the preload, on a signal from
-//     the collector, instead of through vgdb (~125 ms a command, about 5 s
-//     of a 20–30 s run); the windows hold a few more instructions, the same
-//     every time.
-//   - 7: jemalloc 3.x and 4.x (Redis 2.6 to 4.0) allocates as it does
-//     natively: under Valgrind it had no thread cache, a 16 MiB quarantine
-//     and red zones, and those releases' counts were up to 40% higher than
-//     their native paths (JE_MALLOC_CONF in matrix.toml, and the preload for
-//     4.x). 5.0 and later (jemalloc 5) count as under protocol 6.
+// the superseded tables. What each protocol changed: CHANGELOG.md; what its
+// repeats gave: docs/evidence/counting-determinism.md.
 const CountProtocol = 7
 
 // ProtocolOf is the counting protocol run r followed.

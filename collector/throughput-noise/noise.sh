@@ -5,7 +5,7 @@
 # collector's overhead, and per test the spread of the best-of-3 figure between
 # the two collections.
 #
-# Usage: collector/bench/noise.sh GIT_REPO_OF_REDIS
+# Usage: collector/throughput-noise/noise.sh GIT_REPO_OF_REDIS
 # Pause other collections first: each run needs both cores.
 set -eu
 repo="$1"
