@@ -40,6 +40,9 @@ commands:
   stats   time per cell (source, build, benchmark, count, collector overhead), machine time in all and
           per stretch of collection; with -compare, run-to-run noise;
           with -precision, each configuration's effect against gcc -O2 with its confidence interval
+  shards  the jobs the counting workflow (.github/workflows/count.yml) would start: the cells
+          still to count, dealt to jobs within a time budget, each job's estimated hours from the
+          data's measured times; -json prints the workflow's matrix
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
   dumpdiff compare two counting runs' callgrind dumps test by test (where a disturbed run parted
           from the other, and in which functions): collector dumpdiff [-top N] DIR_A DIR_B
@@ -79,6 +82,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		err = cmdBuild(ctx, args[1:], stdout, stderr)
 	case "plan":
 		err = cmdPlan(args[1:], stdout, stderr)
+	case "shards":
+		err = cmdShards(args[1:], stdout, stderr)
 	case "merge":
 		err = cmdMerge(args[1:], stdout, stderr)
 	case "stats":
@@ -102,8 +107,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // matrixFlags are the flags shared by run and plan.
 type matrixFlags struct {
-	config, data, shard, versions string
-	repeats                       int
+	config, data, shard, versions, cells string
+	repeats                              int
 	// rounds, when set and true, makes -repeats the precision protocol's
 	// rounds: the reference modes keep the config's repeats (and the plan
 	// table, which holds them, stays as the config says).
@@ -118,6 +123,7 @@ func (m *matrixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.data, "data", "public/data", "directory of the Parquet tables")
 	fs.StringVar(&m.shard, "shard", "", "run only shard i of n, as i/n (e.g. 0/4)")
 	fs.StringVar(&m.versions, "versions", "", `comma-separated subset of the matrix's versions; "current" stands for the current versions`)
+	fs.StringVar(&m.cells, "cells", "", `comma-separated cell IDs ("7.4.1|gcc|-O2,7.4.1|clang|-Os"): only these cells (as "collector shards" deals them to jobs)`)
 	if m.counted {
 		fs.IntVar(&m.repeats, "repeats", 0, "counting runs per mode of every cell (default: the config's count.repeats); e.g. one more than the dataset has, to count each cell once more on this machine")
 	} else {
@@ -176,7 +182,37 @@ func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
 		}
 		cells = keep
 	}
+	if m.cells != "" {
+		if cells, err = onlyCells(cells, cfg.Cells(), m.cells); err != nil {
+			return nil, nil, err
+		}
+	}
 	return cfg, cells, nil
+}
+
+// onlyCells keeps the cells whose IDs list (comma-separated) names; an ID
+// that is not a cell of the matrix (all) is an error.
+func onlyCells(cells, all []config.Cell, list string) ([]config.Cell, error) {
+	want := map[string]bool{}
+	for _, id := range strings.Split(list, ",") {
+		want[strings.TrimSpace(id)] = true
+	}
+	known := map[string]bool{}
+	for _, c := range all {
+		known[c.ID()] = true
+	}
+	for id := range want {
+		if !known[id] {
+			return nil, fmt.Errorf("-cells: %q is not a cell of the matrix (version|compiler|flag set)", id)
+		}
+	}
+	var keep []config.Cell
+	for _, c := range cells {
+		if want[c.ID()] {
+			keep = append(keep, c)
+		}
+	}
+	return keep, nil
 }
 
 // sourceFlags are the flags of the commands that build cells: where sources
