@@ -321,12 +321,19 @@ func cmdCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	f.register(fs)
 	retry := fs.Bool("retry-failed", false, "count again the runs whose server failed, and rebuild cells whose build failed")
 	redo := fs.Bool("redo-differing", false, "count again, both repeats, each (cell, mode) whose repeats of one build counted different instructions per request in some test (a disturbed run); the earlier runs are kept in the superseded tables with the reason; checked when the collector starts and after each pass, up to two more passes")
+	reference := fs.String("reference", "", "dataset whose Valgrind version, guest CPU signature and compiler versions the counts must match (default: -data); e.g. public/data when counting a shard into an empty directory")
+	newDataset := fs.Bool("new-dataset", false, "count even when Valgrind, the guest CPU or a compiler is not the reference dataset's (the counts start a dataset of their own)")
 	keep := fs.Bool("keep-dumps", false, "keep each test's callgrind dump, for callgrind_annotate, in the run's work directory (cells/<cell>/count-<mode>-<repeat>/dumps)")
 	opts, err := f.options(ctx, fs, args, stderr)
 	if err != nil {
 		return err
 	}
-	opts.RetryFailed, opts.KeepDumps, opts.RedoDiffering = *retry, *keep, *redo
+	opts.RetryFailed, opts.KeepDumps, opts.RedoDiffering, opts.NewDataset = *retry, *keep, *redo, *newDataset
+	if *reference != "" {
+		if opts.Reference, err = store.Load(*reference); err != nil {
+			return err
+		}
+	}
 	return runner.Count(ctx, opts)
 }
 
@@ -548,6 +555,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if err := all.MachineConflict(d); err != nil {
+			return fmt.Errorf("merge %s: %w; nothing merged", in, err)
+		}
+		if err := runner.SetupConflict(all, d); err != nil {
 			return fmt.Errorf("merge %s: %w; nothing merged", in, err)
 		}
 		all.Merge(d)
