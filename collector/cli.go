@@ -43,6 +43,8 @@ commands:
   shards  the jobs the counting workflow (.github/workflows/count.yml) would start: the cells
           still to count, dealt to jobs within a time budget, each job's estimated hours from the
           data's measured times; -json prints the workflow's matrix
+  matrix  edit the matrix: matrix add-releases TAGS adds the releases of git ls-remote --tags
+          output it lacks (the newest patch of each line becomes current) and prints them
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
   dumpdiff compare two counting runs' callgrind dumps test by test (where a disturbed run parted
           from the other, and in which functions): collector dumpdiff [-top N] DIR_A DIR_B
@@ -84,6 +86,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		err = cmdPlan(args[1:], stdout, stderr)
 	case "shards":
 		err = cmdShards(args[1:], stdout, stderr)
+	case "matrix":
+		err = cmdMatrix(args[1:], stdout, stderr)
 	case "merge":
 		err = cmdMerge(args[1:], stdout, stderr)
 	case "stats":
