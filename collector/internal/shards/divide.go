@@ -1,6 +1,7 @@
 package shards
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -50,7 +51,6 @@ type Plan struct {
 type unit struct {
 	cells   []config.Cell
 	seconds float64
-	order   int
 }
 
 // CellSeconds is a cell's estimated time in a job: its counting runs, parallel
@@ -60,62 +60,93 @@ func CellSeconds(t CellTimes, parallel int) float64 {
 	return t.Runs/float64(max(parallel, 1)) + t.Build
 }
 
-func newUnit(cells []config.Cell, t Times, parallel, order int) unit {
-	u := unit{cells: cells, order: order, seconds: t.Of(cells[0].Version).Deps}
+func newUnit(cells []config.Cell, t Times, parallel int) unit {
+	u := unit{cells: cells, seconds: t.Of(cells[0].Version).Deps}
 	for _, c := range cells {
 		u.seconds += CellSeconds(t.Of(c.Version), parallel)
 	}
 	return u
 }
 
-// Divide makes jobs of cells (in collection order): cells of one version and
-// compiler stay together, so they share their dependency build and ccache,
-// unless together they exceed the budget; there are as many jobs as can run
-// at once, or more when the budget needs it; units are dealt out longest
-// first to the least loaded job, and a job over budget means one job more.
-// It fails when a single cell exceeds the budget or the jobs would exceed
-// MaxJobs.
+// Divide makes jobs of cells: cells of one version and compiler stay
+// together, so they share their dependency build, unless together they exceed
+// the budget; jobs take neighbouring versions (release order), so a job's
+// ccache serves the files a release did not change; there are as many jobs
+// as run at once, or more when the budget needs it, each as long as the
+// longest needs to be. It fails when a single cell exceeds the budget or the
+// jobs would exceed MaxJobs.
 func Divide(cells []config.Cell, t Times, l Limits) (Plan, error) {
 	avail := l.Budget - l.Overhead
 	if avail <= 0 {
 		return Plan{}, fmt.Errorf("a job's budget (%.1f hours) leaves no time after its overhead (%.1f hours)", l.Budget/3600, l.Overhead/3600)
 	}
+	cells = slices.Clone(cells)
+	slices.SortStableFunc(cells, func(a, b config.Cell) int {
+		return cmp.Or(a.VersionIndex-b.VersionIndex, a.CompilerIndex-b.CompilerIndex, a.FlagIndex-b.FlagIndex)
+	})
 	var units []unit
 	for i := 0; i < len(cells); {
 		j := i + 1
 		for j < len(cells) && cells[j].Version == cells[i].Version && cells[j].Compiler.Name == cells[i].Compiler.Name {
 			j++
 		}
-		split, err := fit(newUnit(cells[i:j], t, l.Parallel, len(units)), t, l.Parallel, avail)
+		split, err := fit(newUnit(cells[i:j], t, l.Parallel), t, l.Parallel, avail)
 		if err != nil {
 			return Plan{}, err
 		}
-		for _, u := range split {
-			u.order = len(units)
-			units = append(units, u)
-		}
+		units = append(units, split...)
 		i = j
 	}
 	if len(units) == 0 {
 		return Plan{}, nil
 	}
-	total := 0.0
+	total, longest := 0.0, 0.0
 	for _, u := range units {
 		total += u.seconds
+		longest = max(longest, u.seconds)
 	}
 	n := max(int(math.Ceil(total/avail)), min(l.Concurrent, len(units)))
-	slices.SortStableFunc(units, func(a, b unit) int {
-		if a.seconds != b.seconds {
-			return cmpDesc(a.seconds, b.seconds)
-		}
-		return a.order - b.order
-	})
-	for ; n <= l.MaxJobs; n++ {
-		if jobs, ok := deal(units, n, l, avail); ok {
-			return Plan{Jobs: jobs, Seconds: total + float64(len(jobs))*l.Overhead, Wall: wall(jobs, l.Concurrent)}, nil
+	// The least job length that deals the units to n jobs, found by
+	// bisection; never over the budget (then there are more jobs).
+	lo, hi := max(longest, total/float64(n)), total
+	for k := 0; k < 60 && hi-lo > 1; k++ {
+		if mid := (lo + hi) / 2; len(deal(units, mid)) <= n {
+			hi = mid
+		} else {
+			lo = mid
 		}
 	}
-	return Plan{}, fmt.Errorf("%d cells (%.0f runner hours) do not fit %d jobs of %.1f hours", len(cells), total/3600, l.MaxJobs, l.Budget/3600)
+	groups := deal(units, min(hi, avail))
+	if len(groups) > l.MaxJobs {
+		return Plan{}, fmt.Errorf("%d cells (%.0f runner hours) do not fit %d jobs of %.1f hours", len(cells), total/3600, l.MaxJobs, l.Budget/3600)
+	}
+	var p Plan
+	for _, g := range groups {
+		j := Job{Seconds: l.Overhead}
+		for _, u := range g {
+			j.Cells = append(j.Cells, u.cells...)
+			j.Seconds += u.seconds
+		}
+		p.Jobs = append(p.Jobs, j)
+		p.Seconds += j.Seconds
+	}
+	p.Wall = wall(p.Jobs, l.Concurrent)
+	return p, nil
+}
+
+// deal cuts units, in order, into runs of at most length seconds each.
+func deal(units []unit, length float64) [][]unit {
+	var out [][]unit
+	load := 0.0
+	for i, u := range units {
+		if i == 0 || load+u.seconds > length {
+			out = append(out, nil)
+			load = 0
+		}
+		out[len(out)-1] = append(out[len(out)-1], u)
+		load += u.seconds
+	}
+	return out
 }
 
 // fit splits u in halves until each part fits avail seconds.
@@ -127,57 +158,12 @@ func fit(u unit, t Times, parallel int, avail float64) ([]unit, error) {
 		return nil, fmt.Errorf("cell %s alone is estimated at %.1f hours, over a job's budget", u.cells[0].ID(), u.seconds/3600)
 	}
 	h := len(u.cells) / 2
-	a, err := fit(newUnit(u.cells[:h], t, parallel, 0), t, parallel, avail)
+	a, err := fit(newUnit(u.cells[:h], t, parallel), t, parallel, avail)
 	if err != nil {
 		return nil, err
 	}
-	b, err := fit(newUnit(u.cells[h:], t, parallel, 0), t, parallel, avail)
+	b, err := fit(newUnit(u.cells[h:], t, parallel), t, parallel, avail)
 	return append(a, b...), err
-}
-
-// deal gives each unit (longest first) to the least loaded of n jobs; ok is
-// false when a job ends over avail seconds. Each job's cells come back in
-// their units' order, and jobs are numbered by their first unit.
-func deal(units []unit, n int, l Limits, avail float64) ([]Job, bool) {
-	load := make([]float64, n)
-	got := make([][]unit, n)
-	for _, u := range units {
-		k := 0
-		for i := range load {
-			if load[i] < load[k] {
-				k = i
-			}
-		}
-		load[k] += u.seconds
-		got[k] = append(got[k], u)
-	}
-	var jobs []Job
-	for i, us := range got {
-		if load[i] > avail {
-			return nil, false
-		}
-		if len(us) == 0 {
-			continue
-		}
-		slices.SortFunc(us, func(a, b unit) int { return a.order - b.order })
-		j := Job{Seconds: load[i] + l.Overhead}
-		for _, u := range us {
-			j.Cells = append(j.Cells, u.cells...)
-		}
-		jobs = append(jobs, j)
-	}
-	slices.SortFunc(jobs, func(a, b Job) int { return firstOrder(a, units) - firstOrder(b, units) })
-	return jobs, true
-}
-
-// firstOrder is the order of the unit j starts with.
-func firstOrder(j Job, units []unit) int {
-	for _, u := range units {
-		if u.cells[0].ID() == j.Cells[0].ID() {
-			return u.order
-		}
-	}
-	return 0
 }
 
 // wall is the time jobs take with concurrent running at once, each started
@@ -191,11 +177,4 @@ func wall(jobs []Job, concurrent int) float64 {
 		end = max(end, slots[k])
 	}
 	return end
-}
-
-func cmpDesc(a, b float64) int {
-	if a > b {
-		return -1
-	}
-	return 1
 }

@@ -70,8 +70,15 @@ func TestDivideKeepsEveryJobInBudgetAndEveryCellOnce(t *testing.T) {
 			t.Fatalf("budget %.0f s: %v", l.Budget, err)
 		}
 		seen := map[string]int{}
-		sum := 0.0
+		sum, last := 0.0, -1
 		for _, j := range p.Jobs {
+			// Neighbouring versions share a job: each job's versions follow the last job's.
+			for _, c := range j.Cells {
+				if c.VersionIndex < last {
+					t.Errorf("budget %.0f s: %s after version %d", l.Budget, c.ID(), last)
+				}
+				last = c.VersionIndex
+			}
 			if j.Seconds > l.Budget {
 				t.Errorf("budget %.0f s: a job of %.0f s", l.Budget, j.Seconds)
 			}
