@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,9 +19,10 @@ import (
 // RCB_DEBIAN_TARBALLS too, once serially and once as 3 shards (collector count
 // -cells, each into its own data directory, checked against the serial
 // dataset's setup with -reference), merges the shards (collector merge), and
-// finds every count of the merge equal, to the instruction, to the serial
-// run's; merging the serial dataset into the merge is then accepted (the same
-// cells counted twice alike). It needs RCB_DEBIAN_TARBALLS (see TestEndToEnd)
+// finds every test's instructions (and reads, writes, branches and requests)
+// in the merge equal to the serial run's, the simulated cache and branch
+// misses within simulatedSlack; merging the serial dataset into the merge is
+// then accepted (the same cells counted twice alike). It needs RCB_DEBIAN_TARBALLS (see TestEndToEnd)
 // and valgrind; it takes about ten minutes on 2 cores.
 func TestCountShardsMergeToTheSerialCounts(t *testing.T) {
 	if testing.Short() {
@@ -85,9 +87,25 @@ func TestCountShardsMergeToTheSerialCounts(t *testing.T) {
 	if n := len(versions) * 3 * 20; len(want) != n {
 		t.Errorf("serial run: %d (cell, mode, test) counted, want %d", len(want), n)
 	}
+	worst, at := 0.0, ""
 	for k, w := range want {
-		if g, ok := got[k]; !ok || g != w {
-			t.Errorf("%s: shards %q, serial %q", k, g, w)
+		g, ok := got[k]
+		if !ok {
+			t.Errorf("%s: not counted by the shards", k)
+			continue
+		}
+		if g.exact != w.exact {
+			t.Errorf("%s: shards %q, serial %q (status, requests, Ir, Dr, Dw, Bc, Bi)", k, g.exact, w.exact)
+		}
+		for i := range w.simulated {
+			a, b := float64(g.simulated[i]), float64(w.simulated[i])
+			d := math.Abs(a - b)
+			if rel := d / math.Max(b, 1); rel > worst {
+				worst, at = rel, fmt.Sprintf("%s %s: %d and %d", k, simulatedEvents[i], g.simulated[i], w.simulated[i])
+			}
+			if d > simulatedSlack && d > 0.001*b {
+				t.Errorf("%s %s: shards %d, serial %d", k, simulatedEvents[i], g.simulated[i], w.simulated[i])
+			}
 		}
 	}
 	for k := range got {
@@ -95,25 +113,47 @@ func TestCountShardsMergeToTheSerialCounts(t *testing.T) {
 			t.Errorf("%s counted by a shard only", k)
 		}
 	}
-	t.Logf("%d versions x 3 configurations: %d (cell, mode, test) counts equal in the merged shards and the serial run", len(versions), len(want))
+	t.Logf("%d versions x 3 configurations: %d (cell, mode, test) counted alike in the merged shards and the serial run; simulated misses at most %.3f%% apart (%s)",
+		len(versions), len(want), worst*100, at)
 	collector("merge", "-out", merged, serial)
 }
 
-// countsByKey reads a dataset's counts as cell|mode|repeat|test -> status and
-// every event counter.
-func countsByKey(t *testing.T, dir string) map[string]string {
+// simulatedEvents are the events of callgrind's cache and branch-predictor
+// simulation, which depend on addresses (where the stack or a buffer lies),
+// not only on the instructions executed: a count of the same binary made
+// elsewhere differed in them by up to 2 events in a test, the instructions,
+// reads, writes and branches the same.
+var simulatedEvents = []string{"I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bcm", "Bim"}
+
+// simulatedSlack is the difference in a simulated event that passes whatever
+// the count (else 0.1% of it).
+const simulatedSlack = 3
+
+// testCounts are one test's counts: the executed ones (status, requests, Ir,
+// Dr, Dw, Bc, Bi) as one string, which a shard must give exactly, and the
+// simulated ones (simulatedEvents).
+type testCounts struct {
+	exact     string
+	simulated []int64
+}
+
+// countsByKey reads a dataset's counts as cell|mode|repeat|test -> counts.
+func countsByKey(t *testing.T, dir string) map[string]testCounts {
 	t.Helper()
 	d, err := store.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]string{}
+	out := map[string]testCounts{}
 	for _, c := range d.Counts {
-		v := c.Status
-		for _, p := range []*int64{c.Requests, c.Ir, c.Dr, c.Dw, c.I1mr, c.D1mr, c.D1mw, c.ILmr, c.DLmr, c.DLmw, c.Bc, c.Bcm, c.Bi, c.Bim} {
-			v += fmt.Sprintf(" %d", value(p))
+		k := testCounts{exact: c.Status}
+		for _, p := range []*int64{c.Requests, c.Ir, c.Dr, c.Dw, c.Bc, c.Bi} {
+			k.exact += fmt.Sprintf(" %d", value(p))
 		}
-		out[fmt.Sprintf("%s|%s|%d|%s", c.CellID, c.Mode, c.Repeat, c.Test)] = v
+		for _, p := range []*int64{c.I1mr, c.D1mr, c.D1mw, c.ILmr, c.DLmr, c.DLmw, c.Bcm, c.Bim} {
+			k.simulated = append(k.simulated, value(p))
+		}
+		out[fmt.Sprintf("%s|%s|%d|%s", c.CellID, c.Mode, c.Repeat, c.Test)] = k
 	}
 	return out
 }
