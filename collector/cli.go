@@ -40,6 +40,11 @@ commands:
   stats   time per cell (source, build, benchmark, count, collector overhead), machine time in all and
           per stretch of collection; with -compare, run-to-run noise;
           with -precision, each configuration's effect against gcc -O2 with its confidence interval
+  shards  the jobs the counting workflow (.github/workflows/count.yml) would start: the cells
+          still to count, dealt to jobs within a time budget, each job's estimated hours from the
+          data's measured times; -json prints the workflow's matrix
+  matrix  edit the matrix: matrix add-releases TAGS adds the releases of git ls-remote --tags
+          output it lacks (the newest patch of each line becomes current) and prints them
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
   dumpdiff compare two counting runs' callgrind dumps test by test (where a disturbed run parted
           from the other, and in which functions): collector dumpdiff [-top N] DIR_A DIR_B
@@ -79,6 +84,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		err = cmdBuild(ctx, args[1:], stdout, stderr)
 	case "plan":
 		err = cmdPlan(args[1:], stdout, stderr)
+	case "shards":
+		err = cmdShards(args[1:], stdout, stderr)
+	case "matrix":
+		err = cmdMatrix(args[1:], stdout, stderr)
 	case "merge":
 		err = cmdMerge(args[1:], stdout, stderr)
 	case "stats":
@@ -102,8 +111,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // matrixFlags are the flags shared by run and plan.
 type matrixFlags struct {
-	config, data, shard, versions string
-	repeats                       int
+	config, data, shard, versions, cells string
+	repeats                              int
 	// rounds, when set and true, makes -repeats the precision protocol's
 	// rounds: the reference modes keep the config's repeats (and the plan
 	// table, which holds them, stays as the config says).
@@ -118,6 +127,7 @@ func (m *matrixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.data, "data", "public/data", "directory of the Parquet tables")
 	fs.StringVar(&m.shard, "shard", "", "run only shard i of n, as i/n (e.g. 0/4)")
 	fs.StringVar(&m.versions, "versions", "", `comma-separated subset of the matrix's versions; "current" stands for the current versions`)
+	fs.StringVar(&m.cells, "cells", "", `comma-separated cell IDs ("7.4.1|gcc|-O2,7.4.1|clang|-Os"): only these cells (as "collector shards" deals them to jobs)`)
 	if m.counted {
 		fs.IntVar(&m.repeats, "repeats", 0, "counting runs per mode of every cell (default: the config's count.repeats); e.g. one more than the dataset has, to count each cell once more on this machine")
 	} else {
@@ -176,7 +186,37 @@ func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
 		}
 		cells = keep
 	}
+	if m.cells != "" {
+		if cells, err = onlyCells(cells, cfg.Cells(), m.cells); err != nil {
+			return nil, nil, err
+		}
+	}
 	return cfg, cells, nil
+}
+
+// onlyCells keeps the cells whose IDs list (comma-separated) names; an ID
+// that is not a cell of the matrix (all) is an error.
+func onlyCells(cells, all []config.Cell, list string) ([]config.Cell, error) {
+	want := map[string]bool{}
+	for _, id := range strings.Split(list, ",") {
+		want[strings.TrimSpace(id)] = true
+	}
+	known := map[string]bool{}
+	for _, c := range all {
+		known[c.ID()] = true
+	}
+	for id := range want {
+		if !known[id] {
+			return nil, fmt.Errorf("-cells: %q is not a cell of the matrix (version|compiler|flag set)", id)
+		}
+	}
+	var keep []config.Cell
+	for _, c := range cells {
+		if want[c.ID()] {
+			keep = append(keep, c)
+		}
+	}
+	return keep, nil
 }
 
 // sourceFlags are the flags of the commands that build cells: where sources
@@ -285,12 +325,19 @@ func cmdCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	f.register(fs)
 	retry := fs.Bool("retry-failed", false, "count again the runs whose server failed, and rebuild cells whose build failed")
 	redo := fs.Bool("redo-differing", false, "count again, both repeats, each (cell, mode) whose repeats of one build counted different instructions per request in some test (a disturbed run); the earlier runs are kept in the superseded tables with the reason; checked when the collector starts and after each pass, up to two more passes")
+	reference := fs.String("reference", "", "dataset whose Valgrind version, guest CPU signature and compiler versions the counts must match (default: -data); e.g. public/data when counting a shard into an empty directory")
+	newDataset := fs.Bool("new-dataset", false, "count even when Valgrind, the guest CPU or a compiler is not the reference dataset's (the counts start a dataset of their own)")
 	keep := fs.Bool("keep-dumps", false, "keep each test's callgrind dump, for callgrind_annotate, in the run's work directory (cells/<cell>/count-<mode>-<repeat>/dumps)")
 	opts, err := f.options(ctx, fs, args, stderr)
 	if err != nil {
 		return err
 	}
-	opts.RetryFailed, opts.KeepDumps, opts.RedoDiffering = *retry, *keep, *redo
+	opts.RetryFailed, opts.KeepDumps, opts.RedoDiffering, opts.NewDataset = *retry, *keep, *redo, *newDataset
+	if *reference != "" {
+		if opts.Reference, err = store.Load(*reference); err != nil {
+			return err
+		}
+	}
 	return runner.Count(ctx, opts)
 }
 
@@ -520,6 +567,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if err := all.MachineConflict(d); err != nil {
+			return fmt.Errorf("merge %s: %w; nothing merged", in, err)
+		}
+		if err := runner.SetupConflict(all, d); err != nil {
 			return fmt.Errorf("merge %s: %w; nothing merged", in, err)
 		}
 		all.Merge(d)

@@ -206,7 +206,37 @@ func (c *collector) prepareCounting(ctx context.Context, o Options) (string, err
 		return "", err
 	}
 	fmt.Fprintf(o.Log, "guest CPU under valgrind %s: %s\n", count.ShortHash(c.guestCPU), count.GuestCPUSummary(c.guestCPU))
+	if err := c.checkSetup(ctx, vg); err != nil {
+		return "", err
+	}
 	return vg, nil
+}
+
+// checkSetup refuses to count (unless NewDataset) when this machine's
+// Valgrind, guest CPU or compilers are not the reference dataset's
+// (SetupConflict): its counts could not be compared with the dataset's.
+func (c *collector) checkSetup(ctx context.Context, vg string) error {
+	ref := c.Reference
+	if ref == nil {
+		c.dataMu.Lock()
+		defer c.dataMu.Unlock()
+		ref = c.data
+	}
+	here := &store.Data{}
+	for _, cc := range c.Config.Compilers {
+		id := "setup|" + cc.Name
+		here.CountRuns = append(here.CountRuns, store.CountRun{RunID: id, BuildID: id, ValgrindVersion: vg, GuestCPU: nonEmpty(c.guestCPU)})
+		here.Builds = append(here.Builds, store.Build{BuildID: id, Compiler: cc.Name, Status: "ok", CCVersion: build.CCVersion(ctx, cc.CC)})
+	}
+	err := SetupConflict(ref, here)
+	if err != nil && c.NewDataset {
+		fmt.Fprintf(c.Log, "counting anyway (-new-dataset): %v\n", err)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%w; count into a new dataset with -new-dataset", err)
+	}
+	return nil
 }
 
 // countTasks counts tasks, a pass: each cell built while the one before it

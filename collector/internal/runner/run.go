@@ -35,6 +35,11 @@ type Options struct {
 	RedoDiffering bool
 	// KeepDumps keeps each counted test's callgrind dump (collector count).
 	KeepDumps bool
+	// Reference, when set, is the dataset whose Valgrind version, guest CPU
+	// and compiler versions a count must match (SetupConflict); by default
+	// the data directory's own. NewDataset counts whatever they are.
+	Reference  *store.Data
+	NewDataset bool
 	// Ccache, when set, is the ccache directory builds compile through (build.Spec).
 	Ccache string
 	// RedoNoisy, when > 0, redoes runs during which other processes used more
