@@ -23,7 +23,7 @@ func TestMatrixAddReleasesEditsTheFileAndPrintsTheNewVersions(t *testing.T) {
 		t.Fatalf("add-releases: %q, %v", out, err)
 	}
 	edited, _ := os.ReadFile(cfg)
-	if !strings.Contains(string(edited), `"7.2.6", "7.4.2"]`) || !strings.Contains(string(edited), `client_version = "7.4.1"`) {
+	if !strings.Contains(string(edited), `"7.2.6", "7.4.2", "8.0.6"]`) || !strings.Contains(string(edited), `client_version = "7.4.1"`) {
 		t.Errorf("edited matrix:\n%s", edited)
 	}
 	// Again: nothing to add, nothing printed, the file as it was.

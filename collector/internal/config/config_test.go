@@ -30,7 +30,7 @@ func TestLoadReferenceMatrix(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantVersions := []string{"2.6.17", "2.8.24", "3.0.7", "3.2.13", "4.0.14", "5.0.14",
-		"6.0.20", "6.2.16", "7.0.15", "7.2.6", "7.4.1"}
+		"6.0.20", "6.2.16", "7.0.15", "7.2.6", "7.4.1", "8.0.6"}
 	if !reflect.DeepEqual(c.Versions, wantVersions) {
 		t.Errorf("versions = %v, want %v", c.Versions, wantVersions)
 	}
@@ -67,26 +67,27 @@ func TestLoadReferenceMatrix(t *testing.T) {
 	if got := len(c.Compilers) * len(flags); got != 12 {
 		t.Errorf("%d reference configurations, want 12", got)
 	}
-	if len(c.Releases) != 158 || c.Releases[0] != "2.6.0" || c.Releases[157] != "7.4.1" {
-		t.Errorf("%d releases from %s to %s, want the 158 from 2.6.0 to 7.4.1", len(c.Releases), c.Releases[0], c.Releases[len(c.Releases)-1])
+	// The 158 release tags from 2.6.0 to 7.4.1, and 8.0.2 and 8.0.6 from Debian's tarballs.
+	if len(c.Releases) != 160 || c.Releases[0] != "2.6.0" || c.Releases[157] != "7.4.1" || c.Releases[159] != "8.0.6" {
+		t.Errorf("%d releases from %s to %s, want the 160 from 2.6.0 to 8.0.6", len(c.Releases), c.Releases[0], c.Releases[len(c.Releases)-1])
 	}
 	perLine := map[string]int{}
 	for _, v := range c.Releases {
 		perLine[MinorLine(v)]++
 	}
-	wantLines := map[string]int{"2.6": 18, "2.8": 25, "3.0": 8, "3.2": 14, "4.0": 15, "5.0": 15, "6.0": 21, "6.2": 17, "7.0": 16, "7.2": 7, "7.4": 2}
+	wantLines := map[string]int{"2.6": 18, "2.8": 25, "3.0": 8, "3.2": 14, "4.0": 15, "5.0": 15, "6.0": 21, "6.2": 17, "7.0": 16, "7.2": 7, "7.4": 2, "8.0": 2}
 	if !reflect.DeepEqual(perLine, wantLines) {
 		t.Errorf("releases per line = %v, want %v", perLine, wantLines)
 	}
-	if all := len(c.Cells()); all != 20*158 {
-		t.Errorf("%d cells, want 20 configurations (12 reference, 8 extended) x 158 releases", all)
+	if all := len(c.Cells()); all != 20*160 {
+		t.Errorf("%d cells, want 20 configurations (12 reference, 8 extended) x 160 releases", all)
 	}
 	cells := ReferenceCells(c.Cells())
-	if len(cells) != 1896 {
-		t.Fatalf("%d reference cells, want 12 configurations x 158 releases = 1896", len(cells))
+	if len(cells) != 1920 {
+		t.Fatalf("%d reference cells, want 12 configurations x 160 releases = 1920", len(cells))
 	}
-	if first, last := cells[0].ID(), cells[1895].ID(); first != "2.6.0|gcc|-O2" || last != "7.4.1|clang|-Ofast -flto" {
-		t.Errorf("cells run from %q to %q, want 2.6.0|gcc|-O2 to 7.4.1|clang|-Ofast -flto", first, last)
+	if first, last := cells[0].ID(), cells[1919].ID(); first != "2.6.0|gcc|-O2" || last != "8.0.6|clang|-Ofast -flto" {
+		t.Errorf("cells run from %q to %q, want 2.6.0|gcc|-O2 to 8.0.6|clang|-Ofast -flto", first, last)
 	}
 	current := 0
 	for _, cell := range cells {
@@ -99,8 +100,8 @@ func TestLoadReferenceMatrix(t *testing.T) {
 			t.Errorf("%s: %d repeats, want 1", cell.ID(), c.RepeatsOf(cell.Version))
 		}
 	}
-	if current != 132 {
-		t.Errorf("%d cells of current versions, want 132", current)
+	if current != 144 {
+		t.Errorf("%d cells of current versions, want 144", current)
 	}
 	if c.DepsGetFlags {
 		t.Error("deps_get_flags = true, want false (the documented default)")

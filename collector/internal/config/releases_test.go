@@ -55,16 +55,17 @@ func TestAddReleasesMakesTheNewestPatchCurrentAndPinsTheClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := cfg.Versions[len(cfg.Versions)-4:]; !slices.Equal(got, []string{"7.0.15", "7.2.7", "7.4.2", "8.0.0"}) {
+	// 8.0.0 joins the 8.0 line (from Debian's tarballs), whose newest patch stays current.
+	if got := cfg.Versions[len(cfg.Versions)-4:]; !slices.Equal(got, []string{"7.0.15", "7.2.7", "7.4.2", "8.0.6"}) {
 		t.Errorf("current versions end %q", got)
 	}
-	if got := cfg.Releases[len(cfg.Releases)-5:]; !slices.Equal(got, []string{"7.2.7", "7.4.0", "7.4.1", "7.4.2", "8.0.0"}) {
+	if got := cfg.Releases[len(cfg.Releases)-5:]; !slices.Equal(got, []string{"7.4.1", "7.4.2", "8.0.0", "8.0.2", "8.0.6"}) {
 		t.Errorf("releases end %q", got)
 	}
 	if cfg.Bench.ClientVersion != "7.4.1" {
 		t.Errorf("client %s, want 7.4.1 as before", cfg.Bench.ClientVersion)
 	}
-	if !strings.Contains(out, "    \"7.4.0\", \"7.4.1\", \"7.4.2\",\n    \"8.0.0\"\n]") {
+	if !strings.Contains(out, "    \"7.4.0\", \"7.4.1\", \"7.4.2\",\n    \"8.0.0\", \"8.0.2\", \"8.0.6\"\n]") {
 		t.Errorf("releases not written a line per row:\n%s", out[strings.Index(out, "releases = "):strings.Index(out, "deps_get_flags")])
 	}
 }

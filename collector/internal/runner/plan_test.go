@@ -227,8 +227,8 @@ func TestPlanRows(t *testing.T) {
 	}
 	rows = reference
 	first, last := rows[0], rows[len(rows)-1]
-	if len(rows) != 1896 || first.CellID != "2.6.0|gcc|-O2" || first.Repeats != 1 || *first.Current ||
-		last.CellID != "7.4.1|clang|-Ofast -flto" || last.VersionIndex != 157 || last.Repeats != 3 || !*last.Current || last.Modes != "data,pipe" {
+	if len(rows) != 1920 || first.CellID != "2.6.0|gcc|-O2" || first.Repeats != 1 || *first.Current ||
+		last.CellID != "8.0.6|clang|-Ofast -flto" || last.VersionIndex != 159 || last.Repeats != 3 || !*last.Current || last.Modes != "data,pipe" {
 		t.Errorf("reference plan: %d rows, first %+v, last %+v", len(rows), first, last)
 	}
 }
