@@ -50,7 +50,7 @@ commands:
 run 'collector <command> -h' for a command's flags`
 
 // Version is the collector's version, recorded with every build and machine.
-const Version = "0.2.0"
+const Version = "0.3.0"
 
 func collectorVersion() string {
 	v := Version

@@ -223,6 +223,10 @@ func resultRows(run store.Run, tests []bench.Result) []store.Result {
 			e := r.Error
 			res.Error = &e
 		}
+		if c := r.CPU; c != nil {
+			res.ServerUserS, res.ServerSysS, res.ServerBusy = &c.Server.User, &c.Server.Sys, &c.Server.Busy
+			res.ClientUserS, res.ClientSysS, res.ClientBusy = &c.Client.User, &c.Client.Sys, &c.Client.Busy
+		}
 		rows = append(rows, res)
 	}
 	return rows
