@@ -102,7 +102,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // matrixFlags are the flags shared by run and plan.
 type matrixFlags struct {
-	config, data, shard, versions string
+	config, data, shard, versions, modes string
 	repeats                       int
 	// rounds, when set and true, makes -repeats the precision protocol's
 	// rounds: the reference modes keep the config's repeats (and the plan
@@ -118,6 +118,7 @@ func (m *matrixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.data, "data", "public/data", "directory of the Parquet tables")
 	fs.StringVar(&m.shard, "shard", "", "run only shard i of n, as i/n (e.g. 0/4)")
 	fs.StringVar(&m.versions, "versions", "", `comma-separated subset of the matrix's versions; "current" stands for the current versions`)
+	fs.StringVar(&m.modes, "modes", "", "comma-separated subset of the precision modes (benchmark.precision) to run or plan with -precision (default: all)")
 	if m.counted {
 		fs.IntVar(&m.repeats, "repeats", 0, "counting runs per mode of every cell (default: the config's count.repeats); e.g. one more than the dataset has, to count each cell once more on this machine")
 	} else {
@@ -147,6 +148,17 @@ func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
 		cfg.Bench.Rounds = m.repeats
 	} else if m.repeats > 0 {
 		cfg.Bench.Repeats, cfg.Bench.OtherRepeats = m.repeats, m.repeats
+	}
+	if m.modes != "" {
+		var keep []config.Mode
+		for _, name := range strings.Split(m.modes, ",") {
+			i := slices.IndexFunc(cfg.Bench.Precision, func(md config.Mode) bool { return md.Name == strings.TrimSpace(name) })
+			if i < 0 {
+				return nil, nil, fmt.Errorf("-modes: %q is not a precision mode of %s", name, m.config)
+			}
+			keep = append(keep, cfg.Bench.Precision[i])
+		}
+		cfg.Bench.Precision = keep
 	}
 	sh, err := config.ParseShard(m.shard)
 	if err != nil {
