@@ -103,7 +103,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // matrixFlags are the flags shared by run and plan.
 type matrixFlags struct {
 	config, data, shard, versions, modes string
-	repeats                       int
+	repeats                              int
 	// rounds, when set and true, makes -repeats the precision protocol's
 	// rounds: the reference modes keep the config's repeats (and the plan
 	// table, which holds them, stays as the config says).

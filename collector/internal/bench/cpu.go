@@ -3,8 +3,8 @@ package bench
 import (
 	"bytes"
 	"fmt"
-	"os/exec"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
