@@ -88,3 +88,36 @@ func procCPU(t *testing.T, pid int) float64 {
 	sys, _ := strconv.ParseFloat(f[12], 64)
 	return (user + sys) / 100
 }
+
+// TestRunGivesEveryMeasuredTestItsCPUFigures runs the reference protocol
+// (every default test, one client invocation, again with -t after a test the
+// server rejects) against a real server: every test with a row has CPU
+// figures, and in every one the server used CPU time.
+func TestRunGivesEveryMeasuredTestItsCPUFigures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real binaries")
+	}
+	server, client := os.Getenv("RCB_TEST_SERVER"), os.Getenv("RCB_TEST_CLIENT")
+	if server == "" || client == "" {
+		t.Skip("set RCB_TEST_SERVER (a redis-server) and RCB_TEST_CLIENT (a 7.4.1 redis-benchmark)")
+	}
+	spec := Spec{Server: server, Client: client, Args: []string{"-n", "10000", "--csv", "-d", "64", "-r", "9999999999"},
+		Dir: t.TempDir(), ServerCPU: -1, ClientCPU: -1, StartTimeout: 10 * time.Second, RunTimeout: 2 * time.Minute}
+	out, err := Run(context.Background(), spec)
+	if err != nil || out.ServerFailed != "" {
+		t.Fatalf("%v %q\n%s", err, out.ServerFailed, out.Raw)
+	}
+	ok := 0
+	for _, r := range out.Results {
+		if r.Status != "ok" {
+			continue
+		}
+		ok++
+		if r.CPU == nil || r.CPU.Server.User+r.CPU.Server.Sys <= 0 || r.CPU.Server.Busy <= 0 || r.CPU.Server.Busy > 1.01 {
+			t.Errorf("%s: CPU %+v", r.Test, r.CPU)
+		}
+	}
+	if ok < 10 {
+		t.Errorf("%d tests ok:\n%s", ok, out.Raw)
+	}
+}
