@@ -104,8 +104,8 @@ const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_la
 
 /**
  * Columns that nothing on the first screen reads and that make up most of their file: a run's raw
- * client output, a build's log tail, the latency figures other than p50, the counters behind the
- * counted figures. The build splits each
+ * client output, a build's log tail, the latency figures other than p50, the tests' CPU figures
+ * (read by "Server time" only), the counters behind the counted figures. The build splits each
  * such table into a lean file without them and a file of (key, columns) (scripts/siteData.ts), so
  * the page fetches them only when something asks for them (the status grid's build logs, the SQL
  * console). `key` identifies a row (the build checks it is unique); every key column is VARCHAR.
