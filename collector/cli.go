@@ -643,6 +643,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)
 	report.Steal(stdout, d)
+	report.ServerTime(stdout, d)
 	report.Machines(stdout, d)
 	report.Redone(stdout, d)
 	if *compare != "" {
