@@ -55,7 +55,7 @@ commands:
 run 'collector <command> -h' for a command's flags`
 
 // Version is the collector's version, recorded with every build and machine.
-const Version = "0.2.0"
+const Version = "0.3.0"
 
 func collectorVersion() string {
 	v := Version
@@ -111,8 +111,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // matrixFlags are the flags shared by run and plan.
 type matrixFlags struct {
-	config, data, shard, versions, cells string
-	repeats                              int
+	config, data, shard, versions, cells, modes string
+	repeats                                     int
 	// rounds, when set and true, makes -repeats the precision protocol's
 	// rounds: the reference modes keep the config's repeats (and the plan
 	// table, which holds them, stays as the config says).
@@ -128,6 +128,7 @@ func (m *matrixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.shard, "shard", "", "run only shard i of n, as i/n (e.g. 0/4)")
 	fs.StringVar(&m.versions, "versions", "", `comma-separated subset of the matrix's versions; "current" stands for the current versions`)
 	fs.StringVar(&m.cells, "cells", "", `comma-separated cell IDs ("7.4.1|gcc|-O2,7.4.1|clang|-Os"): only these cells (as "collector shards" deals them to jobs)`)
+	fs.StringVar(&m.modes, "modes", "", "comma-separated subset of the precision modes (benchmark.precision) to run or plan with -precision (default: all)")
 	if m.counted {
 		fs.IntVar(&m.repeats, "repeats", 0, "counting runs per mode of every cell (default: the config's count.repeats); e.g. one more than the dataset has, to count each cell once more on this machine")
 	} else {
@@ -157,6 +158,17 @@ func (m *matrixFlags) load() (*config.Config, []config.Cell, error) {
 		cfg.Bench.Rounds = m.repeats
 	} else if m.repeats > 0 {
 		cfg.Bench.Repeats, cfg.Bench.OtherRepeats = m.repeats, m.repeats
+	}
+	if m.modes != "" {
+		var keep []config.Mode
+		for _, name := range strings.Split(m.modes, ",") {
+			i := slices.IndexFunc(cfg.Bench.Precision, func(md config.Mode) bool { return md.Name == strings.TrimSpace(name) })
+			if i < 0 {
+				return nil, nil, fmt.Errorf("-modes: %q is not a precision mode of %s", name, m.config)
+			}
+			keep = append(keep, cfg.Bench.Precision[i])
+		}
+		cfg.Bench.Precision = keep
 	}
 	sh, err := config.ParseShard(m.shard)
 	if err != nil {
@@ -689,6 +701,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)
 	report.Steal(stdout, d)
+	report.ServerTime(stdout, d)
 	report.Machines(stdout, d)
 	report.Redone(stdout, d)
 	if *compare != "" {

@@ -31,6 +31,19 @@ func TestPlanPrecisionCountsRounds(t *testing.T) {
 	}
 }
 
+// plan -precision -modes plans the named precision modes only, and names an
+// unknown one.
+func TestPlanPrecisionModesSelectsModes(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	out, _, err := runCLI(t, "plan", "-precision", "-modes", "pipe-long", "-config", "matrix.toml", "-data", data, "-versions", "7.4.1", "-hardware", "all")
+	if err != nil || !strings.Contains(out, "pipe-long 0/5") || strings.Contains(out, "data-long") {
+		t.Errorf("plan -precision -modes pipe-long (%v):\n%s", err, out)
+	}
+	if _, _, err := runCLI(t, "plan", "-precision", "-modes", "pipe", "-config", "matrix.toml", "-data", data); err == nil || !strings.Contains(err.Error(), `"pipe" is not a precision mode`) {
+		t.Errorf("-modes pipe: %v", err)
+	}
+}
+
 // stats -precision reads the precision modes from the config and prints each
 // configuration's effect against gcc -O2.
 func TestStatsPrecisionPrintsEffects(t *testing.T) {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type AnswerGroup, DRILLDOWNS_FILE, firstViewQueries } from '../src/app/firstViewQueries';
 import { ANSWER_DIR, type AnswerFile, answerId, computeAnswers, FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, type FirstView } from '../src/data/firstView';
-import { LAZY_COLUMNS, lazyFile, leanFile, TABLES, tableFile, type TableName } from '../src/sql/schema';
+import { LAZY_COLUMNS, lazyFile, leanFile, SCHEMA, TABLES, tableFile, type TableName } from '../src/sql/schema';
 import { prepareTables } from '../src/data/tables';
 import type { Query, QueryRunner } from '../src/sql/query';
 import { openNodeDuckDB } from '../tests/support/node-duckdb.mjs';
@@ -19,13 +19,17 @@ type Run = (sql: string, params?: unknown[]) => Record<string, unknown>[];
 /**
  * Writes a split table's lean file and lazy file into `dir`/split/; false (nothing written) when
  * its key is not unique, so a join could not put each row's lazy columns back on exactly one row.
+ * A lazy column the published file lacks (written by an older collector: OPTIONAL_COLUMNS) is
+ * NULL in the lazy file.
  */
 function splitTable(run: Run, dir: string, table: TableName): boolean {
   const lazy = LAZY_COLUMNS[table];
   if (!lazy) return false;
   const source = `read_parquet('${tableFile(table)}')`;
   const key = lazy.key.map((k) => `"${k}"`).join(', ');
-  const columns = lazy.columns.map((c) => `"${c}"`).join(', ');
+  const present = new Set(run(`DESCRIBE SELECT * FROM ${source}`).map((r) => String(r.column_name)));
+  const stored = lazy.columns.filter((c) => present.has(c)).map((c) => `"${c}"`).join(', ');
+  const columns = lazy.columns.map((c) => (present.has(c) ? `"${c}"` : `NULL::${SCHEMA[table][c] ?? 'VARCHAR'} AS "${c}"`)).join(', ');
   const [dup] = run(`SELECT count(*) - (SELECT count(*) FROM (SELECT DISTINCT ${key} FROM ${source})) AS n FROM ${source}`);
   if (Number(dup?.n) !== 0) return false;
   // DuckDB under Node writes to a path on disk: a temporary one, then moved into place.
@@ -36,7 +40,7 @@ function splitTable(run: Run, dir: string, table: TableName): boolean {
     fs.renameSync(tmp, path.join(dir, file));
     fs.chmodSync(path.join(dir, file), 0o644);
   };
-  write(`SELECT * EXCLUDE (${columns}) FROM ${source}`, leanFile(table));
+  write(stored ? `SELECT * EXCLUDE (${stored}) FROM ${source}` : `SELECT * FROM ${source}`, leanFile(table));
   write(`SELECT ${key}, ${columns} FROM ${source}`, lazyFile(table));
   return true;
 }

@@ -30,6 +30,7 @@ import { onceNearScreen } from '../ui/nearScreen';
 import { showLinkNotice, showNoData } from '../ui/notices';
 import { RPS } from '../vocabulary';
 import { createAnalysis } from '../views/analysis';
+import { appendTimeShare } from '../views/timeShare';
 import { type ChartData, createChartData } from './chartData';
 import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor } from './history';
 import { createOpenResults } from './openResults';
@@ -129,6 +130,7 @@ async function renderHeader(background: QueryRunner, dataCatalog: Catalog): Prom
   if (!coverage) throw new Error('The coverage query returned no row.');
   renderCoverage(byId('coverage'), coverage, hardware.length > 1 ? selectedHardware?.label : undefined);
   renderMeasurement(byId('measurement'), { coverage, machines, compilers, protocol, countProtocol, dates });
+  appendTimeShare(byId('measurement'), background);
   return coverage;
 }
 

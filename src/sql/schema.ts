@@ -42,8 +42,12 @@ const RESULTS = {
   flag_set: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', test: 'VARCHAR', test_index: 'INTEGER',
   status: 'VARCHAR', rps: 'DOUBLE', avg_latency_ms: 'DOUBLE', min_latency_ms: 'DOUBLE',
   p50_latency_ms: 'DOUBLE', p95_latency_ms: 'DOUBLE', p99_latency_ms: 'DOUBLE', max_latency_ms: 'DOUBLE',
-  error: 'VARCHAR', requests: 'BIGINT',
+  error: 'VARCHAR', requests: 'BIGINT', server_user_s: 'DOUBLE', server_sys_s: 'DOUBLE', server_busy: 'DOUBLE',
+  client_user_s: 'DOUBLE', client_sys_s: 'DOUBLE', client_busy: 'DOUBLE',
 } as const;
+
+/** Where the server's and the client's time went in a test (collector 0.3.0 on; NULL before). */
+const CPU_COLUMNS = ['server_user_s', 'server_sys_s', 'server_busy', 'client_user_s', 'client_sys_s', 'client_busy'];
 
 const COUNT_RUNS = {
   run_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR', flag_set: 'VARCHAR',
@@ -101,8 +105,8 @@ const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_la
 
 /**
  * Columns that nothing on the first screen reads and that make up most of their file: a run's raw
- * client output, a build's log tail, the latency figures other than p50, the counters behind the
- * counted figures. The build splits each
+ * client output, a build's log tail, the latency figures other than p50, the tests' CPU figures
+ * (read by "Server time" only), the counters behind the counted figures. The build splits each
  * such table into a lean file without them and a file of (key, columns) (scripts/siteData.ts), so
  * the page fetches them only when something asks for them (the status grid's build logs, the SQL
  * console). `key` identifies a row (the build checks it is unique); every key column is VARCHAR.
@@ -119,14 +123,16 @@ export const OPTIONAL_COLUMNS: Readonly<Partial<Record<TableName, readonly strin
   // Recorded from collector 0.2.0 on (docs/data-schema.md).
   count_runs: ['guest_cpu', 'protocol'],
   count_runs_superseded: ['guest_cpu', 'protocol', 'redone'],
+  results: CPU_COLUMNS,
+  redone_results: CPU_COLUMNS,
 };
 
 export const LAZY_COLUMNS: Readonly<Partial<Record<TableName, { readonly key: readonly string[]; readonly columns: readonly string[] }>>> = {
   builds: { key: ['build_id'], columns: ['log_tail'] },
   runs: { key: ['run_id'], columns: ['raw_output'] },
   redone_runs: { key: ['run_id'], columns: ['raw_output'] },
-  results: { key: ['run_id', 'test'], columns: LATENCIES },
-  redone_results: { key: ['run_id', 'test'], columns: LATENCIES },
+  results: { key: ['run_id', 'test'], columns: [...LATENCIES, ...CPU_COLUMNS] },
+  redone_results: { key: ['run_id', 'test'], columns: [...LATENCIES, ...CPU_COLUMNS] },
   count_runs: { key: ['run_id'], columns: ['raw_output'] },
   count_runs_superseded: { key: ['run_id'], columns: ['raw_output'] },
   // The simulated misses and the counters behind the per-request figures: the first screen reads

@@ -74,7 +74,8 @@ func RunEach(ctx context.Context, s Spec, tests []TestRun) (Outcome, error) {
 func runOne(ctx context.Context, s Spec, srv *server, t TestRun, n int64, raw *strings.Builder) (Result, *Row, float64) {
 	args := append(append([]string{"-h", "127.0.0.1", "-p", strconv.Itoa(srv.port)}, s.Args...), "-n", strconv.FormatInt(n, 10))
 	args = append(args, t.Args...)
-	stdout, stderr, cpu, cerr := runClient(ctx, s, args)
+	run, cerr := runClient(ctx, s, args, srv.cmd.Process.Pid)
+	stdout, stderr, cpu := run.stdout, run.stderr, run.cpu
 	fmt.Fprintf(raw, "$ redis-benchmark %s\n%s", strings.Join(args, " "), stdout)
 	if stderr != "" {
 		fmt.Fprintf(raw, "[stderr]\n%s", stderr)
@@ -82,10 +83,11 @@ func runOne(ctx context.Context, s Spec, srv *server, t TestRun, n int64, raw *s
 	res := Result{Test: t.Name, Index: t.Index}
 	if rows := ParseCSV(stdout); len(rows) > 0 {
 		row := rows[0]
+		res.CPU = cpuByTest(run.marks)[row.Test]
 		row.Test = t.Name
 		res.Status, res.Row = "ok", &row
 		if row.Error != "" {
-			res.Status, res.Error, res.Row = "failed", row.Error, nil
+			res.Status, res.Error, res.Row, res.CPU = "failed", row.Error, nil, nil
 		}
 		return res, &row, cpu
 	}

@@ -43,6 +43,9 @@ type Result struct {
 	Status string // ok, unsupported, failed, crashed, timeout
 	Row    *Row
 	Error  string
+	// CPU is where the server's and the client's time went during the test;
+	// nil when the client printed no row or /proc could not be read.
+	CPU *TestCPU
 }
 
 // Outcome is a whole run: per-test results, the raw client output of every
@@ -88,8 +91,10 @@ func Run(ctx context.Context, s Spec) (Outcome, error) {
 			args = append(args, "-t", sel)
 		}
 		first = false
-		stdout, stderr, cpu, cerr := runClient(ctx, s, args)
-		out.CPUSeconds += cpu
+		run, cerr := runClient(ctx, s, args, srv.cmd.Process.Pid)
+		stdout, stderr := run.stdout, run.stderr
+		out.CPUSeconds += run.cpu
+		cpu := cpuByTest(run.marks)
 		fmt.Fprintf(&raw, "$ redis-benchmark %s\n%s", strings.Join(args, " "), stdout)
 		if stderr != "" {
 			fmt.Fprintf(&raw, "[stderr]\n%s", stderr)
@@ -100,7 +105,7 @@ func Run(ctx context.Context, s Spec) (Outcome, error) {
 			}
 			seen[r.Test] = true
 			r := r
-			res := Result{Test: r.Test, Index: TestIndex(r.Test), Status: "ok", Row: &r}
+			res := Result{Test: r.Test, Index: TestIndex(r.Test), Status: "ok", Row: &r, CPU: cpu[r.Test]}
 			if r.Error != "" {
 				res.Status, res.Error, res.Row = "failed", r.Error, nil
 			}
@@ -175,22 +180,43 @@ func startFresh(ctx context.Context, s Spec) (srv *server, failed string, err er
 	return nil, oneLine(err.Error()), nil
 }
 
-func runClient(ctx context.Context, s Spec, args []string) (string, string, float64, error) {
+// clientRun is one client invocation: its output, its CPU time, and the
+// marks taken at its start and at each row it printed (cpu.go).
+type clientRun struct {
+	stdout, stderr string
+	cpu            float64
+	marks          []mark
+}
+
+// runClient runs the client with args, line-buffered, and samples the
+// server's (serverPID) and the client's CPU counters at its start and at each
+// row it prints.
+func runClient(ctx context.Context, s Spec, args []string, serverPID int) (clientRun, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.RunTimeout)
 	defer cancel()
-	name, full := pinned(s.ClientCPU, s.Client, args)
+	bin, largs := lineBuffered(s.Client, args)
+	name, full := pinned(s.ClientCPU, bin, largs)
 	cmd := exec.CommandContext(ctx, name, full...)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
+	var run clientRun
+	var e bytes.Buffer
+	var rows []mark // appended in exec's copying goroutine, started after cmd.Process is set; read after Wait
+	o := &rowWatcher{onRow: func(test string) { rows = append(rows, takeMark(test, serverPID, cmd.Process.Pid)) }}
+	cmd.Stdout, cmd.Stderr = o, &e
+	err := cmd.Start()
+	if err == nil {
+		start := takeMark("", serverPID, cmd.Process.Pid)
+		err = cmd.Wait()
+		run.marks = append([]mark{start}, rows...)
+	}
 	if ctx.Err() == context.DeadlineExceeded {
 		err = context.DeadlineExceeded
 	}
-	var cpu float64
 	if cmd.ProcessState != nil {
-		cpu = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+		run.cpu = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+		exited(run.marks, cmd.ProcessState)
 	}
-	return o.String(), e.String(), cpu, err
+	run.stdout, run.stderr = o.buf.String(), e.String()
+	return run, err
 }
 
 // cpuSeconds is the server's CPU time so far, from /proc (0 once it exited).

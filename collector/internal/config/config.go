@@ -148,6 +148,10 @@ type Mode struct {
 	// StartRequests, in a precision mode only, is the calibration's first
 	// request count (default 1000).
 	StartRequests int64 `toml:"start_requests"`
+	// TestsPerServer, in a precision mode only, runs a run's tests in groups
+	// of at least this many, each on a fresh server of its own (bench.Groups;
+	// 0: every test on one server).
+	TestsPerServer int `toml:"tests_per_server"`
 	// Env, in a count mode only, is added to the counted server's
 	// environment after count.env ("FREEZECLOCK_SETTLE_READS=no").
 	Env []string `toml:"env"`
@@ -391,6 +395,9 @@ func validPrecision(reference, precision []Mode) error {
 		if m.IsPrecision() {
 			return fmt.Errorf("mode %q: min_time belongs to benchmark.precision modes", m.Name)
 		}
+		if m.TestsPerServer != 0 {
+			return fmt.Errorf("mode %q: tests_per_server belongs to benchmark.precision modes", m.Name)
+		}
 		names = append(names, m.Name)
 	}
 	for _, m := range precision {
@@ -402,6 +409,9 @@ func validPrecision(reference, precision []Mode) error {
 		}
 		if m.StartRequests < 1 {
 			return fmt.Errorf("precision mode %q: start_requests must be >= 1", m.Name)
+		}
+		if m.TestsPerServer < 0 {
+			return fmt.Errorf("precision mode %q: tests_per_server must be >= 0", m.Name)
 		}
 		names = append(names, m.Name)
 	}

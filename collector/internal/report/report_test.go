@@ -242,3 +242,28 @@ func TestQuantileInterpolatesLikeQuantileCont(t *testing.T) {
 		}
 	}
 }
+
+func TestServerTimeSumsEachModesCPUBeforeDividing(t *testing.T) {
+	var out bytes.Buffer
+	ServerTime(&out, &store.Data{Results: []store.Result{{RunID: "r1", Mode: "data", Status: "ok"}}})
+	if !strings.Contains(out.String(), "no result has it yet") {
+		t.Errorf("without CPU figures: %q", out.String())
+	}
+	out.Reset()
+	d := &store.Data{
+		Machines: []store.Machine{{MachineID: "m1", CPUModel: "Test CPU", Cores: 2}},
+		Runs:     []store.Run{{RunID: "r1", MachineID: "m1"}, {RunID: "r2", MachineID: "m1"}},
+		Results: []store.Result{
+			{RunID: "r1", Mode: "pipe", Status: "ok", ServerUserS: rps(9), ServerSysS: rps(1), ServerBusy: rps(0.98), ClientBusy: rps(0.3)},
+			{RunID: "r2", Mode: "data", Status: "ok", ServerUserS: rps(1), ServerSysS: rps(3), ServerBusy: rps(0.8), ClientBusy: rps(0.6)},
+			{RunID: "r2", Mode: "data", Status: "ok", ServerUserS: rps(1), ServerSysS: rps(1), ServerBusy: rps(0.9), ClientBusy: rps(0.7)},
+			{RunID: "r2", Mode: "data", Status: "ok"}, // an older result: not recorded
+		},
+	}
+	ServerTime(&out, d)
+	want := "server time Test CPU, 2 cores, data: 33.3% of the server's CPU time in its own code (compiler-visible), server busy median 85.0%, client 65.0%, over 2 tests\n" +
+		"server time Test CPU, 2 cores, pipe: 90.0% of the server's CPU time in its own code (compiler-visible), server busy median 98.0%, client 30.0%, over 1 tests\n"
+	if out.String() != want {
+		t.Errorf("ServerTime =\n%s\nwant\n%s", out.String(), want)
+	}
+}

@@ -43,7 +43,7 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 		m = measurement{out: bench.Outcome{ServerFailed: calibration.Error()}, start: now, end: now, bookkeeping: now}
 	} else {
 		summary = withNote(summary, c.settle(ctx))
-		if m, err = measure(ctx, spec, tests); err != nil {
+		if m, err = measure(ctx, spec, tests, t.Mode.TestsPerServer); err != nil {
 			return summary, err
 		}
 	}
@@ -123,8 +123,9 @@ type measurement struct {
 // measure runs the benchmark of spec between the host probes and reads how
 // busy the machine and its host were meanwhile: every default test in one
 // client invocation, or, given tests (a precision mode), each test on its own
-// with its request count.
-func measure(ctx context.Context, spec bench.Spec, tests []bench.TestRun) (measurement, error) {
+// with its request count, perServer tests or more to a fresh server
+// (bench.Groups; 0: all on one).
+func measure(ctx context.Context, spec bench.Spec, tests []bench.TestRun, perServer int) (measurement, error) {
 	var m measurement
 	probeStart := time.Now()
 	m.memBefore = machine.MemWriteProbe()
@@ -136,7 +137,7 @@ func measure(ctx context.Context, spec bench.Spec, tests []bench.TestRun) (measu
 	run := bench.Run
 	if tests != nil {
 		run = func(ctx context.Context, spec bench.Spec) (bench.Outcome, error) {
-			return bench.RunEach(ctx, spec, tests)
+			return bench.RunGroups(ctx, spec, bench.Groups(tests, perServer))
 		}
 	}
 	out, err := run(ctx, spec)
@@ -222,6 +223,10 @@ func resultRows(run store.Run, tests []bench.Result) []store.Result {
 		if r.Error != "" {
 			e := r.Error
 			res.Error = &e
+		}
+		if c := r.CPU; c != nil {
+			res.ServerUserS, res.ServerSysS, res.ServerBusy = &c.Server.User, &c.Server.Sys, &c.Server.Busy
+			res.ClientUserS, res.ClientSysS, res.ClientBusy = &c.Client.User, &c.Client.Sys, &c.Client.Busy
 		}
 		rows = append(rows, res)
 	}

@@ -34,7 +34,8 @@ func TestRunRowAndResultRowsDescribeOneRun(t *testing.T) {
 	start := time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC)
 	m := measurement{
 		out: bench.Outcome{Raw: "raw", Results: []bench.Result{
-			{Test: "SET", Index: 2, Status: "ok", Row: &bench.Row{Test: "SET", RPS: 1000}},
+			{Test: "SET", Index: 2, Status: "ok", Row: &bench.Row{Test: "SET", RPS: 1000},
+				CPU: &bench.TestCPU{Server: bench.Use{User: 0.2, Sys: 0.6, Busy: 0.85}, Client: bench.Use{User: 0.3, Sys: 0.5, Busy: 0.9}}},
 			{Test: "XADD", Index: 20, Status: "unsupported", Error: "ERR unknown command"},
 		}},
 		start: start, end: start.Add(90 * time.Second), load0: 0.5, load1: 1.5,
@@ -62,6 +63,10 @@ func TestRunRowAndResultRowsDescribeOneRun(t *testing.T) {
 	}
 	if *rows[0].RPS != 1000 || rows[0].Error != nil || rows[1].RPS != nil || *rows[1].Error != "ERR unknown command" {
 		t.Errorf("result rows = %+v, %+v", rows[0], rows[1])
+	}
+	if r := rows[0]; *r.ServerUserS != 0.2 || *r.ServerSysS != 0.6 || *r.ServerBusy != 0.85 ||
+		*r.ClientUserS != 0.3 || *r.ClientSysS != 0.5 || *r.ClientBusy != 0.9 || rows[1].ServerBusy != nil {
+		t.Errorf("CPU columns = %+v, %+v", rows[0], rows[1])
 	}
 	line := runLine(run, m, time.Second)
 	for _, part := range []string{"partial, 1/2 tests ok, bench 90.0s", "other CPU: others:3", "host steal 0.2%", "memory write 40.0/50.0 GB/s", "overhead 1.000s"} {

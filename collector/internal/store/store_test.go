@@ -63,7 +63,8 @@ func sample() *Data {
 		Results: []Result{
 			{RunID: "2.6.17|gcc|-O2|data|1|20261122T022901.779", BuildID: "2.6.17|gcc|-O2|20261122T022857.000", CellID: "2.6.17|gcc|-O2",
 				Version: "2.6.17", Compiler: "gcc", FlagSet: "-O2", Mode: "data", Repeat: 1, Test: "PING_INLINE", TestIndex: 0, Status: "ok",
-				RPS: ptr(80000.0), AvgMS: ptr(0.315), MinMS: ptr(0.104), P50MS: ptr(0.311), P95MS: ptr(0.351), P99MS: ptr(0.463), MaxMS: ptr(0.551)},
+				RPS: ptr(80000.0), AvgMS: ptr(0.315), MinMS: ptr(0.104), P50MS: ptr(0.311), P95MS: ptr(0.351), P99MS: ptr(0.463), MaxMS: ptr(0.551),
+				ServerUserS: ptr(0.21), ServerSysS: ptr(0.62), ServerBusy: ptr(0.86), ClientUserS: ptr(0.3), ClientSysS: ptr(0.55), ClientBusy: ptr(0.91)},
 			{RunID: "2.6.17|gcc|-O2|data|1|20261122T022901.779", BuildID: "2.6.17|gcc|-O2|20261122T022857.000", CellID: "2.6.17|gcc|-O2",
 				Version: "2.6.17", Compiler: "gcc", FlagSet: "-O2", Mode: "data", Repeat: 1, Test: "ZPOPMIN", TestIndex: 13, Status: "unsupported",
 				Error: ptr("ERR unknown command 'ZPOPMIN'")},

@@ -166,6 +166,17 @@ type Result struct {
 	// Requests, in a precision mode, is the -n the test ran with (its
 	// calibration's); null for the reference modes, whose -n is in client_args.
 	Requests *int64 `parquet:"requests,optional"`
+	// Where the server's and the client's time went during the test
+	// (bench.TestCPU, from /proc): CPU seconds in user mode and in the
+	// kernel, and the busy fraction (on-CPU time / the test's wall time).
+	// Null for results collected before collector 0.3.0, for tests without
+	// a row, and where /proc could not be read.
+	ServerUserS *float64 `parquet:"server_user_s,optional"`
+	ServerSysS  *float64 `parquet:"server_sys_s,optional"`
+	ServerBusy  *float64 `parquet:"server_busy,optional"`
+	ClientUserS *float64 `parquet:"client_user_s,optional"`
+	ClientSysS  *float64 `parquet:"client_sys_s,optional"`
+	ClientBusy  *float64 `parquet:"client_busy,optional"`
 }
 
 // Machine describes a machine the collector ran on.
