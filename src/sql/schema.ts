@@ -58,7 +58,7 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
   plan: {
     cell_id: 'VARCHAR', version: 'VARCHAR', version_index: 'INTEGER', compiler: 'VARCHAR',
     compiler_index: 'INTEGER', flag_set: 'VARCHAR', flag_index: 'INTEGER', cc: 'VARCHAR',
-    cflags: 'VARCHAR', modes: 'VARCHAR', repeats: 'INTEGER', current: 'BOOLEAN',
+    cflags: 'VARCHAR', modes: 'VARCHAR', repeats: 'INTEGER', current: 'BOOLEAN', extended: 'BOOLEAN',
   },
   builds: {
     build_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR', flag_set: 'VARCHAR',
@@ -108,10 +108,11 @@ const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_la
  */
 /**
  * Columns a table's file may lack, read as NULL then: written by newer collectors only
- * (plan.current, collector 0.2.0: null in older plans, which held only current versions).
+ * (plan.current, collector 0.2.0: null in older plans, which held only current versions;
+ * plan.extended: null in plans written before the extended flag sets, which held none).
  */
 export const OPTIONAL_COLUMNS: Readonly<Partial<Record<TableName, readonly string[]>>> = {
-  plan: ['current'],
+  plan: ['current', 'extended'],
   // Recorded from collector 0.2.0 on (docs/data-schema.md).
   count_runs: ['guest_cpu', 'protocol'],
   count_runs_superseded: ['guest_cpu', 'protocol', 'redone'],

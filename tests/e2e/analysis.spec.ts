@@ -131,7 +131,7 @@ test('charts show whiskers, mark releases beyond noise and call ties within nois
   await expect(set.locator('g.bar[data-noise="tie"]')).toHaveCount((tie?.ties ?? 0) + 1);
   await expect(set.locator('g.bar[data-winner="true"]')).toHaveAttribute('data-noise', 'tie');
   await expect(set.locator('g.bar[data-winner="true"] text.winner-mark')).toHaveText('≈');
-  await expect(set.locator('figcaption')).toContainText('≈ tie within noise:');
+  await expect(set.locator('figcaption')).toContainText('≈ one group within noise of the best, in no order:');
   await expect(set.locator('g.bar[data-winner="true"]')).toHaveAttribute('aria-label', /tie within noise/);
   await screenshot(page, testInfo, 'tie-within-noise');
 });
