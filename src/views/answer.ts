@@ -38,7 +38,7 @@ function whyLine(noise: readonly AnswerNoiseRow[]): string {
   const spread = rps.length
     ? `requests/second repeats on this hardware lie a median ${rps.map((n) => `${pct(n.rps_median ?? 0)} (${n.mode})`).join(' / ')} apart, too far to rank builds`
     : 'requests/second have no repeats on this hardware yet';
-  return `Ranked by instructions per request, counted under Valgrind: two counts of one build agree to ${(counted * 100).toFixed(2)}%, while ${spread}.`;
+  return `Ranked by instructions per request, counted under Valgrind: repeated counts of a build lie at most ${(counted * 100).toFixed(2)}% apart, while ${spread}.`;
 }
 
 /** Builds the answer into `root` and fills it. */
@@ -49,7 +49,7 @@ export async function showAnswer(root: HTMLElement, options: AnswerOptions): Pro
     root.hidden = true;
     return;
   }
-  const speed = h('div', { class: 'answer-speed rounded-md border border-slate-200 bg-white p-3 text-sm text-slate-800' });
+  const speed = h('div', { class: 'answer-speed rounded-md border border-slate-200 bg-white p-3 text-sm text-slate-800 max-md:text-xs' });
   root.replaceChildren(
     h('h2', { class: 'text-base font-semibold text-slate-900', attrs: { id: 'answer-title' } }, `Which build runs Redis best? Each build against ${answers[0]?.baseline ?? 'the baseline'}`),
     h('p', { class: 'answer-why mt-0.5 text-xs text-slate-700' }, whyLine(noise), ' ',
