@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ModeAnswer, modeAnswers, signedPercent } from '../../src/model/answer';
+import { type ModeAnswer, modeAnswers, roundsSentence, signedPercent } from '../../src/model/answer';
+import { pipeResolutionText } from '../../src/model/metric';
 import { answerQuery } from '../../src/sql/answer';
 import { openDataDirDb } from '../support/fixture-db';
 
@@ -56,5 +57,32 @@ describe('the answer on the published data', () => {
       expect(a.builds).toHaveLength(12);
       expect(a.builds.some((b) => b.name.includes('-O3'))).toBe(false);
     }
+  });
+});
+
+describe('roundsSentence', () => {
+  const score = (compiler: string, flag_set: string, version: string | null, ratio: number, verdict: 'faster' | 'slower' | 'tie') =>
+    ({ mode: 'pipe-long', compiler, flag_set, version, ratio, verdict });
+  it('names the builds beyond noise per release, largest first, and counts the rest', () => {
+    const text = roundsSentence([
+      score('gcc', '-O2', '7.4.1', 1, 'tie'),
+      score('gcc', '-Os', '7.4.1', 0.88, 'slower'),
+      score('clang', '-O2 -flto', '6.2.16', 1.068, 'faster'),
+      score('clang', '-Ofast -flto', '6.2.16', 1.087, 'faster'),
+      score('clang', '-O2', '6.2.16', 1.01, 'tie'),
+      score('clang', '-O2', null, 1.01, 'tie'),
+    ], 'pipe-long', 'gcc -O2', [{ version: '6.2.16', rounds: 5 }, { version: '7.4.1', rounds: 5 }]);
+    expect(text).toBe('Interleaved rounds (pipe-long, 5 rounds on each of 6.2.16, 7.4.1), requests/second against gcc -O2, 95% intervals: '
+      + 'faster clang -Ofast -flto +8.7% (6.2.16), clang -O2 -flto +6.8% (6.2.16); slower gcc -Os \u221212.0% (7.4.1); 1 of 4 build–release pairs within noise.');
+  });
+  it('says when there are no rounds', () => {
+    expect(roundsSentence([], 'pipe-long', 'gcc -O2', [])).toBe('No interleaved rounds in pipe-long yet.');
+  });
+});
+
+describe('pipeResolutionText', () => {
+  it('states the millisecond step near the highest figure', () => {
+    // 2,000,000 req/s: 120000 requests in 60 ms, one millisecond more is 1.7% less.
+    expect(pipeResolutionText(2_000_000)).toBe('timed in whole milliseconds: each figure is 120000 requests / k ms, steps of 1.7% near 2.0M req/s');
   });
 });
