@@ -22,7 +22,7 @@ import type { Query } from '../sql/query';
 import { releaseChangesQuery } from '../sql/releaseChanges';
 import { summaryItemsQuery, summaryQuery } from '../sql/summary';
 import { versionVerdictsQuery } from '../sql/verdicts';
-import { METRIC_IDS, METRICS, metricOf } from '../vocabulary';
+import { METRIC_IDS, METRICS, metricOf, RPS } from '../vocabulary';
 import { chartParts } from './chartData';
 
 /** Queries whose answers the build writes into one file. */
@@ -57,7 +57,7 @@ export const DRILLDOWNS_FILE = `${ANSWER_DIR}drilldowns.json`;
 
 /** A chart's drilldown file: its place on the page, mode and test, readable and unique. */
 const drilldownFile = (index: number, mode: string, test: string) =>
-  `${ANSWER_DIR}drilldowns/${DEFAULTS.metric}/${String(index).padStart(2, '0')}-${mode}-${test.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}.json`;
+  `${ANSWER_DIR}drilldowns/${String(index).padStart(2, '0')}-${mode}-${test.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}.json`;
 
 /** The queries the page runs with the default state, for `catalog`. */
 export function firstViewQueries(catalog: Catalog): FirstViewQueries {
@@ -73,11 +73,14 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
   const currentOnly = catalog.currentVersions.length < catalog.versions.length;
   // The changes between releases: consecutive releases shown that have counts, in instructions per request.
   const pairs = releaseSpans(shown, catalog.countedVersions).spans.map((s) => [s.from, s.to] as const);
-  const drilldowns = catalog.charts.map(({ mode, test }, i) => ({ file: drilldownFile(i, mode, test), queries: [configBarsQuery(mode, test, metric)] }));
+  // Requests/second too, the other instrument a reader switches to: its charts and drilldowns
+  // draw from files as well, without waiting for the engine.
+  const drilldowns = catalog.charts.map(({ mode, test }, i) => ({ file: drilldownFile(i, mode, test), queries: [configBarsQuery(mode, test, metric), configBarsQuery(mode, test, RPS)] }));
   return {
     paint: [answerQuery(), answerNoiseQuery(), versionBarsQuery(null, metric, currentOnly, first), versionVerdictsQuery(metric, currentOnly, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), countProtocolQuery(), datesQuery()],
     files: [
       ...(others.length ? [{ file: `${ANSWER_DIR}charts.json`, queries: others.flatMap((part) => [versionBarsQuery(null, metric, currentOnly, part), versionVerdictsQuery(metric, currentOnly, part)]) }] : []),
+      { file: `${ANSWER_DIR}charts-rps.json`, queries: [first, ...others].flatMap((part) => [versionBarsQuery(null, RPS, currentOnly, part), versionVerdictsQuery(RPS, currentOnly, part)]) },
       // Every release's verdicts (releases=all), whose bars the engine draws: then it has them at once.
       ...(currentOnly ? [{ file: `${ANSWER_DIR}every-release-verdicts.json`, queries: [first, ...others].map((part) => versionVerdictsQuery(metric, false, part)) }] : []),
       {

@@ -140,8 +140,8 @@ test.describe('at every release (158 versions)', () => {
     // Its chart's drilldown file; besides, the trends section's default chart's (the first) and,
     // once the page is idle, those of the charts near the screen: at every release each chart's
     // are a file of their own.
-    const trends = 'first-view/drilldowns/rps/00-data-ping-inline.json';
-    expect(drilldownFiles(seen)).toContain('first-view/drilldowns/rps/05-pipe-set.json');
+    const trends = 'first-view/drilldowns/00-data-ping-inline.json';
+    expect(drilldownFiles(seen)).toContain('first-view/drilldowns/05-pipe-set.json');
     await expectNearScreenFiles(page, seen, [trends]);
     // Back to the versions (the 11 current ones, shown by default), its file not fetched again.
     await set.locator('[data-action="back"]').click();
@@ -169,14 +169,14 @@ test.describe('at every release (158 versions)', () => {
       await waitForCharts(page);
       await page.waitForFunction(() => performance.getEntriesByName('page:ready').length > 0);
       // At the top of the page the charts are far below: none has its file but the trends section's chart (the first).
-      const trends = 'first-view/drilldowns/rps/00-data-ping-inline.json';
+      const trends = 'first-view/drilldowns/00-data-ping-inline.json';
       expect(drilldownFiles(seen).filter((f) => f !== trends)).toEqual([]);
       const incr = chart(page, 'pipe:INCR');
       await incr.evaluate((el) => {
         for (const type of ['pointerover', 'pointerenter', 'focusin']) el.addEventListener(type, () => el.setAttribute('data-touched', type));
         el.scrollIntoView({ block: 'center' });
       });
-      await expect.poll(() => drilldownFiles(seen)).toContain('first-view/drilldowns/rps/09-pipe-incr.json');
+      await expect.poll(() => drilldownFiles(seen)).toContain('first-view/drilldowns/09-pipe-incr.json');
       await expectNearScreenFiles(page, seen, [trends]);
       await expect(incr).not.toHaveAttribute('data-touched', /.*/);
       // The tap finds the file at hand.
