@@ -95,7 +95,9 @@ export async function showDataset(source: Source, dataCatalog: Catalog, main: HT
   const page = createPage(source, runners, dataCatalog, main, colors, dataUrl);
   let headerShown = () => {};
   const roundsAfter = new Promise<void>((resolve) => (headerShown = resolve));
-  void showAnswer(byId('answer'), {
+  // The answer is drawn before the charts (from the first view: a few milliseconds), so it does
+  // not grow above them once a reader or a link has scrolled to one.
+  await showAnswer(byId('answer'), {
     db: runners.urgent, baseline: dataCatalog.configs[0], precisionModes: dataCatalog.precisionModes, rounds: dataCatalog.rounds,
     colorOf: (compiler) => colors(compiler), link: (patch) => absoluteUrlFor({ ...page.state, chart: null, ...patch }), roundsAfter,
   }).catch((error: unknown) => console.warn('the answer failed', error));

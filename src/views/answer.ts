@@ -41,7 +41,7 @@ function whyLine(noise: readonly AnswerNoiseRow[]): string {
   return `Ranked by instructions per request, counted under Valgrind: repeated counts of a build lie at most ${(counted * 100).toFixed(2)}% apart, while ${spread}.`;
 }
 
-/** Builds the answer into `root` and fills it. */
+/** Builds the answer into `root`: settles once the counted part is drawn (the rounds follow). */
 export async function showAnswer(root: HTMLElement, options: AnswerOptions): Promise<void> {
   const [rows, noise] = await Promise.all([options.db.run(answerQuery()), options.db.run(answerNoiseQuery())]);
   const answers = modeAnswers(rows);
@@ -73,7 +73,8 @@ export async function showAnswer(root: HTMLElement, options: AnswerOptions): Pro
       h('strong', {}, 'data mode: '),
       'the client and the kernel set the pace. The server spends 73–77% of its CPU in the kernel (loopback reads, writes, epoll), so a build that saves 5% of its instructions moves requests/second by about 1%, under ~10% run-to-run noise: speed cannot rank builds there.'),
   );
-  await showRounds(speed, options, answers[0]?.baseline ?? '');
+  // The rounds need the engine: they fill in later, the counted answer is drawn now.
+  void showRounds(speed, options, answers[0]?.baseline ?? '');
 }
 
 /** Appends what the pipe-mode interleaved rounds say (the precision summary), once the engine has them. */
