@@ -12,6 +12,7 @@ import { releaseSpans } from '../model/releaseChanges';
 import { DEFAULTS, shownVersions } from '../model/state';
 import { hardwareRankingQuery, hardwareRatiosQuery } from '../sql/acrossHardware';
 import { configBarsQuery, versionBarsQuery } from '../sql/charts';
+import { answerNoiseQuery, answerQuery } from '../sql/answer';
 import { compareQuery } from '../sql/compare';
 import { countedFiguresQuery, spreadQuery, winnerTallyQuery } from '../sql/counted';
 import { effectsQuery } from '../sql/effects';
@@ -56,34 +57,39 @@ export const DRILLDOWNS_FILE = `${ANSWER_DIR}drilldowns.json`;
 
 /** A chart's drilldown file: its place on the page, mode and test, readable and unique. */
 const drilldownFile = (index: number, mode: string, test: string) =>
-  `${ANSWER_DIR}drilldowns/rps/${String(index).padStart(2, '0')}-${mode}-${test.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}.json`;
+  `${ANSWER_DIR}drilldowns/${String(index).padStart(2, '0')}-${mode}-${test.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}.json`;
 
 /** The queries the page runs with the default state, for `catalog`. */
 export function firstViewQueries(catalog: Catalog): FirstViewQueries {
   const base = catalog.configs[0];
+  // The page's default metric: every chart and section below opens in it.
+  const metric = metricOf(DEFAULTS.metric);
   const shown = shownVersions(DEFAULTS, catalog.versions, catalog.currentVersions);
-  // Compare's default sides, as the section picks them under the default metric (requests/second).
-  const sides = comparedSides(DEFAULTS, compareCandidates(shown, catalog.measuredVersions));
+  // Compare's default sides, as the section picks them under the default metric.
+  const sides = comparedSides(DEFAULTS, compareCandidates(shown, metric.kind === 'counted' ? catalog.countedVersions : catalog.measuredVersions));
   const classes = comparedClasses(catalog.hardware, catalog.selectedHardware, DEFAULTS.vs);
   const [first = null, ...others] = chartParts(catalog.charts);
   // The charts show the current versions alone by default when the plan marks others.
   const currentOnly = catalog.currentVersions.length < catalog.versions.length;
   // The changes between releases: consecutive releases shown that have counts, in instructions per request.
   const pairs = releaseSpans(shown, catalog.countedVersions).spans.map((s) => [s.from, s.to] as const);
-  const drilldowns = catalog.charts.map(({ mode, test }, i) => ({ file: drilldownFile(i, mode, test), queries: [configBarsQuery(mode, test, RPS)] }));
+  // Requests/second too, the other instrument a reader switches to: its charts and drilldowns
+  // draw from files as well, without waiting for the engine.
+  const drilldowns = catalog.charts.map(({ mode, test }, i) => ({ file: drilldownFile(i, mode, test), queries: [configBarsQuery(mode, test, metric), configBarsQuery(mode, test, RPS)] }));
   return {
-    paint: [versionBarsQuery(null, RPS, currentOnly, first), versionVerdictsQuery(RPS, currentOnly, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), countProtocolQuery(), datesQuery()],
+    paint: [answerQuery(), answerNoiseQuery(), versionBarsQuery(null, metric, currentOnly, first), versionVerdictsQuery(metric, currentOnly, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), countProtocolQuery(), datesQuery()],
     files: [
-      ...(others.length ? [{ file: `${ANSWER_DIR}charts.json`, queries: others.flatMap((part) => [versionBarsQuery(null, RPS, currentOnly, part), versionVerdictsQuery(RPS, currentOnly, part)]) }] : []),
+      ...(others.length ? [{ file: `${ANSWER_DIR}charts.json`, queries: others.flatMap((part) => [versionBarsQuery(null, metric, currentOnly, part), versionVerdictsQuery(metric, currentOnly, part)]) }] : []),
+      { file: `${ANSWER_DIR}charts-rps.json`, queries: [first, ...others].flatMap((part) => [versionBarsQuery(null, RPS, currentOnly, part), versionVerdictsQuery(RPS, currentOnly, part)]) },
       // Every release's verdicts (releases=all), whose bars the engine draws: then it has them at once.
-      ...(currentOnly ? [{ file: `${ANSWER_DIR}every-release-verdicts.json`, queries: [first, ...others].map((part) => versionVerdictsQuery(RPS, false, part)) }] : []),
+      ...(currentOnly ? [{ file: `${ANSWER_DIR}every-release-verdicts.json`, queries: [first, ...others].map((part) => versionVerdictsQuery(metric, false, part)) }] : []),
       {
         file: `${ANSWER_DIR}sections.json`,
         queries: [
-          countedFiguresQuery(), effectsQuery(RPS), winnerTallyQuery(), spreadQuery(), testDurationQuery(),
+          countedFiguresQuery(), effectsQuery(metric), winnerTallyQuery(), spreadQuery(), testDurationQuery(),
           // The summary's scores in every metric (its line on the best build under each).
-          ...(base ? [summaryItemsQuery(base, null, RPS), ...METRIC_IDS.map((id) => summaryQuery(base, metricOf(id)))] : []),
-          ...(sides ? [compareQuery(sides.a, sides.b, RPS)] : []),
+          ...(base ? [summaryItemsQuery(base, null, metric), ...METRIC_IDS.map((id) => summaryQuery(base, metricOf(id)))] : []),
+          ...(sides ? [compareQuery(sides.a, sides.b, metric)] : []),
           ...(classes && base ? [hardwareRatiosQuery(classes.a.label, classes.b.label), hardwareRankingQuery(classes.a.label, classes.b.label, base)] : []),
           ...(pairs.length ? [releaseChangesQuery(pairs, METRICS.ir)] : []),
         ],

@@ -28,9 +28,10 @@ import { renderCoverage, renderMeasurement } from '../ui/header';
 import { renderLegend } from '../ui/legend';
 import { onceNearScreen } from '../ui/nearScreen';
 import { showLinkNotice, showNoData } from '../ui/notices';
-import { RPS } from '../vocabulary';
+import { metricOf, RPS } from '../vocabulary';
 import { createAnalysis } from '../views/analysis';
 import { appendTimeShare } from '../views/timeShare';
+import { showAnswer } from '../views/answer';
 import { type ChartData, createChartData } from './chartData';
 import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor } from './history';
 import { createOpenResults } from './openResults';
@@ -56,7 +57,7 @@ interface Runners {
   /** Fetches the answer files the first view says to fetch once the page is idle (none without one). */
   prefetch(): Promise<void>;
   /**
-   * Whether a chart's drilldowns (requests/second) are precomputed in a file of their own, fetched
+   * Whether a chart's drilldowns (in the default metric) are precomputed in a file of their own, fetched
    * on demand: not without a first view, nor when every chart's are in one file fetched by prefetch.
    */
   ownDrilldownFile(mode: string, test: string): boolean;
@@ -93,7 +94,19 @@ export async function showDataset(source: Source, dataCatalog: Catalog, main: HT
     return;
   }
   const page = createPage(source, runners, dataCatalog, main, colors, dataUrl);
-  await openPage(page, header);
+  let headerShown = () => {};
+  const roundsAfter = new Promise<void>((resolve) => (headerShown = resolve));
+  // The answer is drawn before the charts (from the first view: a few milliseconds), so it does
+  // not grow above them once a reader or a link has scrolled to one.
+  await showAnswer(byId('answer'), {
+    db: runners.urgent, baseline: dataCatalog.configs[0], precisionModes: dataCatalog.precisionModes, rounds: dataCatalog.rounds,
+    colorOf: (compiler) => colors(compiler), link: (patch) => absoluteUrlFor({ ...page.state, chart: null, ...patch }), roundsAfter,
+  }).catch((error: unknown) => console.warn('the answer failed', error));
+  await openPage(page, async () => {
+    const coverage = await header();
+    headerShown();
+    return coverage;
+  });
 }
 
 /**
@@ -114,7 +127,7 @@ function queryRunners(source: Source, dataUrl: string): Runners {
     background: view ? answeringRunner(view, doors.background, load, source.wanted) : doors.background,
     prefetch: async () => void (await Promise.all((view?.prefetch ?? []).map(load))),
     ownDrilldownFile(mode, test) {
-      const file = view ? answerFile(view, configBarsQuery(mode, test, RPS)) : undefined;
+      const file = view ? answerFile(view, configBarsQuery(mode, test, metricOf(DEFAULTS.metric))) : undefined;
       return file !== undefined && !view?.prefetch.includes(file);
     },
   };
@@ -179,7 +192,7 @@ function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main
   });
   const page: Page = {
     state, pendingFocus: undefined, verdictsWanted: false,
-    painting: { count: 0, drawn: new Map(), firstPainted: false, allPainted: false, legendMetric: DEFAULTS.metric },
+    painting: { count: 0, drawn: new Map(), firstPainted: false, allPainted: false, legendMetric: RPS.id },
     source, runners, main, versions, colors, data, charts, catalog, loadedHardware: state.hw, controls, results, analysis, precisionModes,
   };
   return page;
@@ -288,10 +301,10 @@ async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise
     () => [...analysis.places(), ...page.charts.filter((c) => !c.card.element.hidden).map((c) => ({ key: c.key, element: c.card.element }))],
     () => page.state.chart ?? (page.state.section ? `#${page.state.section}` : null),
     (place) => {
-      const section = place === null ? null : analysis.sectionOf(place);
-      const chart = section === null ? place : null;
-      if (chart === page.state.chart && section === page.state.section) return;
-      const next = { ...page.state, chart, section };
+      // Scrolling names the chart in view; the open section (a tab) stays open.
+      const chart = place === null || analysis.sectionOf(place) !== null ? null : place;
+      if (chart === page.state.chart) return;
+      const next = { ...page.state, chart };
       recordState(next, 'replace', page.state);
       page.state = next;
     },
@@ -311,7 +324,7 @@ async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise
   // hand and the engine has started: nothing else then loads.
   whenIdle(() => {
     const near = onceNearScreen(page.charts.flatMap((c) =>
-      page.runners.ownDrilldownFile(c.mode, c.test) ? [{ element: c.card.element, act: () => data.configRows(c.mode, c.test) }] : []));
+      page.runners.ownDrilldownFile(c.mode, c.test) ? [{ element: c.card.element, act: () => data.configRows(c.mode, c.test, DEFAULTS.metric) }] : []));
     void Promise.allSettled([page.runners.prefetch(), near, page.source.database()]).then(() => performance.mark('page:ready'));
   });
 }

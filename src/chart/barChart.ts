@@ -238,8 +238,9 @@ function drawBar(g: Selection<SVGGElement, unknown, null, undefined>, b: Bar, la
   const top = b.value === null ? MARGIN.top : barTop(b.value, y, layout);
   if (b.value !== null) {
     shape.attr('y', top).attr('height', base - top).attr('fill', b.color)
-      .attr('stroke', b.winner ? '#111827' : 'none').attr('stroke-width', b.winner ? 2 : 0)
-      .attr('stroke-dasharray', null).attr('class', 'shape');
+      // Bars within noise of the best are one group, outlined alike: no star, no bar above the others.
+      .attr('stroke', b.noise === 'tie' ? '#475569' : b.winner ? '#111827' : 'none').attr('stroke-width', b.noise === 'tie' ? 1.5 : b.winner ? 2 : 0)
+      .attr('stroke-dasharray', b.noise === 'tie' ? '3 2' : null).attr('class', 'shape');
   } else {
     shape.attr('y', MARGIN.top).attr('height', innerH).attr('fill', `url(#${missing?.pattern ?? 'pattern-pending'})`)
       .attr('stroke', '#94a3b8').attr('stroke-width', 1).attr('stroke-dasharray', b.status === 'not_collected' ? '4 3' : null)

@@ -18,7 +18,7 @@
  *   least=1                   changes between releases: only those of at least 0.1, 1 or 5 percent
  *                             (absent: every change beyond noise)
  *   cell=7.4.1|clang|-Ofast   status grid: the cell whose build and runs are shown
- *   section=compare           the section the page is scrolled to (charts use `chart`)
+ *   section=compare           the section open (a tab above the charts; charts use `chart`)
  */
 import type { ConfigRef, SideRef } from '../vocabulary';
 import { CHANGE_ORDERS, CHANGE_REACHES, type ChangeLeast, type ChangeOrder, type ChangeReach, isChangeLeast } from './releaseChanges';
@@ -51,7 +51,7 @@ export interface AnalysisState {
   readonly least: ChangeLeast | null;
   /** The status grid cell (cell id) whose details are open, or null. */
   readonly cell: string | null;
-  /** The section scrolled to, or null (the top, or a chart). */
+  /** The section open (one tab at a time), or null for none. */
   readonly section: SectionId | null;
 }
 

@@ -25,3 +25,18 @@ export function changeGlyph(metric: Metric, verdict: 'faster' | 'slower'): strin
   const up = (verdict === 'faster') !== metric.lower;
   return up ? '▲' : '▼';
 }
+
+/** Requests per pipe-mode run of the reference protocol (`redis-benchmark -n 120000 -P 1000`). */
+export const PIPE_REQUESTS = 120_000;
+
+/**
+ * The resolution of a pipe-mode requests/second figure: the client times a test in whole
+ * milliseconds, so each figure is PIPE_REQUESTS / k ms, and near `high` req/s neighbouring figures
+ * lie one millisecond apart: "timed in whole ms: 120000 requests / k ms, steps of 1.7% near 2.0M req/s".
+ */
+export function pipeResolutionText(high: number): string {
+  const ms = Math.max(1, Math.round(PIPE_REQUESTS / (high / 1000)));
+  const step = 1 / ms;
+  const near = high >= 1e6 ? `${(high / 1e6).toFixed(1)}M` : `${Math.round(high / 1000)}k`;
+  return `timed in whole milliseconds: each figure is ${PIPE_REQUESTS} requests / k ms, steps of ${(step * 100).toFixed(1)}% near ${near} req/s`;
+}

@@ -9,6 +9,8 @@ export interface CoverageRow {
   failed_builds: number;
   /** Cells with at least one finished benchmark run. */
   measured_cells: number;
+  /** Cells with at least one instructions-per-request count (any machine: counts do not depend on the CPU). */
+  counted_cells: number;
   /** cells x modes x repeats, as planned. */
   planned_runs: number;
   finished_runs: number;
@@ -43,7 +45,8 @@ export function coverageQuery(): Query<CoverageRow> {
                count(*) FILTER (WHERE status <> 'server_failed')::INTEGER AS finished_runs,
                count(*) FILTER (WHERE status = 'server_failed')::INTEGER AS server_failed_runs
         FROM runs WHERE round_seed IS NULL) r,
-       (SELECT count(DISTINCT test)::INTEGER AS tests FROM cell_status) t`,
+       (SELECT count(DISTINCT test)::INTEGER AS tests FROM cell_status) t,
+       (SELECT count(DISTINCT cell_id)::INTEGER AS counted_cells FROM counts WHERE status = 'ok' AND cell_id IN (SELECT cell_id FROM plan)) c`,
   );
 }
 

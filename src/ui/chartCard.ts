@@ -5,6 +5,7 @@
 import { barChart, type BarChart } from '../chart/barChart';
 import type { AxisView } from '../model/domain';
 import { formatAxisRange } from '../model/format';
+import { pipeResolutionText } from '../model/metric';
 import { type Bar, type Metric, RPS } from '../vocabulary';
 import { copyLink } from './copyLink';
 import { h } from './dom';
@@ -120,6 +121,8 @@ export function createChartCard(key: string, mode: string, test: string, actions
     else chart = barChart(body, bars, options);
     const domain = chart.domain();
     axisNote.textContent = domain ? formatAxisRange(domain, metric.unit) : 'no figures in this range';
+    // Pipe mode's requests/second come in whole-millisecond steps: the chart says how coarse.
+    if (domain && mode === 'pipe' && metric.kind === 'measured') axisNote.textContent += ` · ${pipeResolutionText(domain[1])}`;
   };
 
   return {
@@ -144,7 +147,7 @@ export function createChartCard(key: string, mode: string, test: string, actions
       const winner = bars.find((b) => b.winner);
       const tied = bars.filter((b) => b.noise === 'tie').map((b) => `${b.group} ${b.label}`);
       const standing = !winner ? 'no configuration measured'
-        : tied.length ? `≈ tie within noise: ${tied.join(', ')}`
+        : tied.length ? `≈ one group within noise of the best, in no order: ${tied.join(', ')}`
         : winner.noise === 'unknown' ? `? ${metric.best}: ${winner.group} ${winner.label}, no winner called (${precision ? 'fewer than two rounds: no interval' : 'too few repeats to judge the noise'})`
         : `★ ${metric.best}: ${winner.group} ${winner.label}`;
       const busy = bars.filter((b) => b.busy).map((b) => `${b.group} ${b.label}`);

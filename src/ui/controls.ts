@@ -111,7 +111,8 @@ export function createControls(
   }, every, `Every release (+${others})`);
   const reset = h('button', { class: 'rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100', attrs: { type: 'button' }, on: { click: () => onChange({ reset: true }) } }, 'Reset');
 
-  root.replaceChildren(
+  // On a phone the filters fold behind one button, so the charts start within two screens.
+  const rows = h('div', { class: 'contents max-md:hidden', attrs: { id: 'control-rows' } },
     metric.fieldset,
     view.fieldset,
     mode.fieldset,
@@ -119,8 +120,20 @@ export function createControls(
     h('div', { class: 'flex items-center gap-2' }, from.label, from.select, to.label, to.select),
     ...(others > 0 ? [everyLabel] : []),
     reset,
-    count,
   );
+  const fold = h('button', {
+    class: 'rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100 md:hidden',
+    attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': 'control-rows', 'data-action': 'filters' },
+    on: {
+      click: () => {
+        const open = rows.classList.toggle('max-md:hidden') === false;
+        fold.setAttribute('aria-expanded', String(open));
+        coverage.classList.toggle('max-md:hidden', !open);
+      },
+    },
+  }, 'Filters');
+  root.replaceChildren(fold, rows, count);
+  coverage.classList.add('max-md:hidden');
   document.getElementById('precision-coverage')?.remove();
   root.after(coverage);
 

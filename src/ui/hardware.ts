@@ -20,7 +20,7 @@ export function hardwareChoice(
     h('div', { class: 'flex flex-wrap items-center gap-2' },
       h('label', { class: 'text-sm font-semibold text-slate-700', attrs: { for: 'hardware-select' } }, 'Hardware'),
       select),
-    h('p', { class: 'mt-1 text-xs text-slate-600', attrs: { id: 'hardware-note' } },
+    h('p', { class: 'mt-1 text-xs text-slate-600 max-md:hidden', attrs: { id: 'hardware-note' } },
       'Figures from different CPUs are never combined: each hardware has its own repeats, and the page shows one at a time. '
       + 'The counted metrics (instructions, estimated cycles and simulated misses per request) do not depend on the CPU: one dataset for every hardware, not filtered by this choice.'),
   );

@@ -120,25 +120,22 @@ export function renderMeasurement(dl: HTMLElement, info: HeaderInfo): void {
 }
 
 /**
- * One sentence and a progress bar for how much of the planned matrix is in the data (on the
+ * One sentence for how much of the planned matrix is in the data (the counts, and on the
  * hardware class shown; `hardware` names it when the data has more than one).
  */
 export function renderCoverage(box: HTMLElement, c: CoverageRow, hardware?: string): void {
-  const complete = c.planned_cells > 0 && c.collected_cells === c.planned_cells && c.finished_runs + c.server_failed_runs >= c.planned_runs;
+  const complete = c.planned_cells > 0 && c.counted_cells === c.planned_cells && c.collected_cells === c.planned_cells && c.finished_runs + c.server_failed_runs >= c.planned_runs;
+  // What is measured and what is planned, from the data alone: the data says nothing about
+  // whether a collector is running, so neither does the page.
+  const counted = c.counted_cells === c.planned_cells
+    ? `all ${formatCount(c.planned_cells)} planned cells`
+    : `${formatCount(c.counted_cells)} of ${formatCount(c.planned_cells)} planned cells`;
   const text = [
-    `${formatCount(c.collected_cells)} of ${formatCount(c.planned_cells)} cells built${hardware ? ` on ${hardware}` : ''} (${c.versions} Redis versions × compilers × flag sets), ${formatCount(c.measured_cells)} of them measured`,
+    `Instructions per request counted for ${counted} (${c.versions} Redis versions × compilers × flag sets)`,
+    `requests/second measured for ${formatCount(c.measured_cells)} of them${hardware ? ` on ${hardware}` : ''} (${formatCount(c.finished_runs)} of ${formatCount(c.planned_runs)} planned runs, ${formatCount(c.collected_cells)} cells built)`,
     c.failed_builds ? `${formatCount(c.failed_builds)} failed to build` : '',
-    `${formatCount(c.finished_runs)} of ${formatCount(c.planned_runs)} benchmark runs finished`,
     c.server_failed_runs ? `${c.server_failed_runs} run${c.server_failed_runs === 1 ? '' : 's'} where the server failed` : '',
   ].filter(Boolean).join('; ');
-  const progress = h('progress', {
-    class: 'h-2 w-48 align-middle',
-    attrs: { max: String(Math.max(1, c.planned_runs)), value: String(c.finished_runs + c.server_failed_runs), 'aria-label': 'Runs finished' },
-  });
-  box.replaceChildren(
-    h('strong', {}, complete ? 'Complete dataset. ' : 'Partial dataset: collection is still running. '),
-    `${text}. `,
-    progress,
-  );
+  box.replaceChildren(h('strong', {}, complete ? 'Dataset complete. ' : 'Dataset: '), `${text}.`);
   box.dataset.complete = String(complete);
 }

@@ -1,8 +1,8 @@
 /**
  * The sections above the charts (summary, build factors, trends, compare, changes between
- * releases, across hardware, status grid) and the page's table of contents. Each section queries
- * and draws when it first comes near the screen (ui/nearScreen.ts), then follows the state; the
- * app only calls render() and start().
+ * releases, across hardware, status grid) as tabs above the charts. Each section queries and
+ * draws when it is first opened and comes near the screen (ui/nearScreen.ts), then follows the
+ * state; the app only calls render() and start().
  */
 import type { SectionId } from '../model/analysisState';
 import type { AppState } from '../model/state';
@@ -54,27 +54,43 @@ export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Ana
   let started = false;
   let state: AppState | null = null;
 
-  const link = (label: string, target: () => HTMLElement | null, section: SectionId | null) =>
+  const titles: Record<SectionId, string> = { summary: 'Summary', factors: 'Build factors', trends: 'Trends', compare: 'Compare', changes: 'Changes between releases', hardware: 'Across hardware', status: 'Status grid' };
+  // The sections are tabs: one open at a time (state.section), none by default, so no section
+  // pushes the charts down unasked; an open one is at most a screen tall (it scrolls inside).
+  const tab = (id: SectionId) =>
     h('a', {
-      class: 'text-blue-700 underline hover:no-underline',
-      attrs: { href: section ? `#section-${section}` : '#charts' },
+      class: 'section-tab rounded-md border border-slate-300 bg-white px-2 py-0.5 text-blue-700 hover:bg-slate-100 aria-[current=true]:border-blue-700 aria-[current=true]:bg-blue-50 aria-[current=true]:font-semibold',
+      attrs: { href: `#section-${id}`, 'data-tab': id, 'aria-controls': `section-${id}` },
       on: {
         click: (event) => {
           event.preventDefault();
-          if (section) options.update({ section });
-          target()?.scrollIntoView({ block: 'start' });
+          const open = state?.section === id;
+          options.update({ section: open ? null : id });
+          if (!open) requestAnimationFrame(() => views[id].frame.element.scrollIntoView({ block: 'nearest' }));
         },
       },
-    }, label);
-  const titles: Record<SectionId, string> = { summary: 'Summary', factors: 'Build factors', trends: 'Trends', compare: 'Compare', changes: 'Changes between releases', hardware: 'Across hardware', status: 'Status grid' };
+    }, titles[id]);
+  const tabs = Object.fromEntries(ids.map((id) => [id, tab(id)])) as Record<SectionId, HTMLAnchorElement>;
+  for (const id of ids) {
+    const frame = views[id].frame.element;
+    frame.hidden = true;
+    frame.classList.add('max-h-[90vh]', 'overflow-y-auto');
+  }
   root.replaceChildren(
-    h('nav', { class: 'mt-3 text-sm text-slate-700', attrs: { 'aria-label': 'On this page' } },
-      h('span', { class: 'font-semibold' }, 'On this page: '),
-      ...ids.flatMap((id) => [link(titles[id], () => views[id].frame.element, id), ' · ']),
-      link('Charts per test', () => document.getElementById('charts'), null),
+    h('nav', { class: 'mt-3 flex flex-wrap items-center gap-1.5 text-sm text-slate-700', attrs: { 'aria-label': 'Analysis sections' } },
+      h('span', { class: 'font-semibold' }, 'More answers:'),
+      ...ids.map((id) => tabs[id]),
+      h('a', { class: 'ml-1 text-blue-700 underline hover:no-underline', attrs: { href: '#charts' } }, 'Charts per test ↓'),
     ),
     ...ids.map((id) => views[id].frame.element),
   );
+  const showTab = (open: SectionId | null) => {
+    for (const id of ids) {
+      views[id].frame.element.hidden = id !== open;
+      tabs[id].setAttribute('aria-current', String(id === open));
+      tabs[id].href = options.link({ section: id === open ? null : id });
+    }
+  };
 
   // What each section last drew: a state change that does not concern it leaves it alone.
   const drawn = new Map<SectionId, string>();
@@ -96,13 +112,14 @@ export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Ana
   return {
     render(next) {
       state = next;
+      showTab(next.section);
       for (const id of ids) show(id);
     },
     start() {
       started = true;
       for (const id of ids) show(id);
     },
-    places: () => ids.map((id) => ({ key: `#${id}`, element: views[id].frame.element })),
+    places: () => ids.filter((id) => !views[id].frame.element.hidden).map((id) => ({ key: `#${id}`, element: views[id].frame.element })),
     sectionOf: (key) => (key.startsWith('#') && ids.includes(key.slice(1) as SectionId) ? (key.slice(1) as SectionId) : null),
     scrollTo: (section) => views[section].frame.element.scrollIntoView({ block: 'start' }),
   };

@@ -10,7 +10,10 @@
  * loads. Writes every figure to test-results/bench.json.
  *
  * Pages:
- *   site          the built site (its first view, DuckDB-WASM loading behind it)
+ *   site          the built site (its first view, DuckDB-WASM loading behind it), in its default
+ *                 metric (instructions per request)
+ *   site-rps      the same site from a deep link to requests/second (`?metric=rps`): no first view
+ *                 for its charts, they wait for the engine
  *   DuckDB floor  tests/bench/floors/duckdb.html: a bare DuckDB-WASM page that fetches the Parquet
  *                 files, prepares the tables and runs the version bars query as the site does,
  *                 and draws every chart with the site's chart module; nothing else
@@ -31,6 +34,8 @@
  *                 started)
  *   engine ready  the site's DuckDB-WASM with the tables prepared (tables:ready): the console,
  *                 other ranges and metrics, the status grid and the lazy columns need it
+ *   metric switch once the page is ready, a click on the other metric (site: requests/second,
+ *                 site-rps: instructions per request) -> every chart drawn in it (charts:drawn)
  *   drilldown     a click on a version bar of a chart scrolled into view (three frames before the
  *                 click: its card painted) -> its configurations drawn and a frame painted: once
  *                 the page is ready, and an early one, as soon as all charts are painted (the
@@ -52,7 +57,9 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const PORT = 4330;
 const benchDir = path.join(root, 'dist-bench');
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const PAGES = /** @type {const} */ (['site', 'duckdb', 'static']);
+const PAGES = /** @type {const} */ (['site', 'site-rps', 'duckdb', 'static']);
+/** The metric control's labels: a load of each site page switches to the other metric once ready. */
+const SWITCH_TO = { site: 'requests/s (measured)', 'site-rps': 'instructions/request (counted)' };
 
 /** @param {number[]} xs */
 const median = (xs) => {
@@ -144,8 +151,9 @@ const marks = (page) => page.evaluate(() => Object.fromEntries(performance.getEn
  * @param {import('@playwright/test').Page} page
  * @param {string} url
  * @param {number} i
+ * @param {string} switchTo the metric control's label to switch to once the page is ready
  */
-async function loadSite(page, url, i) {
+async function loadSite(page, url, i, switchTo) {
   await page.goto(url);
   await page.waitForFunction(() => performance.getEntriesByName('charts:all-painted').length > 0, null, { timeout: 120_000 });
   const keys = await page.locator('figure[data-chart-key]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-chart-key') ?? ''));
@@ -160,10 +168,25 @@ async function loadSite(page, url, i) {
   const m = await marks(page);
   await page.waitForFunction(() => performance.getEntriesByName('tables:ready').length > 0, null, { timeout: 120_000 });
   const m2 = await marks(page);
+  const switched = await metricSwitch(page, switchTo);
   return {
     first: m['charts:first-painted'] ?? NaN, all: m['charts:all-painted'] ?? NaN, ready: m['page:ready'] ?? NaN,
-    engine: m2['tables:ready'] ?? NaN, drillEarly, drillReady, charts: keys.length,
+    engine: m2['tables:ready'] ?? NaN, drillEarly, drillReady, switched, charts: keys.length,
   };
+}
+
+/**
+ * A click on the metric control's `label` -> the charts drawn in that metric (the next
+ * charts:drawn mark), in ms.
+ * @param {import('@playwright/test').Page} page
+ * @param {string} label
+ */
+async function metricSwitch(page, label) {
+  const t0 = await page.evaluate(() => performance.now());
+  await page.getByText(label, { exact: true }).click();
+  const drawn = () => performance.getEntriesByName('charts:drawn').map((e) => e.startTime);
+  await page.waitForFunction((t) => performance.getEntriesByName('charts:drawn').some((e) => e.startTime > t), t0, { timeout: 120_000 });
+  return Math.min(...(await page.evaluate(drawn)).filter((t) => t > t0)) - t0;
 }
 
 /**
@@ -179,7 +202,7 @@ async function loadFloor(page, url) {
 }
 
 /** @typedef {{ dir: string, label: string, outDir: string, temporary?: boolean }} Dataset */
-/** @typedef {{ site: Awaited<ReturnType<typeof loadSite>>[], duckdb: Awaited<ReturnType<typeof loadFloor>>[], static: Awaited<ReturnType<typeof loadFloor>>[] }} Runs */
+/** @typedef {{ site: Awaited<ReturnType<typeof loadSite>>[], 'site-rps': Awaited<ReturnType<typeof loadSite>>[], duckdb: Awaited<ReturnType<typeof loadFloor>>[], static: Awaited<ReturnType<typeof loadFloor>>[] }} Runs */
 
 /**
  * Builds each dataset's site and floors, serves each on a port of its own, and loads every page
@@ -199,7 +222,7 @@ async function measureAll(datasets, browser) {
     }));
   const bases = datasets.map((_, k) => `http://127.0.0.1:${PORT + k}${BASE_PATH}`);
   /** @type {Runs[]} */
-  const runs = datasets.map(() => ({ site: [], duckdb: [], static: [] }));
+  const runs = datasets.map(() => ({ site: [], 'site-rps': [], duckdb: [], static: [] }));
   /** @type {Map<string, number>[]} per dataset: path -> ms of the request's start, its first site load only */
   const requested = datasets.map(() => new Map());
   /** The 1-minute load average before the run and after each round. */
@@ -215,14 +238,14 @@ async function measureAll(datasets, browser) {
           const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
           const page = await context.newPage();
           const dataRuns = /** @type {Runs} */ (runs[k]);
-          if (which === 'site') {
+          if (which === 'site' || which === 'site-rps') {
             // What the first load requests, and when (ms after navigation, within a few ms).
             const t0 = Date.now();
             const seen = /** @type {Map<string, number>} */ (requested[k]);
-            if (i === 0) context.on('request', (r) => void seen.set(new URL(r.url()).pathname, Date.now() - t0));
-            const run = await loadSite(page, base, i);
-            dataRuns.site.push(run);
-            if (i === 0) for (const [p, at] of seen) if (p.includes('/data/') && at > run.ready + 200) seen.delete(p);
+            if (i === 0 && which === 'site') context.on('request', (r) => void seen.set(new URL(r.url()).pathname, Date.now() - t0));
+            const run = await loadSite(page, which === 'site' ? base : `${base}?metric=rps`, i, SWITCH_TO[which]);
+            dataRuns[which].push(run);
+            if (i === 0 && which === 'site') for (const [p, at] of seen) if (p.includes('/data/') && at > run.ready + 200) seen.delete(p);
           } else {
             dataRuns[which].push(await loadFloor(page, `${base}floors/${which}.html`));
           }
@@ -252,14 +275,15 @@ function summary(data, runs, requested) {
   const med = (/** @type {Record<string, number>[]} */ rs, /** @type {string} */ k) => median(rs.map((r) => r[k] ?? NaN));
   const site = {
     first: med(runs.site, 'first'), all: med(runs.site, 'all'), ready: med(runs.site, 'ready'), engine: med(runs.site, 'engine'),
-    drillEarly: med(runs.site, 'drillEarly'), drillReady: med(runs.site, 'drillReady'),
+    drillEarly: med(runs.site, 'drillEarly'), drillReady: med(runs.site, 'drillReady'), switched: med(runs.site, 'switched'),
   };
+  const siteRps = { first: med(runs['site-rps'], 'first'), all: med(runs['site-rps'], 'all'), ready: med(runs['site-rps'], 'ready'), switched: med(runs['site-rps'], 'switched') };
   const duckdb = { first: med(runs.duckdb, 'first'), all: med(runs.duckdb, 'all') };
   const staticFloor = { first: med(runs.static, 'first'), all: med(runs.static, 'all') };
   return {
     data: data.label,
     charts: runs.site[0]?.charts ?? 0,
-    median_ms: { site, duckdb_floor: duckdb, static_floor: staticFloor },
+    median_ms: { site, site_rps: siteRps, duckdb_floor: duckdb, static_floor: staticFloor },
     gzip_bytes: {
       javascript: gzipOf((p) => p.endsWith('.js') && !p.includes('/floors/')),
       wasm: gzipOf((p) => p.endsWith('.wasm') && !p.includes('/floors/')),
@@ -286,12 +310,14 @@ function report(r) {
   const kb = (/** @type {number} */ v) => `${(v / 1024).toFixed(1)} KiB`;
   const x = (/** @type {number} */ a, /** @type {number} */ b) => `${(a / b).toFixed(2)}x`;
   const ok = (/** @type {boolean} */ met) => (met ? 'met' : 'MISSED');
-  const { site, duckdb_floor: db, static_floor: st } = r.median_ms;
+  const { site, site_rps: rps, duckdb_floor: db, static_floor: st } = r.median_ms;
   const g = r.gzip_bytes;
   console.log(`\n${r.data}: ${r.charts} charts; medians of ${RUNS} cold loads per page`);
   console.log(`                      site     DuckDB floor  static floor`);
   console.log(`  first chart    ${ms(site.first)}    ${ms(db.first)}    ${ms(st.first)}   site/static ${x(site.first, st.first)} (target <= 2x: ${ok(site.first <= 2 * st.first)}); site/DuckDB ${x(site.first, db.first)}`);
   console.log(`  all charts     ${ms(site.all)}    ${ms(db.all)}    ${ms(st.all)}   site/static ${x(site.all, st.all)} (target <= 3x: ${ok(site.all <= 3 * st.all)}); site/DuckDB ${x(site.all, db.all)}`);
+  console.log(`  ?metric=rps    ${ms(rps.first)}   first chart of a deep link to requests/second, site/static ${x(rps.first, st.first)} (target <= 2x: ${ok(rps.first <= 2 * st.first)}); all charts ${ms(rps.all).trim()}`);
+  console.log(`  metric switch  ${ms(site.switched)}   instructions -> requests/second once ready (target <= 300 ms: ${ok(site.switched <= 300)}); ${Math.round(rps.switched)} ms requests/second -> instructions`);
   console.log(`  page ready     ${ms(site.ready)}   (target <= DuckDB floor + 1 s = ${Math.round(db.all + 1000).toLocaleString('en-US')} ms: ${ok(site.ready <= db.all + 1000)})`);
   console.log(`  engine ready   ${ms(site.engine)}   (the site's DuckDB-WASM with its tables; the DuckDB floor draws at ${Math.round(db.all).toLocaleString('en-US')} ms)`);
   console.log(`  drilldown      ${ms(site.drillReady)}   once ready (target < 50 ms: ${ok(site.drillReady < 50)}); ${Math.round(site.drillEarly)} ms clicked the moment all charts are painted`);

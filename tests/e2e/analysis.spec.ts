@@ -17,9 +17,9 @@ import { bar, bars, chart, screenshot, waitForCharts } from './helpers';
 const section = (page: Page, id: string) => page.locator(`#section-${id}`);
 const stripRow = (page: Page, mode: string, key: string) => section(page, 'summary').locator(`figure[data-mode="${mode}"] g.strip-row[data-key="${key}"]`);
 
-test('the summary is the landing section and follows its baseline switch, with deep links', async ({ page, browser }, testInfo) => {
+test('the summary follows its baseline switch, with deep links', async ({ page, browser }, testInfo) => {
   const fx = await openFixtureDb();
-  await page.goto('./');
+  await page.goto('./?metric=rps&section=summary');
   await waitForCharts(page);
   const summary = section(page, 'summary');
   await expect(summary).toBeInViewport();
@@ -70,7 +70,7 @@ test('the summary is the landing section and follows its baseline switch, with d
 });
 
 test('build factors show each factor per version, tinted only beyond noise', async ({ page }, testInfo) => {
-  await page.goto('./?section=factors');
+  await page.goto('./?metric=rps&section=factors');
   await waitForCharts(page);
   const factors = section(page, 'factors');
   await expect(factors).toBeInViewport();
@@ -94,7 +94,7 @@ test('build factors show each factor per version, tinted only beyond noise', asy
 test('charts show whiskers, mark releases beyond noise and call ties within noise', async ({ page }, testInfo) => {
   const fx = await openFixtureDb();
   const verdicts = await fx.runner.run(versionVerdictsQuery());
-  await page.goto('./?chart=data:GET');
+  await page.goto('./?metric=rps&chart=data:GET');
   await waitForCharts(page);
   const get = chart(page, 'data:GET');
   // The planted regression (7.2.6) and improvement (7.4.1), once the verdicts have arrived.
@@ -131,13 +131,13 @@ test('charts show whiskers, mark releases beyond noise and call ties within nois
   await expect(set.locator('g.bar[data-noise="tie"]')).toHaveCount((tie?.ties ?? 0) + 1);
   await expect(set.locator('g.bar[data-winner="true"]')).toHaveAttribute('data-noise', 'tie');
   await expect(set.locator('g.bar[data-winner="true"] text.winner-mark')).toHaveText('≈');
-  await expect(set.locator('figcaption')).toContainText('≈ tie within noise:');
+  await expect(set.locator('figcaption')).toContainText('≈ one group within noise of the best, in no order:');
   await expect(set.locator('g.bar[data-winner="true"]')).toHaveAttribute('aria-label', /tie within noise/);
   await screenshot(page, testInfo, 'tie-within-noise');
 });
 
 test('the status grid shows every cell, and a click shows its build log tail and flags', async ({ page, browser }, testInfo) => {
-  await page.goto('./?section=status');
+  await page.goto('./?metric=rps&section=status');
   await waitForCharts(page);
   const status = section(page, 'status');
   await expect(status).toBeInViewport();
@@ -165,7 +165,7 @@ test('the status grid shows every cell, and a click shows its build log tail and
 
   // A fresh page from the link: the same cell open, the grid in view.
   const fresh = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
-  await fresh.goto('./?cell=3.0.7|gcc|-Os&section=status');
+  await fresh.goto('./?metric=rps&cell=3.0.7|gcc|-Os&section=status');
   await waitForCharts(fresh);
   const runs = section(fresh, 'status').locator('article[data-cell="3.0.7|gcc|-Os"] .runs-table tbody tr');
   await expect(runs).toHaveCount(6);
@@ -184,12 +184,12 @@ test('the status grid shows every cell, and a click shows its build log tail and
   // An ok build names its code: the hash of the mapped sections, and the build ID compiled in.
   await expect(section(fresh, 'status').locator('article[data-cell="3.0.7|gcc|-Os"] .build-flags')).toContainText(/Code \(mapped sections\)sha256 [0-9a-f]{64}; REDIS_BUILD_ID 1700000000; jemalloc without address bits \(before 5\.0\)/);
   // A run with the host-speed probe (the fixture records it from 6.2.16 on).
-  await fresh.goto('./?cell=6.2.16|gcc|-O2&section=status');
+  await fresh.goto('./?metric=rps&cell=6.2.16|gcc|-O2&section=status');
   await waitForCharts(fresh);
   const probed = section(fresh, 'status').locator('article[data-cell="6.2.16|gcc|-O2"] .runs-table tbody tr');
   await expect(probed.nth(1).locator('td').nth(7)).toHaveText('44.0 → 38.0 GB/s');
   // A run during which the host took a quarter of a CPU (the fixture records steal from 7.2.6 on).
-  await fresh.goto('./?cell=7.2.6|gcc|-O2&section=status');
+  await fresh.goto('./?metric=rps&cell=7.2.6|gcc|-O2&section=status');
   await waitForCharts(fresh);
   const stolen = section(fresh, 'status').locator('article[data-cell="7.2.6|gcc|-O2"] .runs-table tbody tr');
   await expect(stolen.nth(4)).toContainText('pipe');
@@ -199,7 +199,7 @@ test('the status grid shows every cell, and a click shows its build log tail and
   // Runs measured again are kept and shown apart, with why and against their replacement.
   await expect(section(fresh, 'status').locator('.redone-summary')).toContainText('Runs measured again on this hardware');
   await expect(section(fresh, 'status').locator('.redone-summary')).toContainText(': 2: data mode 2, a median −3.8% against their replacements (2 compared).');
-  await fresh.goto('./?cell=7.4.1|gcc|-O2&section=status');
+  await fresh.goto('./?metric=rps&cell=7.4.1|gcc|-O2&section=status');
   await waitForCharts(fresh);
   const redone = section(fresh, 'status').locator('article[data-cell="7.4.1|gcc|-O2"] .redone-table tbody tr');
   await expect(redone).toHaveCount(2);
@@ -218,7 +218,7 @@ test('the status grid shows every cell, and a click shows its build log tail and
 
 test('compare two versions, then two configurations, as ratio tables with the geometric mean', async ({ page, browser }, testInfo) => {
   const fx = await openFixtureDb();
-  await page.goto('./?section=compare');
+  await page.goto('./?metric=rps&section=compare');
   await waitForCharts(page);
   const compare = section(page, 'compare');
   // Default: the two newest versions at their fastest configurations.
@@ -272,7 +272,7 @@ test('compare two versions, then two configurations, as ratio tables with the ge
 
 test("each section's SQL opens in the console as its own query, and its CSV and Parquet hold the section's rows", async ({ page }) => {
   const fx = await openFixtureDb();
-  await page.goto('./?base=clang%7C-O2+-flto&scope=7.4.1');
+  await page.goto('./?metric=rps&base=clang%7C-O2+-flto&scope=7.4.1&section=summary');
   await waitForCharts(page);
   const summary = section(page, 'summary');
   await expect(stripRow(page, 'data', 'clang|-O2 -flto')).toHaveAttribute('data-mean', '1');
@@ -297,6 +297,7 @@ test("each section's SQL opens in the console as its own query, and its CSV and 
   expect(lines.map((l) => l.split(',').slice(0, 2).join(' '))).toEqual(means.map((m) => `${m.compiler} ${m.flag_set}`));
 
   // Build factors and the status grid: one query each, the whole table.
+  await page.locator('[data-tab="factors"]').click();
   const factors = section(page, 'factors');
   await factors.scrollIntoViewIfNeeded();
   const [parquet] = await Promise.all([page.waitForEvent('download'),
@@ -310,6 +311,7 @@ test("each section's SQL opens in the console as its own query, and its CSV and 
   db.registerFileBuffer('factors.parquet', new Uint8Array(bytes));
   expect(run("SELECT count(*)::INTEGER AS n FROM read_parquet('factors.parquet')")).toEqual([{ n: effects.length }]);
 
+  await page.locator('[data-tab="status"]').click();
   const status = section(page, 'status');
   await status.scrollIntoViewIfNeeded();
   await status.getByRole('button', { name: 'Open the SQL of the cells of the status grid in the console' }).click();
@@ -318,7 +320,7 @@ test("each section's SQL opens in the console as its own query, and its CSV and 
 
 test('trends show every configuration of one test across releases, with gaps where a release has no figure', async ({ page, browser }, testInfo) => {
   const fx = await openFixtureDb();
-  await page.goto('./?section=trends');
+  await page.goto('./?metric=rps&section=trends');
   await waitForCharts(page);
   const trends = section(page, 'trends');
   await expect(trends).toBeInViewport();
@@ -366,15 +368,18 @@ test('trends show every configuration of one test across releases, with gaps whe
 });
 
 test('a stale analysis link falls back to defaults with a notice', async ({ page }) => {
-  await page.goto('./?base=icc|-O3&scope=9.9&a=1.0.0&cell=7.4.1|gcc|-O9&section=nowhere');
+  await page.goto('./?metric=rps&base=icc|-O3&scope=9.9&a=1.0.0&cell=7.4.1|gcc|-O9&section=nowhere');
   await waitForCharts(page);
   const notice = page.locator('[data-notice="link"]');
   await expect(notice).toContainText('The configuration icc -O3 is not in the data');
   await expect(notice).toContainText('Version 9.9 is not in the data');
   await expect(notice).toContainText('section "nowhere"');
+  await expect(page).toHaveURL(/\/redis-compiler-benchmarks\/\?hw=fixture-cpu-2-00ghz-2-cores&metric=rps$/);
+  // The sections are tabs: each shows its default once opened.
+  await page.locator('[data-tab="summary"]').click();
   await expect(page.locator('#summary-base')).toHaveValue('gcc|-O2');
+  await page.locator('[data-tab="compare"]').click();
   await expect(page.locator('#compare-a-version')).toHaveValue('7.2.6');
-  await expect(page).toHaveURL(/\/redis-compiler-benchmarks\/\?hw=fixture-cpu-2-00ghz-2-cores$/);
 });
 
 test('build errors and log tails from the data are shown as text in the status grid, never parsed as HTML', async ({ page }) => {
@@ -385,7 +390,7 @@ test('build errors and log tails from the data are shown as text in the status g
   await page.route('**/data/builds.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
   // Without the first view the page reads the published builds.parquet (not the build's split files).
   await page.route('**/data/first-view.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
-  await page.goto('./?cell=7.4.1|clang|-Ofast&section=status');
+  await page.goto('./?metric=rps&cell=7.4.1|clang|-Ofast&section=status');
   await waitForCharts(page);
   const detail = section(page, 'status').locator('article[data-cell="7.4.1|clang|-Ofast"]');
   await expect(detail.locator('pre.build-log')).toHaveText(html);

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { bar, bars, chart, dataRequests, domainOf, screenshot, waitForCharts } from './helpers';
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await waitForCharts(page);
 });
 

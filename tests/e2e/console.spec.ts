@@ -5,7 +5,7 @@ import { bar, bars, chart, ORIGIN, screenshot, waitForCharts } from './helpers';
 
 /** Opens the page with this console query (and optional other parameters) and waits for its outcome. */
 async function openConsole(page: Page, sql: string, extra = ''): Promise<void> {
-  await page.goto(`./?sql=${encodeURIComponent(sql)}${extra}`);
+  await page.goto(`./?metric=rps&sql=${encodeURIComponent(sql)}${extra}`);
   await expect(page.locator('#console')).toBeVisible();
   await expect(page.locator('#sql-status')).toHaveText(/rows?|failed|Nothing/);
 }
@@ -142,7 +142,7 @@ test('the CSV and Parquet downloads of a console result hold every row, not only
 });
 
 test("a chart's SQL opens in the console as a standalone query that returns the chart's bars", async ({ page }, testInfo) => {
-  await page.goto('./?view=max&from=2.8.24&to=7.2.6');
+  await page.goto('./?metric=rps&view=max&from=2.8.24&to=7.2.6');
   await waitForCharts(page);
   const set = chart(page, 'pipe:SET');
   const values = (await bars(set).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-value')))).map((v) => (v ? Number(v) : null));

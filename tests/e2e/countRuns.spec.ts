@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { screenshot, waitForCharts } from './helpers';
 
 test('the cell panel lists the counting runs and shows a run\'s raw output when asked', async ({ page }, testInfo) => {
-  await page.goto('./?section=status&cell=2.8.24|gcc|-O2');
+  await page.goto('./?metric=rps&section=status&cell=2.8.24|gcc|-O2');
   await waitForCharts(page);
   const panel = page.locator('#section-status article[data-cell="2.8.24|gcc|-O2"]');
   const rows = panel.locator('.count-runs-table tbody tr');
@@ -21,13 +21,13 @@ test('the cell panel lists the counting runs and shows a run\'s raw output when 
   await screenshot(page, testInfo, 'cell-count-runs');
 
   // A cell not counted yet says so.
-  await page.goto('./?section=status&cell=6.2.16|clang|-O2');
+  await page.goto('./?metric=rps&section=status&cell=6.2.16|clang|-O2');
   await waitForCharts(page);
   await expect(page.locator('#section-status article[data-cell="6.2.16|clang|-O2"] .count-runs-none')).toHaveText('No counting run recorded.');
 });
 
 test('the cell panel lists the counting runs set aside, with why and their raw output', async ({ page }) => {
-  await page.goto('./?section=status&cell=7.4.1|gcc|-O2');
+  await page.goto('./?metric=rps&section=status&cell=7.4.1|gcc|-O2');
   await waitForCharts(page);
   const panel = page.locator('#section-status article[data-cell="7.4.1|gcc|-O2"]');
   const rows = panel.locator('.superseded-count-runs-table tbody tr');
@@ -40,10 +40,10 @@ test('the cell panel lists the counting runs set aside, with why and their raw o
   // The charts' runs are still the current ones: four counting runs.
   await expect(panel.locator('.count-runs-table tbody tr')).toHaveCount(4);
 
-  await page.goto('./?section=status&cell=2.8.24|gcc|-O2');
+  await page.goto('./?metric=rps&section=status&cell=2.8.24|gcc|-O2');
   await waitForCharts(page);
   await expect(page.locator('#section-status article[data-cell="2.8.24|gcc|-O2"] .superseded-count-runs-table tbody tr')).toContainText('an earlier counting protocol');
-  await page.goto('./?section=status&cell=6.2.16|clang|-O2');
+  await page.goto('./?metric=rps&section=status&cell=6.2.16|clang|-O2');
   await waitForCharts(page);
   await expect(page.locator('#section-status article[data-cell="6.2.16|clang|-O2"] .superseded-none')).toHaveText('No counting run of this cell was set aside.');
 });

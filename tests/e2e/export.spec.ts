@@ -9,7 +9,7 @@ async function download(page: Page, button: Locator): Promise<{ name: string; by
 }
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await waitForCharts(page);
 });
 

@@ -28,7 +28,7 @@ test('the site makes no request to any other origin, no request fails, and it lo
     foreign.push(route.request().url());
     return route.abort();
   });
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await waitForCharts(page);
   await bar(chart(page, 'data:SET'), '7.4.1').click();
   await expect(chart(page, 'data:SET')).toHaveAttribute('data-drill', '7.4.1');
@@ -46,7 +46,7 @@ test('the site makes no request to any other origin, no request fails, and it lo
 test('a corrupt data file shows a clear error instead of charts', async ({ page }, testInfo) => {
   await engineOnly(page);
   await page.route('**/data/results.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: 'PAR1 this is not parquet' }));
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   const error = page.locator('[data-error="load"]');
   await expect(error).toBeVisible();
   await expect(error).toHaveAttribute('role', 'alert');
@@ -60,14 +60,14 @@ test('a Parquet file that DuckDB cannot read shows the engine error', async ({ p
   // Valid magic at both ends, garbage inside: only the reader can tell.
   const body = Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(64, 7), Buffer.from([8, 0, 0, 0]), Buffer.from('PAR1')]);
   await page.route('**/data/runs.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await expect(page.locator('[data-error="load"]')).toContainText('runs.parquet');
 });
 
 test('a site with no published data says so', async ({ page }) => {
   await engineOnly(page);
   await page.route('**/data/*.parquet', (route) => route.fulfill({ status: 404, body: 'not found' }));
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await expect(page.locator('[data-empty="true"]')).toContainText('No data yet');
   await expect(page.locator('#coverage')).toContainText('No data collected yet');
 });
@@ -75,7 +75,7 @@ test('a site with no published data says so', async ({ page }) => {
 test('a partly published dataset names the missing files and shows the rest', async ({ page }) => {
   await engineOnly(page);
   await page.route('**/data/results.parquet', (route) => route.fulfill({ status: 404, body: 'not found' }));
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await expect(page.locator('[data-notice="missing-files"]')).toContainText('Not published yet: results.parquet');
   await expect(page.locator('[data-empty="true"]')).toContainText('71 of 84 cells built, but no benchmark result yet');
   await expect(page.locator('#measurement')).toContainText('Fixture CPU @ 2.00GHz');
@@ -84,7 +84,7 @@ test('a partly published dataset names the missing files and shows the rest', as
 test('DuckDB-WASM failing to start shows a clear error', async ({ page }) => {
   await engineOnly(page);
   await page.route('**/assets/duckdb-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   const error = page.locator('[data-error="load"]');
   await expect(error).toContainText('The in-browser database (DuckDB-WASM) could not start');
   await expect(error).toContainText('its wasm file is missing (HTTP 404');
@@ -92,7 +92,7 @@ test('DuckDB-WASM failing to start shows a clear error', async ({ page }) => {
 
 test('DuckDB-WASM failing to start after the first view is drawn shows a clear error', async ({ page }) => {
   await page.route('**/assets/duckdb-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   const error = page.locator('[data-error="load"]');
   await expect(error).toContainText('The in-browser database (DuckDB-WASM) could not start');
   await expect(error).toContainText('its wasm file is missing (HTTP 404');
@@ -103,7 +103,7 @@ test('strings from the data are shown as text, never parsed as HTML', async ({ p
   const body = Buffer.from(await rewrittenFixture('builds', `SELECT * REPLACE (CASE WHEN status = 'failed'
     THEN '<img src=x onerror="document.body.dataset.pwned=1"><b id="injected">bold</b>' END AS error) FROM fixture`));
   await page.route('**/data/builds.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await waitForCharts(page);
   const set = chart(page, 'data:SET');
   await bar(set, '7.4.1').click();

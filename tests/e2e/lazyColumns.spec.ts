@@ -8,7 +8,7 @@ import { dataRequests, waitForCharts } from './helpers';
 
 test('the page starts with the lean files only, and fetches a lazy column when the status grid shows a build log', async ({ page }) => {
   const seen = dataRequests(page);
-  await page.goto('./?section=status');
+  await page.goto('./?metric=rps&section=status');
   await waitForCharts(page);
   await page.waitForFunction(() => performance.getEntriesByName('page:ready').length > 0);
   expect(seen).toContain('first-view.json');
@@ -29,7 +29,7 @@ test('the console reads every lazy column, fetched before its first script', asy
   const sql = `SELECT (SELECT count(*) FROM runs WHERE raw_output IS NULL) AS runs_without_output,
   (SELECT count(*) FROM results WHERE status = 'ok' AND p99_latency_ms IS NULL) AS results_without_p99,
   (SELECT count(*) FROM builds WHERE log_tail IS NULL) AS builds_without_log`;
-  await page.goto(`./?sql=${encodeURIComponent(sql)}`);
+  await page.goto(`./?metric=rps&sql=${encodeURIComponent(sql)}`);
   await expect(page.locator('#sql-status')).toHaveText(/1 row/);
   await expect(page.locator('#sql-results tbody tr').first()).toHaveText(/^\s*0\s*0\s*0\s*$/);
   expect(seen.filter((p) => p.endsWith('.lazy.parquet')).sort()).toEqual([

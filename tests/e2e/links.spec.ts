@@ -3,7 +3,7 @@ import { bar, bars, chart, screenshot, waitForCharts } from './helpers';
 
 test('a copied deep link reopened in a fresh page restores the same state', async ({ page, context, browser }, testInfo) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await waitForCharts(page);
   await page.getByText('Max Change View', { exact: true }).click();
   await page.getByText('pipe (-P 1000)', { exact: true }).click();
@@ -36,7 +36,7 @@ test('a copied deep link reopened in a fresh page restores the same state', asyn
 });
 
 test('back and forward walk through the states', async ({ page }) => {
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await waitForCharts(page);
   const get = chart(page, 'data:GET');
   await bar(get, '3.0.7').click();
@@ -58,7 +58,7 @@ test('back and forward walk through the states', async ({ page }) => {
 });
 
 test('a malformed or stale URL falls back to defaults with a visible notice', async ({ page }, testInfo) => {
-  await page.goto('./?view=zoom&mode=data&open=data:SET@9.9.9&open=data:NOSUCHTEST@7.4.1&from=1.0.0&colour=red');
+  await page.goto('./?metric=rps&view=zoom&mode=data&open=data:SET@9.9.9&open=data:NOSUCHTEST@7.4.1&from=1.0.0&colour=red');
   await waitForCharts(page);
   const notice = page.locator('[data-notice="link"]');
   await expect(notice).toBeVisible();
@@ -71,14 +71,14 @@ test('a malformed or stale URL falls back to defaults with a visible notice', as
   await expect(page.locator('#view-real')).toBeChecked();
   await expect(chart(page, 'data:SET')).toHaveAttribute('data-drill', '');
   // The fixture has two hardware classes, so the URL also names the one shown.
-  await expect(page).toHaveURL(/\?hw=fixture-cpu-2-00ghz-2-cores&mode=data$/);
+  await expect(page).toHaveURL(/\?hw=fixture-cpu-2-00ghz-2-cores&metric=rps&mode=data$/);
   await screenshot(page, testInfo, 'stale-link-notice');
   await notice.getByRole('button', { name: 'Dismiss' }).click();
   await expect(notice).toHaveCount(0);
 });
 
 test('scrolling records the chart in view, and a link to it scrolls there', async ({ page }) => {
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await waitForCharts(page);
   await page.evaluate(() => document.querySelector('figure[data-chart-key="data:LPUSH"]')?.scrollIntoView({ block: 'start' }));
   await expect(page).toHaveURL(/chart=data%3ALPUSH/);
@@ -88,7 +88,7 @@ test('scrolling records the chart in view, and a link to it scrolls there', asyn
 });
 
 test('the chart clicked stays in the URL while it is on screen, and a link to it opens there', async ({ page }) => {
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await waitForCharts(page);
   // pipe:LPUSH stands right of data:LPUSH: scrolling their row to the top puts data:LPUSH first in page order.
   const clicked = chart(page, 'pipe:LPUSH');

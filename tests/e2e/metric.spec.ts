@@ -45,13 +45,14 @@ test('the metric is kept in the URL, survives back and forward, and every chart 
   await expect(figure.locator('.axis-note')).toContainText('instr/req');
   await screenshot(page, testInfo, 'metric-ir');
 
-  // Requests/second is the default: it leaves the URL; back restores the count, forward the speed.
+  // Instructions per request is the default: requests/second is written to the URL; back restores
+  // the count (and leaves the URL), forward the speed.
   await pickMetric(page, 'rps');
-  await expect(page).not.toHaveURL(/metric=/);
+  await expect(page).toHaveURL(/metric=rps/);
   await expect(figure).toHaveAttribute('data-metric', 'rps');
   await expect(figure.locator('.chart-metric')).toHaveText(/^requests\/second, data mode/);
   await page.goBack();
-  await expect(page).toHaveURL(/metric=ir/);
+  await expect(page).not.toHaveURL(/metric=/);
   await expect(metricRadio(page, 'ir')).toBeChecked();
   await expect(bar(figure, '7.4.1')).toHaveAttribute('data-value', String(set?.best_rps));
   await page.goForward();
@@ -131,7 +132,7 @@ test('the summary says which build is cheapest, with the signs and marks of a co
 
 test('without published counts the counted metrics say "not collected yet" and draw no figure', async ({ page }) => {
   await page.route(/\/data\/(split\/)?count(s|_runs)(\.lazy)?\.parquet$/, (route) => route.fulfill({ status: 404, body: 'not found' }));
-  await page.goto('./?metric=ir');
+  await page.goto('./?metric=ir&section=summary');
   await waitForCharts(page);
   await expect(page.locator('label', { has: metricRadio(page, 'ir') })).toContainText('not collected yet');
   const figure = chart(page, 'data:SET');
@@ -147,10 +148,13 @@ test('build factors, compare, trends, a data table and a chart\'s SQL follow the
   const factors = page.locator('#section-factors');
   await expect(factors.locator('.factor-headline li').first()).toContainText(/^data mode, all versions, instructions per request: .*-Os vs -O2 ▲ \+9\.0% .*LTO \(-flto\) on vs off ▼ −3\.0%/);
   await expect(factors.locator('.factor-table[data-mode="data"] tr[data-row="lto:on"] td[data-column=""]')).toHaveAttribute('data-verdict', 'faster');
+  // The sections are tabs: each opened with a click.
+  await page.locator('[data-tab="compare"]').click();
   const compare = page.locator('#section-compare');
   await compare.scrollIntoViewIfNeeded();
   await expect(compare.locator('table.compare-table[data-mode="data"] caption')).toHaveText('data mode: B against A, instructions per request (best of repeats; lower is better)');
   await expect(compare.locator('table.compare-table[data-mode="data"] thead')).toContainText('(cheapest per test)');
+  await page.locator('[data-tab="trends"]').click();
   const trends = page.locator('#section-trends');
   await trends.scrollIntoViewIfNeeded();
   await expect(trends.locator('.axis-note')).toContainText('instr/req');

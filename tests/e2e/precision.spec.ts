@@ -18,7 +18,7 @@ test('the mode control reaches the precision modes, says which versions have the
   const expected = precisionSummary(await fx.runner.run(precisionSummaryQuery({ compiler: 'gcc', flag_set: '-O2' })), null).scores;
   const score = (config: string) => expected.find((s) => s.mode === 'data-long' && s.version === null && `${s.compiler} ${s.flag_set}` === config);
 
-  await page.goto('./');
+  await page.goto('./?metric=rps&section=summary');
   await waitForCharts(page);
   // By default the reference modes: their charts only, and the summary by the noise rule, labelled so.
   await expect(page.locator('figure[data-chart-key^="data-long:"]:visible')).toHaveCount(0);
@@ -82,7 +82,7 @@ test('the mode control reaches the precision modes, says which versions have the
 });
 
 test("a precision chart's bars are geometric means over rounds, its drilldown's winner is called by intervals, an unstable figure is marked", async ({ page }, testInfo) => {
-  await page.goto('./?mode=precision&open=data-long:INCR@6.2.16');
+  await page.goto('./?metric=rps&mode=precision&open=data-long:INCR@6.2.16');
   await waitForCharts(page);
   await expect(page.locator('figure[data-chart-key]:visible')).toHaveCount(20);
   // The planted winner: clang -O2 -flto 8% faster on INCR in 6.2.16, every other configuration's interval below it.
@@ -97,16 +97,16 @@ test("a precision chart's bars are geometric means over rounds, its drilldown's 
   // SET in 6.2.16: clang -O2 -flto and clang -Ofast -flto are equally fast: a tie within noise.
   const set = chart(page, 'data-long:SET');
   await bar(set, '6.2.16').click();
-  await expect(set.locator('figcaption')).toContainText('≈ tie within noise: clang -O2 -flto, clang -Ofast -flto (95% intervals of the paired rounds)');
+  await expect(set.locator('figcaption')).toContainText('≈ one group within noise of the best, in no order: clang -O2 -flto, clang -Ofast -flto (95% intervals of the paired rounds)');
   await expect(bars(set).and(page.locator('[data-noise="tie"]'))).toHaveCount(2);
 
   // 2.8.24 has one round: no winner called.
-  await page.goto('./?mode=data-long&open=data-long:SET@2.8.24');
+  await page.goto('./?metric=rps&mode=data-long&open=data-long:SET@2.8.24');
   await waitForCharts(page);
   await expect(chart(page, 'data-long:SET').locator('figcaption')).toContainText('no winner called (fewer than two rounds: no interval)');
 
   // The fixture's unstable figure: 7.4.1 gcc -Os -flto's SET in pipe-long swings across its rounds.
-  await page.goto('./?mode=pipe-long&open=pipe-long:SET@7.4.1');
+  await page.goto('./?metric=rps&mode=pipe-long&open=pipe-long:SET@7.4.1');
   await waitForCharts(page);
   const shaky = chart(page, 'pipe-long:SET');
   await expect(bar(shaky, '7.4.1|gcc|-Os -flto')).toHaveAttribute('data-unstable', 'true');
@@ -116,6 +116,7 @@ test("a precision chart's bars are geometric means over rounds, its drilldown's 
 
   // A counted metric is not measured in the precision modes: picking one goes back to the reference modes.
   await page.locator('label', { hasText: 'instructions/request (counted)' }).click();
-  await expect(page).toHaveURL(/metric=ir/);
-  await expect(page).not.toHaveURL(/mode=/);
+  // Instructions per request is the default metric: it leaves the URL.
+  await expect(page).not.toHaveURL(/metric=|mode=/);
+  await expect(page.locator('#metric-ir')).toBeChecked();
 });

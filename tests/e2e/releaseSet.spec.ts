@@ -16,7 +16,7 @@ async function serveOtherRelease(page: Page): Promise<void> {
 
 test('the charts show the current versions by default, and every release with the control, kept in the URL', async ({ page }) => {
   await serveOtherRelease(page);
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await waitForCharts(page);
   const figure = chart(page, 'data:SET');
   const every = page.locator('#every-release');
@@ -42,14 +42,14 @@ test('the charts show the current versions by default, and every release with th
 });
 
 test('without other releases in the plan there is no every-release control', async ({ page }) => {
-  await page.goto('./');
+  await page.goto('./?metric=rps');
   await waitForCharts(page);
   await expect(page.locator('#every-release')).toHaveCount(0);
 });
 
 test('the trends show the releases shown: the current versions, every release with the control, within the version range', async ({ page }) => {
   await serveOtherRelease(page);
-  await page.goto('./?section=trends');
+  await page.goto('./?metric=rps&section=trends');
   const trends = page.locator('#section-trends');
   const gcc = trends.locator('figure.trend-panel[data-flag-set="-O2"] g.trend-series[data-key="gcc|-O2"]');
   const table = trends.getByRole('table', { name: /PING_INLINE, data mode/ });
@@ -62,7 +62,7 @@ test('the trends show the releases shown: the current versions, every release wi
   await expect(gcc.locator('g.point[data-version="3.0.7"]')).toHaveCount(1);
   await expect(table.getByRole('columnheader', { name: '3.0.7' })).toHaveCount(1);
 
-  await page.goto('./?section=trends&releases=all&from=3.0.7&to=6.2.16');
+  await page.goto('./?metric=rps&section=trends&releases=all&from=3.0.7&to=6.2.16');
   await expect(gcc.locator('g.point')).toHaveCount(3);
   await expect(gcc.locator('g.point').first()).toHaveAttribute('data-version', '3.0.7');
   await expect(gcc.locator('g.point').last()).toHaveAttribute('data-version', '6.2.16');
@@ -70,7 +70,7 @@ test('the trends show the releases shown: the current versions, every release wi
 
 test('the summary and build-factor tables have columns for the releases shown, and "all" says how many it covers', async ({ page }) => {
   await serveOtherRelease(page);
-  await page.goto('./?section=summary');
+  await page.goto('./?metric=rps&section=summary');
   const summaryHead = page.locator('.summary-table[data-mode="data"] thead th');
   const factorHead = page.locator('.factor-table[data-mode="data"] thead th');
   await expect(summaryHead.last()).toHaveText(/^all \d+$/);
@@ -102,7 +102,7 @@ test("compare's default sides are the two newest versions shown with figures in 
     ['&releases=all&to=5.0.14&metric=ir', '2.8.24', '3.0.7'],
   ] as const;
   for (const [params, a, b] of cases) {
-    await page.goto(`./?section=compare${params}`);
+    await page.goto(`./?metric=rps&section=compare${params}`);
     await expect(page.locator('#compare-a-version')).toHaveValue(a);
     await expect(page.locator('#compare-b-version')).toHaveValue(b);
   }

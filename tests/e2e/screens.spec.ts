@@ -18,7 +18,7 @@ test.describe('dark mode', () => {
   test.use({ colorScheme: 'dark' });
 
   test('follows the system setting, and the reader can override it for later visits', async ({ page }, testInfo) => {
-    await page.goto('./');
+    await page.goto('./?metric=rps');
     await waitForCharts(page);
     expect(await theme(page)).toMatchObject({ dark: true });
     expect((await theme(page)).background).toBeLessThan(0.1);
@@ -50,7 +50,7 @@ test.describe('a 390-pixel-wide phone', () => {
     expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 
   test('has no horizontal page scroll, readable charts, and bars that work by touch', async ({ page }, testInfo) => {
-    await page.goto('./');
+    await page.goto('./?metric=rps');
     await waitForCharts(page);
     await noSideScroll(page);
     const set = chart(page, 'data:SET');

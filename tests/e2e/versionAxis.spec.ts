@@ -12,7 +12,7 @@ useEveryReleaseData();
 const groupLabels = (page: Page, key: string) => chart(page, key).locator('.group-labels text');
 
 test('158 releases are grouped by minor line, and a line label zooms into its releases and back', async ({ page }) => {
-  await page.goto('./?releases=all');
+  await page.goto('./?metric=rps&releases=all');
   await waitForCharts(page);
   const set = chart(page, 'data:SET');
   await expect(bars(set)).toHaveCount(158);
@@ -49,20 +49,20 @@ test('158 releases are grouped by minor line, and a line label zooms into its re
 
 test('at 390 px with every release nothing scrolls the page sideways', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('./?releases=all');
+  await page.goto('./?metric=rps&releases=all');
   await waitForCharts(page);
   await expect(bars(chart(page, 'data:SET'))).toHaveCount(158);
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
 });
 
 test('the trends at every release label the minor lines, not each release', async ({ page }) => {
-  await page.goto('./?releases=all&section=trends');
+  await page.goto('./?metric=rps&releases=all&section=trends');
   const axis = page.locator('#section-trends figure.trend-panel[data-flag-set="-O2"] .x-axis');
   await expect(axis).toHaveAttribute('data-labels', 'minor-lines');
   await expect(page.locator('#section-trends figure.trend-panel[data-flag-set="-O2"] g.trend-series[data-key="gcc|-O2"] g.point')).toHaveCount(158);
   // 7.4 has two releases after 7.2's seven: every line is far enough from the last to be labelled.
   await expect(axis.locator('.tick text')).toHaveText(['2.6', '2.8', '3.0', '3.2', '4.0', '5.0', '6.0', '6.2', '7.0', '7.2', '7.4']);
-  await page.goto('./?section=trends');
+  await page.goto('./?metric=rps&section=trends');
   await expect(axis).toHaveAttribute('data-labels', 'releases');
   await expect(axis.locator('.tick text')).toHaveCount(11);
 });

@@ -30,8 +30,14 @@ export async function openNodeDuckDB() {
   /** @type {(sql: string, params?: unknown[]) => Record<string, unknown>[]} */
   const run = (sql, params = []) => {
     try {
-      const table = params.length ? conn.prepare(sql).query(...params) : conn.query(sql);
-      return table.toArray().map((/** @type {any} */ row) => row.toJSON());
+      if (!params.length) return conn.query(sql).toArray().map((/** @type {any} */ row) => row.toJSON());
+      // A prepared statement holds engine memory until closed: the build prepares hundreds.
+      const statement = conn.prepare(sql);
+      try {
+        return statement.query(...params).toArray().map((/** @type {any} */ row) => row.toJSON());
+      } finally {
+        statement.close();
+      }
     } catch (err) {
       // The engine's own message is enough; the minified bundle in the stack is not.
       throw new Error(`${err instanceof Error ? err.message : String(err)}\nSQL: ${sql}`);

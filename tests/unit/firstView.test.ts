@@ -17,7 +17,7 @@ import { answeringRunner, sameFiles } from '../../src/data/firstView';
 import { TABLES, tableFile } from '../../src/sql/schema';
 import type { Catalog } from '../../src/data/tables';
 import { versionBar } from '../../src/model/bars';
-import { METRICS } from '../../src/vocabulary';
+import { metricOf, RPS } from '../../src/vocabulary';
 import { chartKey, DEFAULTS } from '../../src/model/state';
 import { configBarsQuery, type VersionRow } from '../../src/sql/charts';
 import type { Query, QueryRunner } from '../../src/sql/query';
@@ -106,7 +106,7 @@ describe.each([
     expect(drilldowns.length).toBe(site.view.catalog.charts.length);
     for (const q of [...paint, ...[...files, ...drilldowns].flatMap((f) => f.queries)]) expect(await runner.run(q), q.sql).toEqual(await engine.runner.run(q));
     const chart = site.view.catalog.charts[1];
-    await expect(runner.run(configBarsQuery(chart?.mode ?? '', chart?.test ?? '', METRICS.ir))).rejects.toThrow('the engine was asked');
+    await expect(runner.run(configBarsQuery(chart?.mode ?? '', chart?.test ?? '', RPS))).rejects.toThrow('the engine was asked');
   });
 
   it('keeps every chart\'s drilldowns in one file, fetched once the page is idle, while they are small', async () => {
@@ -117,7 +117,7 @@ describe.each([
     expect(Object.keys(site.files).filter((f) => f.includes('/drilldowns/'))).toEqual([]);
     const load = fileLoader(site);
     const chart = site.view.catalog.charts[5];
-    await answeringRunner(site.view, noEngine, load).run(configBarsQuery(chart?.mode ?? '', chart?.test ?? ''));
+    await answeringRunner(site.view, noEngine, load).run(configBarsQuery(chart?.mode ?? '', chart?.test ?? '', metricOf(DEFAULTS.metric)));
     expect(load.loaded).toEqual([DRILLDOWNS_FILE]);
   });
 
@@ -136,11 +136,11 @@ describe.each([
     expect(new Set(drawnFirst.map((r) => chartKey(r.mode, r.test)))).toEqual(new Set(keys.slice(0, FIRST_CHUNK)));
 
     const chart = view.catalog.charts[5];
-    const drill = await data.configRows(chart?.mode ?? '', chart?.test ?? '');
+    const drill = await data.configRows(chart?.mode ?? '', chart?.test ?? '', DEFAULTS.metric);
     expect(drill.size).toBe(view.catalog.versions.length);
     expect(load.loaded).toHaveLength(1);
-    expect(load.loaded[0]).toMatch(/^first-view\/drilldowns\/rps\/05-/);
-    expect(site.files[load.loaded[0] ?? '']?.answers).toHaveLength(1);
+    expect(load.loaded[0]).toMatch(/^first-view\/drilldowns\/05-/);
+    expect(site.files[load.loaded[0] ?? '']?.answers).toHaveLength(2);
     await data.chartRows(DEFAULTS, keys[5] ?? '');
     expect(load.loaded.slice(1)).toEqual(['first-view/charts.json']);
   });

@@ -113,11 +113,13 @@ describe('encodeState / decodeState', () => {
     expect(problems).toHaveLength(1);
   });
 
-  it('keeps the metric in the URL only when it is not requests/second, and falls back from an unknown one', () => {
+  it('opens on instructions per request, keeps any other metric in the URL, and falls back from an unknown one', () => {
+    expect(DEFAULTS.metric).toBe('ir');
     expect(encodeState({ ...DEFAULTS, metric: 'cycles', view: 'max' })).toBe('?metric=cycles&view=max');
-    expect(decodeState('?metric=ir').state.metric).toBe('ir');
-    expect(decodeState('?metric=rps')).toEqual({ state: DEFAULTS, problems: [] });
-    expect(decodeState('?metric=latency')).toEqual({ state: DEFAULTS, problems: ['Unknown metric "latency"; using "rps".'] });
+    expect(encodeState({ ...DEFAULTS, metric: 'rps' })).toBe('?metric=rps');
+    expect(decodeState('?metric=rps').state.metric).toBe('rps');
+    expect(decodeState('?metric=ir')).toEqual({ state: DEFAULTS, problems: [] });
+    expect(decodeState('?metric=latency')).toEqual({ state: DEFAULTS, problems: ['Unknown metric "latency"; using "ir".'] });
   });
 
   it('round-trips every metric, the simulated misses too', () => {
@@ -183,10 +185,11 @@ describe('reconcileState', () => {
     expect(reconcileState({ ...DEFAULTS, mode: 'precision' }, reference).state.mode).toBe('all');
   });
 
-  it('shows a precision mode in requests/second, with a notice when a link asks for a count', () => {
-    const { state, problems } = reconcileState({ ...DEFAULTS, mode: 'data-long', metric: 'ir' }, catalog);
+  it('shows a precision mode in requests/second, with a notice when a link asks for another count than the default', () => {
+    const { state, problems } = reconcileState({ ...DEFAULTS, mode: 'data-long', metric: 'cycles' }, catalog);
     expect([state.mode, state.metric]).toEqual(['data-long', 'rps']);
     expect(problems).toEqual(['The precision modes are measured in requests/second only (nothing is counted under Valgrind in them); showing requests/second.']);
+    expect(reconcileState({ ...DEFAULTS, mode: 'data-long' }, catalog)).toMatchObject({ state: { mode: 'data-long', metric: 'rps' }, problems: [] });
     expect(reconcileState({ ...DEFAULTS, mode: 'data', metric: 'ir' }, catalog).state.metric).toBe('ir');
   });
 
