@@ -217,7 +217,7 @@ func (f *sourceFlags) options(ctx context.Context, fs *flag.FlagSet, args []stri
 	if !isSet(fs, "source") && f.hashes == "" {
 		return o, errors.New(fs.Name() + sourceChoices)
 	}
-	getter, err := newGetter(ctx, f.src, f.gitRepo, f.tarDir, f.hashes, f.baseURL, filepath.Join(f.work, "tarballs"))
+	getter, err := newGetter(ctx, f.src, f.gitRepo, f.tarDir, f.hashes, f.baseURL, filepath.Join(f.work, "tarballs"), cfg.SourceOverrides)
 	if err != nil {
 		return o, err
 	}
@@ -243,7 +243,7 @@ func (f *sourceFlags) options(ctx context.Context, fs *flag.FlagSet, args []stri
 	}
 	o = runner.Options{
 		Config: cfg, Cells: cells, DataDir: f.data, WorkDir: f.work,
-		Sources: &source.Cache{Dir: filepath.Join(f.work, "src"), Getter: getter},
+		Sources: &source.Cache{Dir: filepath.Join(f.work, "src"), Getter: getter, Releases: cfg.ReleaseList()},
 		Log:     stderr, Version: collectorVersion(),
 	}
 	if f.ccache {
@@ -336,7 +336,7 @@ type getter interface {
 	Has(version string) error
 }
 
-func newGetter(ctx context.Context, kind, gitRepo, tarDir, hashes, baseURL, dlDir string) (getter, error) {
+func newGetter(ctx context.Context, kind, gitRepo, tarDir, hashes, baseURL, dlDir string, overrides map[string]string) (getter, error) {
 	var digests map[string]source.Digest
 	if hashes != "" {
 		var err error
@@ -349,7 +349,7 @@ func newGetter(ctx context.Context, kind, gitRepo, tarDir, hashes, baseURL, dlDi
 		if gitRepo == "" {
 			return nil, errors.New("-source git needs -git <repository>")
 		}
-		return source.Git{Repo: gitRepo}, nil
+		return source.Git{Repo: gitRepo, Overrides: overrides}, nil
 	case "tarballs":
 		if tarDir == "" {
 			return nil, errors.New("-source tarballs needs -tarballs <directory>")

@@ -149,6 +149,9 @@ func Build(ctx context.Context, s Spec) (Result, error) {
 			}
 		}
 		if berr == nil {
+			berr = checkServerVersion(ctx, bin, s.Cell.Version)
+		}
+		if berr == nil {
 			r.JemallocLgVaddr, berr = CompiledLgVaddr(tree)
 		}
 		if berr == nil {
@@ -444,6 +447,30 @@ func CompiledLgVaddr(tree string) (int, error) {
 		return n, fmt.Errorf("jemalloc was configured for %d-bit virtual addresses, not %d (%s was not honoured)", n, FixedLgVaddr, lgVaddrVar)
 	}
 	return n, nil
+}
+
+// serverVersionField is the version in `redis-server --version` ("Redis
+// server v=7.4.1 sha=...", the same form since 2.6).
+var serverVersionField = regexp.MustCompile(`\bv=(\S+)`)
+
+// checkServerVersion fails unless the built server reports version: a tree
+// that is not the release (source.Refusal checks its version.h first) must
+// not pass for it.
+func checkServerVersion(ctx context.Context, bin, version string) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "--version").Output()
+	if err != nil {
+		return fmt.Errorf("redis-server --version: %v", err)
+	}
+	m := serverVersionField.FindSubmatch(out)
+	if m == nil {
+		return fmt.Errorf("redis-server --version names no version: %q", firstLine(string(out)))
+	}
+	if string(m[1]) != version {
+		return fmt.Errorf("%s: the built server reports version %s (redis-server --version)", version, m[1])
+	}
+	return nil
 }
 
 // CCVersion is the first line of the compiler's --version, or "" if it does not answer.

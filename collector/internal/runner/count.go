@@ -110,6 +110,13 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 	if err := c.countAgain(c.data.RedoWrongLgVaddr(build.FixedLgVaddr)); err != nil {
 		return err
 	}
+	stale, err := c.redoStaleSources(selected)
+	if err != nil {
+		return err
+	}
+	if err := c.countAgain(stale); err != nil {
+		return err
+	}
 	for n := 0; ; n++ {
 		// A cell rebuilt while counted (its binary gone, or another
 		// machine's) is counted again whole on the rebuild when that is
@@ -145,6 +152,40 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 			return nil
 		}
 	}
+}
+
+// redoStaleSources moves to the superseded tables the counting runs of the
+// selected cells' builds whose source is not what their version resolves to
+// now (source.Cache.Stale: e.g. a git tag the matrix overrides since, or a
+// version refused now): collector count then rebuilds those cells from the
+// release's source, or records the refusal, and counts them again. It
+// returns one line per cell.
+func (c *collector) redoStaleSources(selected map[string]bool) ([]string, error) {
+	reasons := map[string]string{}
+	for _, b := range c.data.Builds {
+		if b.Status != "ok" || !selected[b.CellID] {
+			continue
+		}
+		stale, err := c.Sources.Stale(context.Background(), b.Version, sourceOf(b))
+		if err != nil {
+			return nil, err
+		}
+		if stale {
+			reasons[b.BuildID] = fmt.Sprintf("built from %s, not the source %s resolves to now", describeSource(b), b.Version)
+		}
+	}
+	return c.data.SupersedeBuilds(reasons), nil
+}
+
+// describeSource names a build's source in a line.
+func describeSource(b store.Build) string {
+	if b.SourceCommit != "" && b.SourceCommit != b.SourceRef {
+		return fmt.Sprintf("%s %s (commit %.12s)", b.SourceKind, b.SourceRef, b.SourceCommit)
+	}
+	if b.SourceCommit != "" {
+		return fmt.Sprintf("%s commit %.12s", b.SourceKind, b.SourceCommit)
+	}
+	return fmt.Sprintf("%s %s (sha256 %.12s)", b.SourceKind, b.SourceRef, b.SourceSHA256)
 }
 
 // countAgain logs the lines of what was moved aside to be counted again

@@ -247,15 +247,29 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 	bin := filepath.Join(dir, "redis-server")
 	if id, err := os.ReadFile(filepath.Join(dir, "build-id")); err == nil {
 		c.dataMu.Lock()
-		ok := slices.ContainsFunc(c.data.Builds, func(b store.Build) bool {
+		i := slices.IndexFunc(c.data.Builds, func(b store.Build) bool {
 			return b.BuildID == string(id) && b.Status == "ok" && !store.WrongLgVaddr(b, build.FixedLgVaddr)
 		})
+		var b store.Build
+		if i >= 0 {
+			b = c.data.Builds[i]
+		}
 		c.dataMu.Unlock()
-		if _, err := os.Stat(bin); ok && err == nil {
-			return string(id), bin, "", nil
+		if _, err := os.Stat(bin); i >= 0 && err == nil {
+			stale, err := c.Sources.Stale(ctx, cell.Version, sourceOf(b))
+			if err != nil {
+				return "", "", "", err
+			}
+			if !stale {
+				return string(id), bin, "", nil
+			}
 		}
 	}
+	t0 := time.Now()
 	tree, err := c.Sources.Get(ctx, cell.Version)
+	if r, ok := source.IsRefusal(err); ok {
+		return "", "", "source refused: " + r.Reason, c.recordRefusal(cell, r, t0)
+	}
 	if err != nil {
 		return "", "", "", err
 	}
@@ -293,7 +307,7 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 		lg := int32(res.JemallocLgVaddr)
 		b.JemallocLgVaddr = &lg
 	}
-	t0 := time.Now()
+	t0 = time.Now()
 	c.dataMu.Lock()
 	c.data.Builds = append(c.data.Builds, b)
 	// open saved the whole dataset: a build adds to builds alone.
@@ -315,6 +329,35 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 		return "", "", "", err
 	}
 	return id, res.Binary, summary, nil
+}
+
+// sourceOf is the source a build was made from.
+func sourceOf(b store.Build) source.Tree {
+	return source.Tree{Kind: b.SourceKind, Ref: b.SourceRef, Commit: b.SourceCommit, SHA256: b.SourceSHA256}
+}
+
+// recordRefusal records a cell whose source was refused (source.Refusal) as a
+// failed build with the refusal's line as its error, and returns
+// errBuildFailed: the cell is never measured.
+func (c *collector) recordRefusal(cell config.Cell, r *source.Refusal, started time.Time) error {
+	reason := r.Reason
+	b := store.Build{
+		BuildID: fmt.Sprintf("%s|%s", cell.ID(), started.UTC().Format("20060102T150405.000")), CellID: cell.ID(),
+		Version: cell.Version, Compiler: cell.Compiler.Name, FlagSet: cell.FlagSet.Name, Status: "failed",
+		Error: &reason, CC: cell.Compiler.CC, DepsGetFlags: c.Config.DepsGetFlags,
+		SourceKind: r.Tree.Kind, SourceRef: r.Tree.Ref, SourceCommit: r.Tree.Commit, SourceSHA256: r.Tree.SHA256,
+		SourceVerified: r.Tree.Verified, StartedAt: started.UTC(), FinishedAt: time.Now().UTC(),
+		MachineID: c.machine.ID, CollectorVersion: c.Version,
+	}
+	c.dataMu.Lock()
+	c.data.Builds = append(c.data.Builds, b)
+	err := c.data.SaveBuildsAndCounts(c.DataDir)
+	c.dataMu.Unlock()
+	if err != nil {
+		return err
+	}
+	c.step(fmt.Sprintf("%s: source refused: %s", cell.ID(), reason))
+	return errBuildFailed
 }
 
 // prepareClient builds the single redis-benchmark used for every server.

@@ -281,13 +281,13 @@ func (d *Data) RedoWrongLgVaddr(fixed int) []string {
 			reasons[b.BuildID] = fmt.Sprintf("built with jemalloc configured for the build host's %d-bit virtual addresses (machine %s), not %d", *b.JemallocLgVaddr, b.MachineID, fixed)
 		}
 	}
-	return d.supersedeBuilds(reasons)
+	return d.SupersedeBuilds(reasons)
 }
 
-// supersedeBuilds moves to the superseded tables the counting runs of the
+// SupersedeBuilds moves to the superseded tables the counting runs of the
 // builds in reasons, each with its build's reason, and returns one line per
 // cell: "cell: reason".
-func (d *Data) supersedeBuilds(reasons map[string]string) []string {
+func (d *Data) SupersedeBuilds(reasons map[string]string) []string {
 	cells := map[string]string{}
 	d.supersede(func(r *CountRun) bool {
 		reason, ok := reasons[r.BuildID]
@@ -343,5 +343,5 @@ func (d *Data) RedoMixedCode(cells map[string]bool) []string {
 			}
 		}
 	}
-	return d.supersedeBuilds(reasons)
+	return d.SupersedeBuilds(reasons)
 }
