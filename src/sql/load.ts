@@ -20,26 +20,33 @@ export function createTableSql(table: TableName, hasFile: boolean, split = false
   const name = storedName(table);
   if (!hasFile) return `CREATE OR REPLACE TABLE ${name} (${columns.map(([column, type]) => `"${column}" ${type}`).join(', ')})`;
   const lazy = split ? LAZY_COLUMNS[table] : undefined;
-  const optional = OPTIONAL_COLUMNS[table] ?? [];
-  if (!lazy && optional.length) {
-    // An optional column the file lacks binds to the outer NULL of the same name (a lateral
-    // reference), so one statement reads old and new files alike.
-    const inner = columns.map(([column, type]) => `"${column}"::${type} AS "${column}$"`).join(', ');
-    const outer = columns.map(([column]) => `x."${column}$" AS "${column}"`).join(', ');
-    const defaults = optional.map((column) => `NULL::${SCHEMA[table][column] ?? 'VARCHAR'} AS "${column}"`).join(', ');
-    return `CREATE OR REPLACE VIEW ${name} AS SELECT ${outer} FROM (SELECT ${defaults}) d, LATERAL (SELECT ${inner} FROM read_parquet('${tableFile(table)}')) x`;
-  }
   if (!lazy) {
     const select = columns.map(([column, type]) => `"${column}"::${type} AS "${column}"`).join(', ');
-    return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM read_parquet('${tableFile(table)}')`;
+    return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM ${readFileSql(table, columns)}`;
   }
   const from = (column: string) => (lazy.columns.includes(column) ? 'z' : 'l');
   const select = columns.map(([column, type]) => `${from(column)}."${column}"::${type} AS "${column}"`).join(', ');
+  const lean = columns.filter(([column]) => !lazy.columns.includes(column));
   const lazyColumns = [...lazy.key.map((k) => `"${k}" VARCHAR`), ...lazy.columns.map((c) => `"${c}" ${SCHEMA[table][c] ?? 'VARCHAR'}`)];
   return `CREATE SCHEMA IF NOT EXISTS lazy;
 CREATE OR REPLACE TABLE ${lazyTable(table)} (${lazyColumns.join(', ')});
-CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM read_parquet('${tableFile(table)}') l
+CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM ${readFileSql(table, lean)} l
 LEFT JOIN ${lazyTable(table)} z ON ${lazy.key.map((k) => `z."${k}" = l."${k}"`).join(' AND ')}`;
+}
+
+/**
+ * The table's registered file as a FROM item with `columns`. An optional column (OPTIONAL_COLUMNS)
+ * the file lacks binds to the outer NULL of the same name (a lateral reference), so one statement
+ * reads old and new files alike.
+ */
+function readFileSql(table: TableName, columns: [string, string][]): string {
+  const file = `read_parquet('${tableFile(table)}')`;
+  const optional = (OPTIONAL_COLUMNS[table] ?? []).filter((column) => columns.some(([c]) => c === column));
+  if (!optional.length) return file;
+  const inner = columns.map(([column, type]) => `"${column}"::${type} AS "${column}$"`).join(', ');
+  const outer = columns.map(([column]) => `x."${column}$" AS "${column}"`).join(', ');
+  const defaults = optional.map((column) => `NULL::${SCHEMA[table][column] ?? 'VARCHAR'} AS "${column}"`).join(', ');
+  return `(SELECT ${outer} FROM (SELECT ${defaults}) d, LATERAL (SELECT ${inner} FROM ${file}) x)`;
 }
 
 /** Fills a split table's lazy table (createTableSql) from `file`, the registered lazy file. */

@@ -69,6 +69,7 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
     source_seconds: 'DOUBLE', deps_seconds: 'DOUBLE', build_seconds: 'DOUBLE', binary_bytes: 'BIGINT',
     started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP', machine_id: 'VARCHAR', collector_version: 'VARCHAR',
     redis_build_id: 'VARCHAR', code_sha256: 'VARCHAR', jemalloc_lg_vaddr: 'INTEGER',
+    deps_jemalloc: 'VARCHAR', deps_lua: 'VARCHAR', deps_hiredis: 'VARCHAR', deps_linenoise: 'VARCHAR',
   },
   runs: RUNS,
   results: RESULTS,
@@ -112,6 +113,9 @@ const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_la
  */
 export const OPTIONAL_COLUMNS: Readonly<Partial<Record<TableName, readonly string[]>>> = {
   plan: ['current'],
+  // The bundled dependencies as the release ships them (docs/data-schema.md): null in builds
+  // recorded before the columns.
+  builds: ['deps_jemalloc', 'deps_lua', 'deps_hiredis', 'deps_linenoise'],
   // Recorded from collector 0.2.0 on (docs/data-schema.md).
   count_runs: ['guest_cpu', 'protocol'],
   count_runs_superseded: ['guest_cpu', 'protocol', 'redone'],

@@ -73,6 +73,9 @@ func Count(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	if err := c.fillDeps(ctx); err != nil {
+		return err
+	}
 	if n := c.recordOldLgVaddr(); n > 0 {
 		fmt.Fprintf(o.Log, "%d builds made here before their jemalloc's virtual address bits were recorded: read from their dependency trees\n", n)
 		if err := c.data.Save(o.DataDir); err != nil {

@@ -293,6 +293,8 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 		StartedAt: started.UTC(), FinishedAt: time.Now().UTC(), MachineID: c.machine.ID,
 		CollectorVersion: c.Version,
 	}
+	deps := source.ReadDeps(tree.Dir)
+	b.SetDeps(deps.Jemalloc, deps.Lua, deps.Hiredis, deps.Linenoise)
 	if res.Error != "" {
 		e := res.Error
 		b.Error = &e
@@ -329,6 +331,58 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 		return "", "", "", err
 	}
 	return id, res.Binary, summary, nil
+}
+
+// recordDeps fills in the bundled dependencies of the ok builds of the
+// selected cells recorded before the deps_* columns, from their version's
+// source tree when it is still the source they were built from. It returns
+// how many builds it filled in.
+func (c *collector) recordDeps(ctx context.Context) (int, error) {
+	selected := map[string]bool{}
+	for _, cell := range c.Cells {
+		selected[cell.ID()] = true
+	}
+	trees := map[string]*source.Deps{}
+	n := 0
+	for i := range c.data.Builds {
+		b := &c.data.Builds[i]
+		if b.Status != "ok" || b.DepsJemalloc != nil || !selected[b.CellID] {
+			continue
+		}
+		if stale, err := c.Sources.Stale(ctx, b.Version, sourceOf(*b)); err != nil || stale {
+			continue
+		}
+		d, seen := trees[b.Version]
+		if !seen {
+			tree, err := c.Sources.Get(ctx, b.Version)
+			if _, refused := source.IsRefusal(err); refused {
+				trees[b.Version] = nil
+				continue
+			}
+			if err != nil {
+				return n, err
+			}
+			got := source.ReadDeps(tree.Dir)
+			d, trees[b.Version] = &got, &got
+		}
+		if d == nil {
+			continue
+		}
+		b.SetDeps(d.Jemalloc, d.Lua, d.Hiredis, d.Linenoise)
+		n++
+	}
+	return n, nil
+}
+
+// fillDeps records the deps of builds made before the columns (recordDeps)
+// and saves them.
+func (c *collector) fillDeps(ctx context.Context) error {
+	n, err := c.recordDeps(ctx)
+	if err != nil || n == 0 {
+		return err
+	}
+	fmt.Fprintf(c.Log, "%d builds recorded before their bundled dependencies were: read from their sources\n", n)
+	return c.data.SaveBuildsAndCounts(c.DataDir)
 }
 
 // sourceOf is the source a build was made from.

@@ -21,6 +21,8 @@ func tarballFixture(t *testing.T, dir, version, says string) {
 	os.MkdirAll(filepath.Join(tree, "src"), 0o755)
 	os.WriteFile(filepath.Join(tree, "src", "Makefile"), []byte("all:\n"), 0o644)
 	os.WriteFile(filepath.Join(tree, "src", "version.h"), []byte("#define REDIS_VERSION \""+says+"\"\n"), 0o644)
+	os.MkdirAll(filepath.Join(tree, "deps", "jemalloc"), 0o755)
+	os.WriteFile(filepath.Join(tree, "deps", "jemalloc", "VERSION"), []byte("4.4.0-0-gf1f76357313e7dcad7262f17a48ff0a2e005fcdc\n"), 0o644)
 	out, err := exec.Command("tar", "czf", filepath.Join(dir, "redis-"+version+".tar.gz"), "-C", filepath.Dir(tree), filepath.Base(tree)).CombinedOutput()
 	if err != nil {
 		t.Fatalf("tar: %v\n%s", err, out)
@@ -89,5 +91,39 @@ func TestStaleSourceCountsAreCountedAgain(t *testing.T) {
 	}
 	if len(col.data.CountRuns) != 1 || col.data.CountRuns[0].RunID != "c2" {
 		t.Errorf("count runs left: %+v, want 7.4.0's only", col.data.CountRuns)
+	}
+}
+
+// Builds recorded before the deps_* columns get them from their source; a
+// build of a stale source, or of another cell, is left alone.
+func TestRecordDepsOfEarlierBuilds(t *testing.T) {
+	c := releasesConfig(t)
+	tarballs := t.TempDir()
+	tarballFixture(t, tarballs, "7.4.1", "7.4.1")
+	col := &collector{Options: Options{Config: c, Cells: c.Cells(), Log: &strings.Builder{},
+		Sources: &source.Cache{Dir: t.TempDir(), Getter: source.Tarballs{Dir: tarballs}, Releases: c.ReleaseList()}},
+		data: &store.Data{}}
+	cur, err := col.Sources.Get(context.Background(), "7.4.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	col.data.Builds = []store.Build{
+		{BuildID: "b1", CellID: "7.4.1|gcc|-O2", Version: "7.4.1", Status: "ok", SourceKind: "tarball", SourceSHA256: cur.SHA256},
+		{BuildID: "b2", CellID: "7.4.1|gcc|-O2", Version: "7.4.1", Status: "ok", SourceKind: "tarball", SourceSHA256: "other"},
+		{BuildID: "b3", CellID: "7.4.1|gcc|-O2", Version: "7.4.1", Status: "failed", SourceKind: "tarball", SourceSHA256: cur.SHA256},
+		{BuildID: "b4", CellID: "7.4.1|icc|-O2", Version: "7.4.1", Status: "ok", SourceKind: "tarball", SourceSHA256: cur.SHA256},
+	}
+	n, err := col.recordDeps(context.Background())
+	if err != nil || n != 1 {
+		t.Fatalf("recordDeps = %d, %v; want 1", n, err)
+	}
+	b := col.data.Builds[0]
+	if b.DepsJemalloc == nil || *b.DepsJemalloc != "4.4.0" || b.DepsLua == nil || *b.DepsLua != "" || b.DepsHiredis == nil || b.DepsLinenoise == nil {
+		t.Errorf("build b1 deps: %v %v %v %v", b.DepsJemalloc, b.DepsLua, b.DepsHiredis, b.DepsLinenoise)
+	}
+	for _, b := range col.data.Builds[1:] {
+		if b.DepsJemalloc != nil {
+			t.Errorf("build %s got deps", b.BuildID)
+		}
 	}
 }
