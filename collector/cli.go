@@ -38,7 +38,8 @@ commands:
   plan    print the matrix and which cells are done, partial, failed or pending; with -count, the
           counted instrument's progress per version in the order count takes them
   stats   time per cell (source, build, benchmark, count, collector overhead), machine time in all and
-          per stretch of collection; with -compare, run-to-run noise;
+          per stretch of collection, integrity checks (versions sharing a source, counted cells
+          without a code hash or with several, bundled dependencies changed); with -compare, run-to-run noise;
           with -precision, each configuration's effect against gcc -O2 with its confidence interval
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
   dumpdiff compare two counting runs' callgrind dumps test by test (where a disturbed run parted
@@ -627,6 +628,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	report.GuestCPUs(stdout, d)
 	report.Totals(stdout, d)
 	report.Builds(stdout, d)
+	report.Integrity(stdout, d)
 	report.PrintStretches(stdout, d, *gap)
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)
