@@ -76,6 +76,12 @@ func Count(ctx context.Context, o Options) error {
 	if err := c.fillDeps(ctx); err != nil {
 		return err
 	}
+	if n := c.recordOldCodeHashes(); n > 0 {
+		fmt.Fprintf(o.Log, "%d builds recorded before their code hash was: hashed from their binaries at hand\n", n)
+		if err := c.data.Save(o.DataDir); err != nil {
+			return err
+		}
+	}
 	if n := c.recordOldLgVaddr(); n > 0 {
 		fmt.Fprintf(o.Log, "%d builds made here before their jemalloc's virtual address bits were recorded: read from their dependency trees\n", n)
 		if err := c.data.Save(o.DataDir); err != nil {
@@ -112,6 +118,11 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 	}
 	if err := c.countAgain(c.data.RedoWrongLgVaddr(build.FixedLgVaddr)); err != nil {
 		return err
+	}
+	if o.RedoUnhashed {
+		if err := c.countAgain(c.data.RedoUnhashed(selected)); err != nil {
+			return err
+		}
 	}
 	stale, err := c.redoStaleSources(selected)
 	if err != nil {
@@ -201,6 +212,31 @@ func (c *collector) countAgain(lines []string) error {
 		return nil
 	}
 	return c.data.Save(c.DataDir)
+}
+
+// recordOldCodeHashes fills in builds.code_sha256 of the ok builds recorded
+// without it whose binary is still at hand: the cell's binary in this work
+// directory, which its build-id file names as that build's. It returns how
+// many builds it filled in.
+func (c *collector) recordOldCodeHashes() int {
+	n := 0
+	for i := range c.data.Builds {
+		b := &c.data.Builds[i]
+		if b.Status != "ok" || b.CodeSHA256 != nil {
+			continue
+		}
+		dir := build.CellDir(c.WorkDir, b.CellID)
+		if id, err := os.ReadFile(filepath.Join(dir, "build-id")); err != nil || string(id) != b.BuildID {
+			continue
+		}
+		code, err := build.CodeSHA256(filepath.Join(dir, "redis-server"))
+		if err != nil {
+			continue
+		}
+		b.CodeSHA256 = &code
+		n++
+	}
+	return n
 }
 
 // recordOldLgVaddr fills in builds.jemalloc_lg_vaddr of the ok builds

@@ -33,6 +33,9 @@ type Options struct {
 	// RedoDiffering makes count count again the (cell, mode) whose repeats
 	// of one build differ (store.Data.RedoDiffering).
 	RedoDiffering bool
+	// RedoUnhashed makes count count again the cells whose counting runs
+	// come from builds without a code hash (store.Data.RedoUnhashed).
+	RedoUnhashed bool
 	// KeepDumps keeps each counted test's callgrind dump (collector count).
 	KeepDumps bool
 	// Ccache, when set, is the ccache directory builds compile through (build.Spec).

@@ -305,6 +305,27 @@ func (d *Data) SupersedeBuilds(reasons map[string]string) []string {
 	return out
 }
 
+// RedoUnhashed moves to the superseded tables, with the reason, the counting
+// runs of builds recorded without a code hash (builds.code_sha256 null), so
+// that collector count counts those cells again on a build that has one and
+// each counted cell names the code it counted. Only the cells in the set
+// are looked at (all with a nil set). It returns one line per cell.
+func (d *Data) RedoUnhashed(cells map[string]bool) []string {
+	counted := map[string]bool{}
+	for _, r := range d.CountRuns {
+		if cells == nil || cells[r.CellID] {
+			counted[r.BuildID] = true
+		}
+	}
+	reasons := map[string]string{}
+	for _, b := range d.Builds {
+		if counted[b.BuildID] && (b.CodeSHA256 == nil || *b.CodeSHA256 == "") {
+			reasons[b.BuildID] = fmt.Sprintf("counted on build %s, recorded without a code hash", b.BuildID)
+		}
+	}
+	return d.SupersedeBuilds(reasons)
+}
+
 // RedoMixedCode moves to the superseded tables, with the reason, the
 // counting runs of each cell whose runs come from builds of different code
 // (builds.code_sha256; builds without a hash are left out): all but the runs
