@@ -40,7 +40,8 @@ commands:
   stats   time per cell (source, build, benchmark, count, collector overhead), machine time in all and
           per stretch of collection, integrity checks (versions sharing a source, counted cells
           without a code hash or with several, bundled dependencies changed); with -compare, run-to-run noise;
-          with -precision, each configuration's effect against gcc -O2 with its confidence interval
+          with -precision, each configuration's effect against gcc -O2 with its confidence interval,
+          and the precision tests that lasted less than their mode's min_time
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
   dumpdiff compare two counting runs' callgrind dumps test by test (where a disturbed run parted
           from the other, and in which functions): collector dumpdiff [-top N] DIR_A DIR_B
@@ -622,6 +623,11 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 			only = strings.Split(*versions, ",")
 		}
 		report.Precision(stdout, d, modeNames(cfg.Bench.Precision), modeNames(cfg.Bench.Modes), only, *baseline, o)
+		minTime := map[string]time.Duration{}
+		for _, m := range cfg.Bench.Precision {
+			minTime[m.Name] = m.MinTime.Duration
+		}
+		report.ShortTests(stdout, d, minTime)
 		return nil
 	}
 	report.Times(stdout, d)
