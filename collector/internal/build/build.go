@@ -220,9 +220,13 @@ func MakeArgs(s Spec, compat []string) []string {
 }
 
 // cc is the compiler command make gets: the cell's compiler, behind ccache
-// when s.Ccache is set.
+// when s.Ccache is set and the cell has no LTO. An LTO object is the
+// compiler's intermediate code, turned into machine code at the link, and a
+// cache shared across releases changes that code: 7.4.1 clang -O2 -flto
+// linked from objects partly taken from 7.4.0's compiles is other code
+// (docs/evidence/clang-lto-code-identity.md).
 func (s Spec) cc() string {
-	if s.Ccache != "" {
+	if s.Ccache != "" && !s.Cell.HasLTO() {
 		return "ccache " + s.Cell.Compiler.CC
 	}
 	return s.Cell.Compiler.CC
@@ -234,7 +238,7 @@ func (s Spec) cc() string {
 // strips, can name another cell's); room for every configuration of a few
 // releases.
 func (s Spec) ccacheEnv() []string {
-	if s.Ccache == "" {
+	if s.Ccache == "" || s.Cell.HasLTO() {
 		return nil
 	}
 	return []string{"CCACHE_DIR=" + s.Ccache, "CCACHE_NOHASHDIR=true", "CCACHE_BASEDIR=" + s.WorkDir, "CCACHE_MAXSIZE=20G"}

@@ -211,6 +211,11 @@ func TestBuildThroughCcache(t *testing.T) {
 	if got := readFile(t, filepath.Join(cache, "calls")); got != cache+" true true --version\n" {
 		t.Errorf("ccache calls %q", got)
 	}
+	// An LTO cell compiles without ccache: a cache shared across releases changes its code.
+	spec.Cell = cell(spec.Cell.Compiler, "-O2 -flto")
+	if r, err := Build(context.Background(), spec); err != nil || r.Status != "ok" || strings.Contains(r.MakeArgs, "ccache") {
+		t.Errorf("LTO cell: status %q, error %v, make line %q; want no ccache", r.Status, err, r.MakeArgs)
+	}
 }
 
 func readFile(t *testing.T, path string) string {
