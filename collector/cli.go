@@ -38,8 +38,10 @@ commands:
   plan    print the matrix and which cells are done, partial, failed or pending; with -count, the
           counted instrument's progress per version in the order count takes them
   stats   time per cell (source, build, benchmark, count, collector overhead), machine time in all and
-          per stretch of collection; with -compare, run-to-run noise;
-          with -precision, each configuration's effect against gcc -O2 with its confidence interval
+          per stretch of collection, integrity checks (versions sharing a source, counted cells
+          without a code hash or with several, bundled dependencies changed); with -compare, run-to-run noise;
+          with -precision, each configuration's effect against gcc -O2 with its confidence interval,
+          and the precision tests that lasted less than their mode's min_time
   shards  the jobs the counting workflow (.github/workflows/count.yml) would start: the cells
           still to count, dealt to jobs within a time budget, each job's estimated hours from the
           data's measured times; -json prints the workflow's matrix
@@ -269,7 +271,7 @@ func (f *sourceFlags) options(ctx context.Context, fs *flag.FlagSet, args []stri
 	if !isSet(fs, "source") && f.hashes == "" {
 		return o, errors.New(fs.Name() + sourceChoices)
 	}
-	getter, err := newGetter(ctx, f.src, f.gitRepo, f.tarDir, f.hashes, f.baseURL, filepath.Join(f.work, "tarballs"))
+	getter, err := newGetter(ctx, f.src, f.gitRepo, f.tarDir, f.hashes, f.baseURL, filepath.Join(f.work, "tarballs"), cfg.SourceOverrides)
 	if err != nil {
 		return o, err
 	}
@@ -295,7 +297,7 @@ func (f *sourceFlags) options(ctx context.Context, fs *flag.FlagSet, args []stri
 	}
 	o = runner.Options{
 		Config: cfg, Cells: cells, DataDir: f.data, WorkDir: f.work,
-		Sources: &source.Cache{Dir: filepath.Join(f.work, "src"), Getter: getter},
+		Sources: &source.Cache{Dir: filepath.Join(f.work, "src"), Getter: getter, Releases: cfg.ReleaseList()},
 		Log:     stderr, Version: collectorVersion(),
 	}
 	if f.ccache {
@@ -339,12 +341,13 @@ func cmdCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	redo := fs.Bool("redo-differing", false, "count again, both repeats, each (cell, mode) whose repeats of one build counted different instructions per request in some test (a disturbed run); the earlier runs are kept in the superseded tables with the reason; checked when the collector starts and after each pass, up to two more passes")
 	reference := fs.String("reference", "", "dataset whose Valgrind version, guest CPU signature and compiler versions the counts must match (default: -data); e.g. public/data when counting a shard into an empty directory")
 	newDataset := fs.Bool("new-dataset", false, "count even when Valgrind, the guest CPU or a compiler is not the reference dataset's (the counts start a dataset of their own)")
+	unhashed := fs.Bool("redo-unhashed", false, "count again, on a new build, each cell whose counting runs come from a build recorded without a code hash (builds.code_sha256 null) and whose binary is not at hand to hash; the earlier runs are kept in the superseded tables with the reason")
 	keep := fs.Bool("keep-dumps", false, "keep each test's callgrind dump, for callgrind_annotate, in the run's work directory (cells/<cell>/count-<mode>-<repeat>/dumps)")
 	opts, err := f.options(ctx, fs, args, stderr)
 	if err != nil {
 		return err
 	}
-	opts.RetryFailed, opts.KeepDumps, opts.RedoDiffering, opts.NewDataset = *retry, *keep, *redo, *newDataset
+	opts.RetryFailed, opts.KeepDumps, opts.RedoDiffering, opts.NewDataset, opts.RedoUnhashed = *retry, *keep, *redo, *newDataset, *unhashed
 	if *reference != "" {
 		if opts.Reference, err = store.Load(*reference); err != nil {
 			return err
@@ -395,7 +398,7 @@ type getter interface {
 	Has(version string) error
 }
 
-func newGetter(ctx context.Context, kind, gitRepo, tarDir, hashes, baseURL, dlDir string) (getter, error) {
+func newGetter(ctx context.Context, kind, gitRepo, tarDir, hashes, baseURL, dlDir string, overrides map[string]string) (getter, error) {
 	var digests map[string]source.Digest
 	if hashes != "" {
 		var err error
@@ -414,9 +417,9 @@ func newGetter(ctx context.Context, kind, gitRepo, tarDir, hashes, baseURL, dlDi
 			if _, err := os.ReadDir(tarDir); err != nil {
 				return nil, fmt.Errorf("tarball directory: %w", err)
 			}
-			return source.Chain{source.Git{Repo: gitRepo}, source.Tarballs{Dir: tarDir, Hashes: digests}}, nil
+			return source.Chain{source.Git{Repo: gitRepo, Overrides: overrides}, source.Tarballs{Dir: tarDir, Hashes: digests}}, nil
 		}
-		return source.Git{Repo: gitRepo}, nil
+		return source.Git{Repo: gitRepo, Overrides: overrides}, nil
 	case "tarballs":
 		if tarDir == "" {
 			return nil, errors.New("-source tarballs needs -tarballs <directory>")
@@ -690,6 +693,11 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 			only = strings.Split(*versions, ",")
 		}
 		report.Precision(stdout, d, modeNames(cfg.Bench.Precision), modeNames(cfg.Bench.Modes), only, *baseline, o)
+		minTime := map[string]time.Duration{}
+		for _, m := range cfg.Bench.Precision {
+			minTime[m.Name] = m.MinTime.Duration
+		}
+		report.ShortTests(stdout, d, minTime)
 		return nil
 	}
 	report.Times(stdout, d)
@@ -697,6 +705,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	report.GuestCPUs(stdout, d)
 	report.Totals(stdout, d)
 	report.Builds(stdout, d)
+	report.Integrity(stdout, d)
 	report.PrintStretches(stdout, d, *gap)
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)

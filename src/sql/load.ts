@@ -20,25 +20,32 @@ export function createTableSql(table: TableName, hasFile: boolean, split = false
   const name = storedName(table);
   if (!hasFile) return `CREATE OR REPLACE TABLE ${name} (${columns.map(([column, type]) => `"${column}" ${type}`).join(', ')})`;
   const lazy = split ? LAZY_COLUMNS[table] : undefined;
-  const optional = OPTIONAL_COLUMNS[table] ?? [];
-  const select = columns.map(([column, type]) => `"${column}"::${type} AS "${column}"`).join(', ');
-  if (!lazy && optional.length) {
-    // An optional column the file lacks comes from the empty side of the union, as NULL; a
-    // required one it lacks still fails to bind. (A lateral reference to an outer NULL does the
-    // same but made every query of results ~5x slower in DuckDB 0.9.)
-    const defaults = optional.map((column) => `NULL::${SCHEMA[table][column] ?? 'VARCHAR'} AS "${column}"`).join(', ');
-    return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM (SELECT ${defaults} WHERE false UNION ALL BY NAME SELECT * FROM read_parquet('${tableFile(table)}'))`;
-  }
   if (!lazy) {
-    return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM read_parquet('${tableFile(table)}')`;
+    const select = columns.map(([column, type]) => `"${column}"::${type} AS "${column}"`).join(', ');
+    return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM ${readFileSql(table, columns)}`;
   }
   const from = (column: string) => (lazy.columns.includes(column) ? 'z' : 'l');
-  const joined = columns.map(([column, type]) => `${from(column)}."${column}"::${type} AS "${column}"`).join(', ');
+  const select = columns.map(([column, type]) => `${from(column)}."${column}"::${type} AS "${column}"`).join(', ');
+  const lean = columns.filter(([column]) => !lazy.columns.includes(column));
   const lazyColumns = [...lazy.key.map((k) => `"${k}" VARCHAR`), ...lazy.columns.map((c) => `"${c}" ${SCHEMA[table][c] ?? 'VARCHAR'}`)];
   return `CREATE SCHEMA IF NOT EXISTS lazy;
 CREATE OR REPLACE TABLE ${lazyTable(table)} (${lazyColumns.join(', ')});
-CREATE OR REPLACE VIEW ${name} AS SELECT ${joined} FROM read_parquet('${tableFile(table)}') l
+CREATE OR REPLACE VIEW ${name} AS SELECT ${select} FROM ${readFileSql(table, lean)} l
 LEFT JOIN ${lazyTable(table)} z ON ${lazy.key.map((k) => `z."${k}" = l."${k}"`).join(' AND ')}`;
+}
+
+/**
+ * The table's registered file as a FROM item with `columns`. An optional column (OPTIONAL_COLUMNS)
+ * the file lacks comes from the empty side of a union, as NULL; a required one it lacks still fails
+ * to bind. (A lateral reference to an outer NULL does the same but made every query of results ~5x
+ * slower in DuckDB 0.9.)
+ */
+function readFileSql(table: TableName, columns: [string, string][]): string {
+  const file = `read_parquet('${tableFile(table)}')`;
+  const optional = (OPTIONAL_COLUMNS[table] ?? []).filter((column) => columns.some(([c]) => c === column));
+  if (!optional.length) return file;
+  const defaults = optional.map((column) => `NULL::${SCHEMA[table][column] ?? 'VARCHAR'} AS "${column}"`).join(', ');
+  return `(SELECT ${defaults} WHERE false UNION ALL BY NAME SELECT * FROM ${file})`;
 }
 
 /** Fills a split table's lazy table (createTableSql) from `file`, the registered lazy file. */

@@ -166,6 +166,9 @@ func build(ctx context.Context, s Spec) (Result, error) {
 			}
 		}
 		if berr == nil {
+			berr = checkServerVersion(ctx, bin, s.Cell.Version)
+		}
+		if berr == nil {
 			r.JemallocLgVaddr, berr = CompiledLgVaddr(tree)
 		}
 		if berr == nil {
@@ -237,9 +240,13 @@ func MakeArgs(s Spec, compat []string) []string {
 }
 
 // cc is the compiler command make gets: the cell's compiler, behind ccache
-// when s.Ccache is set.
+// when s.Ccache is set and the cell has no LTO. An LTO object is the
+// compiler's intermediate code, turned into machine code at the link, and a
+// cache shared across releases changes that code: 7.4.1 clang -O2 -flto
+// linked from objects partly taken from 7.4.0's compiles is other code
+// (docs/evidence/clang-lto-code-identity.md).
 func (s Spec) cc() string {
-	if s.Ccache != "" {
+	if s.Ccache != "" && !s.Cell.HasLTO() {
 		return "ccache " + s.Cell.Compiler.CC
 	}
 	return s.Cell.Compiler.CC
@@ -251,7 +258,7 @@ func (s Spec) cc() string {
 // strips, can name another cell's); room for every configuration of a few
 // releases.
 func (s Spec) ccacheEnv() []string {
-	if s.Ccache == "" {
+	if s.Ccache == "" || s.Cell.HasLTO() {
 		return nil
 	}
 	return []string{"CCACHE_DIR=" + s.Ccache, "CCACHE_NOHASHDIR=true", "CCACHE_BASEDIR=" + s.WorkDir, "CCACHE_MAXSIZE=20G"}
@@ -526,6 +533,30 @@ func CompiledLgVaddr(tree string) (int, error) {
 		return n, fmt.Errorf("jemalloc was configured for %d-bit virtual addresses, not %d (%s was not honoured)", n, FixedLgVaddr, lgVaddrVar)
 	}
 	return n, nil
+}
+
+// serverVersionField is the version in `redis-server --version` ("Redis
+// server v=7.4.1 sha=...", the same form since 2.6).
+var serverVersionField = regexp.MustCompile(`\bv=(\S+)`)
+
+// checkServerVersion fails unless the built server reports version: a tree
+// that is not the release (source.Refusal checks its version.h first) must
+// not pass for it.
+func checkServerVersion(ctx context.Context, bin, version string) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "--version").Output()
+	if err != nil {
+		return fmt.Errorf("redis-server --version: %v", err)
+	}
+	m := serverVersionField.FindSubmatch(out)
+	if m == nil {
+		return fmt.Errorf("redis-server --version names no version: %q", firstLine(string(out)))
+	}
+	if string(m[1]) != version {
+		return fmt.Errorf("%s: the built server reports version %s (redis-server --version)", version, m[1])
+	}
+	return nil
 }
 
 // CCVersion is the first line of the compiler's --version, or "" if it does not answer.

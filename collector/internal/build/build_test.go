@@ -93,6 +93,10 @@ var (
 	implicit = config.Compat{Name: "implicit", Match: "-Werror=implicit-function-declaration", CFlags: "-Wno-error=implicit-function-declaration"}
 )
 
+// fakeServer is a make recipe line writing a "redis-server" that answers
+// --version as 7.0.15 does (cell's version).
+const fakeServer = "\t@printf '#!/bin/sh\\necho Redis server v=7.0.15 sha=00000000:0\\n' > redis-server && chmod +x redis-server\n"
+
 // fakeTree writes a source tree whose src/Makefile behaves like Redis's to
 // the collector: it prints compile and link lines (V=1 style), builds
 // dependencies on .make-prerequisites, and fails like an old release under a
@@ -110,7 +114,7 @@ func fakeTree(t *testing.T, needs ...config.Compat) string {
 	}
 	mk := ".make-prerequisites:\n\t@echo deps built by $(CC) > deps.txt\n\t@touch $@\n" +
 		"redis-server:\n\t@test -f deps.txt\n\t@$(CC) --version > /dev/null\n\t@echo $(CC) $(OPTIMIZATION) -c server.c\n" + check +
-		"\t@echo $(CC) $(REDIS_LDFLAGS) -o redis-server server.o\n\t@echo binary > redis-server\n"
+		"\t@echo $(CC) $(REDIS_LDFLAGS) -o redis-server server.o\n" + fakeServer
 	if err := os.WriteFile(filepath.Join(dir, "src", "Makefile"), []byte(mk), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +138,7 @@ func TestBuildWithCompatRetryAndDepsCache(t *testing.T) {
 		Status: "ok", CFlags: "-O2 -flto -Wno-error=implicit-function-declaration -fcommon", LDFlags: "-O2 -flto",
 		CompatFlags: "-Wno-error=implicit-function-declaration -fcommon",
 		MakeArgs:    "make " + shellJoin(MakeArgs(spec, []string{"-Wno-error=implicit-function-declaration", "-fcommon"})),
-		Binary:      filepath.Join(cellDir, "redis-server"), BinaryBytes: int64(len("binary\n")),
+		Binary:      filepath.Join(cellDir, "redis-server"), BinaryBytes: int64(len("#!/bin/sh\necho Redis server v=7.0.15 sha=00000000:0\n")),
 		LogPath: filepath.Join(cellDir, "build.log"),
 	}
 	got := Result{Status: r.Status, CFlags: r.CFlags, LDFlags: r.LDFlags, CompatFlags: r.CompatFlags,
@@ -206,6 +210,11 @@ func TestBuildThroughCcache(t *testing.T) {
 	// The Makefile ran the compiler once, through ccache, with its settings.
 	if got := readFile(t, filepath.Join(cache, "calls")); got != cache+" true true --version\n" {
 		t.Errorf("ccache calls %q", got)
+	}
+	// An LTO cell compiles without ccache: a cache shared across releases changes its code.
+	spec.Cell = cell(spec.Cell.Compiler, "-O2 -flto")
+	if r, err := Build(context.Background(), spec); err != nil || r.Status != "ok" || strings.Contains(r.MakeArgs, "ccache") {
+		t.Errorf("LTO cell: status %q, error %v, make line %q; want no ccache", r.Status, err, r.MakeArgs)
 	}
 }
 
@@ -306,7 +315,7 @@ func releaseTree(t *testing.T) string {
 	mk := "release_hdr := $(shell sh -c './mkreleasehdr.sh')\n-include Makefile.dep\nMakefile.dep:\n\t@touch $@\n" +
 		".make-prerequisites:\n\t@touch $@\n" +
 		"redis-server:\n\t@echo $(CC) $(OPTIMIZATION) -c server.c\n\t@echo $(CC) $(REDIS_LDFLAGS) -o redis-server server.o\n" +
-		"\t@cp release.h redis-server\n"
+		"\t@(printf '#!/bin/sh\\necho Redis server v=7.0.15\\nexit 0\\n'; cat release.h) > redis-server && chmod +x redis-server\n"
 	for name, text := range map[string]string{"mkreleasehdr.sh": script, "Makefile": mk} {
 		if err := os.WriteFile(filepath.Join(dir, "src", name), []byte(text), 0o755); err != nil {
 			t.Fatal(err)
@@ -421,5 +430,20 @@ func TestBuildFixesJemallocVirtualAddressBits(t *testing.T) {
 	// No jemalloc 5 (2.6 to 4.0): 0, nothing to check.
 	if n, err := CompiledLgVaddr(fakeTree(t)); n != 0 || err != nil {
 		t.Errorf("tree without LG_VADDR: %d, %v", n, err)
+	}
+}
+
+// A server that reports another version than its cell's is a failed build,
+// with both versions in its reason.
+func TestBuildRefusesAServerOfAnotherVersion(t *testing.T) {
+	c := cell(config.Compiler{Name: "sys", CC: "true"}, "-O2")
+	c.Version = "7.0.16"
+	spec := Spec{Cell: c, SourceDir: fakeTree(t), WorkDir: t.TempDir(), Jobs: 1, Timeout: time.Minute}
+	r, err := Build(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "7.0.16: the built server reports version 7.0.15 (redis-server --version)"; r.Status != "failed" || r.Error != want || r.Binary != "" {
+		t.Errorf("status %q, error %q, binary %q; want failed with %q", r.Status, r.Error, r.Binary, want)
 	}
 }

@@ -30,8 +30,9 @@ func TestMatrixCompatRulesFixWhatTheyMatch(t *testing.T) {
 	}
 	// What 2.6.1's config.h does, and a variable defined in two files as in
 	// 5.0.0, linked by the system linker or, with clang's -flto, by lld.
-	common := map[string]string{"server.c": "int shared;\nint main(void) { return shared; }\n", "other.c": "int shared;\n"}
-	glibc := map[string]string{"server.c": "#include <stdio.h>\n#if (1 && GLIBC_VERSION_AT_LEAST(2, 6))\nint main(void) { return 0; }\n#endif\n"}
+	// Each server answers --version as release 0.0.1.
+	common := map[string]string{"server.c": "#include <stdio.h>\nint shared;\nint main(void) { puts(\"Redis server v=0.0.1\"); return shared; }\n", "other.c": "int shared;\n"}
+	glibc := map[string]string{"server.c": "#include <stdio.h>\n#if (1 && GLIBC_VERSION_AT_LEAST(2, 6))\nint main(void) { puts(\"Redis server v=0.0.1\"); return 0; }\n#endif\n"}
 	cases := []struct {
 		compiler, flags, rule string
 		files                 map[string]string

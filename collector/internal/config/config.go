@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -37,6 +38,11 @@ type Config struct {
 	Count Count `toml:"count"`
 	// Timeouts, as Go durations ("30m").
 	BuildTimeout Duration `toml:"build_timeout"`
+	// SourceOverrides maps a release whose git tag is not the release (its
+	// src/version.h names another version) to the full commit of the release
+	// itself: the git source builds that commit instead of the tag and
+	// records it as builds.source_ref. Other sources ignore it.
+	SourceOverrides map[string]string `toml:"source_overrides"`
 }
 
 // Compiler is one compiler a cell can be built with.
@@ -351,8 +357,19 @@ func (c *Config) validate() error {
 	if !contains(c.ReleaseList(), c.Bench.ClientVersion) {
 		return fmt.Errorf("benchmark.client_version %q is not in the matrix's versions", c.Bench.ClientVersion)
 	}
+	for v, sha := range c.SourceOverrides {
+		if !contains(c.ReleaseList(), v) {
+			return fmt.Errorf("source_overrides: %q is not in the matrix's versions", v)
+		}
+		if !fullCommit.MatchString(sha) {
+			return fmt.Errorf("source_overrides: %s = %q is not a full commit (40 hex digits)", v, sha)
+		}
+	}
 	return nil
 }
+
+// fullCommit is a git commit named in full, as an override must be.
+var fullCommit = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // validVersions checks that versions and releases are release numbers, each
 // once, and that releases, when given, hold every current version in the same order.

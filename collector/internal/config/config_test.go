@@ -41,6 +41,9 @@ func TestLoadReferenceMatrix(t *testing.T) {
 	if !reflect.DeepEqual(c.Compilers, wantCompilers) {
 		t.Errorf("compilers = %+v, want %+v", c.Compilers, wantCompilers)
 	}
+	if want := map[string]string{"6.2.15": "0e9710d4dd595452ac38d6caa8c6d00d25facb33"}; !reflect.DeepEqual(c.SourceOverrides, want) {
+		t.Errorf("source_overrides = %v, want %v", c.SourceOverrides, want)
+	}
 	var flags, extended []string
 	for _, f := range c.FlagSets {
 		if f.CFlags != f.Name && !f.Stock && !f.PGO {
@@ -220,6 +223,8 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate release", "releases = [\"6.2.16\", \"7.4.1\", \"6.2.16\"]\n" + minimal, `duplicate release "6.2.16"`},
 		{"invalid release", "releases = [\"6.2\", \"6.2.16\", \"7.4.1\", \"7.x\"]\n" + minimal, `version "7.x" is not a Redis release`},
 		{"env in a benchmark mode", replace(`args = ["-n", "100", "--csv"]`, "args = []\nenv = [\"A=1\"]"), `benchmark mode "data": env belongs to count modes`},
+		{"override of a version not in the matrix", minimal + "[source_overrides]\n\"6.2.15\" = \"0e9710d4dd595452ac38d6caa8c6d00d25facb33\"\n", `source_overrides: "6.2.15" is not in the matrix's versions`},
+		{"override by a short commit", minimal + "[source_overrides]\n\"6.2.16\" = \"0e9710d4d\"\n", `source_overrides: 6.2.16 = "0e9710d4d" is not a full commit`},
 		{"count env entry without =", minimal + "[[count.modes]]\nname = \"data\"\nargs = []\nenv = [\"FREEZECLOCK_SETTLE_READS\"]\n", `count mode "data": env entry "FREEZECLOCK_SETTLE_READS" is not NAME=value`},
 	}
 	for _, tt := range tests {

@@ -34,6 +34,9 @@ func Build(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	if err := c.fillDeps(ctx); err != nil {
+		return err
+	}
 	cells := PendingBuilds(o.Config.InCollectionOrder(o.Cells), c.data, o.RetryFailed)
 	fmt.Fprintf(o.Log, "%d cells, %d to build unless their binary is at hand\n", len(o.Cells), len(cells))
 	if o.Progress != nil {

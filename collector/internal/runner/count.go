@@ -73,6 +73,15 @@ func Count(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	if err := c.fillDeps(ctx); err != nil {
+		return err
+	}
+	if n := c.recordOldCodeHashes(); n > 0 {
+		fmt.Fprintf(o.Log, "%d builds recorded before their code hash was: hashed from their binaries at hand\n", n)
+		if err := c.data.Save(o.DataDir); err != nil {
+			return err
+		}
+	}
 	if n := c.recordOldLgVaddr(); n > 0 {
 		fmt.Fprintf(o.Log, "%d builds made here before their jemalloc's virtual address bits were recorded: read from their dependency trees\n", n)
 		if err := c.data.Save(o.DataDir); err != nil {
@@ -108,6 +117,18 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 		selected[cell.ID()] = true
 	}
 	if err := c.countAgain(c.data.RedoWrongLgVaddr(build.FixedLgVaddr)); err != nil {
+		return err
+	}
+	if o.RedoUnhashed {
+		if err := c.countAgain(c.data.RedoUnhashed(selected)); err != nil {
+			return err
+		}
+	}
+	stale, err := c.redoStaleSources(selected)
+	if err != nil {
+		return err
+	}
+	if err := c.countAgain(stale); err != nil {
 		return err
 	}
 	for n := 0; ; n++ {
@@ -147,6 +168,40 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 	}
 }
 
+// redoStaleSources moves to the superseded tables the counting runs of the
+// selected cells' builds whose source is not what their version resolves to
+// now (source.Cache.Stale: e.g. a git tag the matrix overrides since, or a
+// version refused now): collector count then rebuilds those cells from the
+// release's source, or records the refusal, and counts them again. It
+// returns one line per cell.
+func (c *collector) redoStaleSources(selected map[string]bool) ([]string, error) {
+	reasons := map[string]string{}
+	for _, b := range c.data.Builds {
+		if b.Status != "ok" || !selected[b.CellID] {
+			continue
+		}
+		stale, err := c.Sources.Stale(context.Background(), b.Version, sourceOf(b))
+		if err != nil {
+			return nil, err
+		}
+		if stale {
+			reasons[b.BuildID] = fmt.Sprintf("built from %s, not the source %s resolves to now", describeSource(b), b.Version)
+		}
+	}
+	return c.data.SupersedeBuilds(reasons), nil
+}
+
+// describeSource names a build's source in a line.
+func describeSource(b store.Build) string {
+	if b.SourceCommit != "" && b.SourceCommit != b.SourceRef {
+		return fmt.Sprintf("%s %s (commit %.12s)", b.SourceKind, b.SourceRef, b.SourceCommit)
+	}
+	if b.SourceCommit != "" {
+		return fmt.Sprintf("%s commit %.12s", b.SourceKind, b.SourceCommit)
+	}
+	return fmt.Sprintf("%s %s (sha256 %.12s)", b.SourceKind, b.SourceRef, b.SourceSHA256)
+}
+
 // countAgain logs the lines of what was moved aside to be counted again
 // and, when there are any, saves the data.
 func (c *collector) countAgain(lines []string) error {
@@ -157,6 +212,31 @@ func (c *collector) countAgain(lines []string) error {
 		return nil
 	}
 	return c.data.Save(c.DataDir)
+}
+
+// recordOldCodeHashes fills in builds.code_sha256 of the ok builds recorded
+// without it whose binary is still at hand: the cell's binary in this work
+// directory, which its build-id file names as that build's. It returns how
+// many builds it filled in.
+func (c *collector) recordOldCodeHashes() int {
+	n := 0
+	for i := range c.data.Builds {
+		b := &c.data.Builds[i]
+		if b.Status != "ok" || b.CodeSHA256 != nil {
+			continue
+		}
+		dir := build.CellDir(c.WorkDir, b.CellID)
+		if id, err := os.ReadFile(filepath.Join(dir, "build-id")); err != nil || string(id) != b.BuildID {
+			continue
+		}
+		code, err := build.CodeSHA256(filepath.Join(dir, "redis-server"))
+		if err != nil {
+			continue
+		}
+		b.CodeSHA256 = &code
+		n++
+	}
+	return n
 }
 
 // recordOldLgVaddr fills in builds.jemalloc_lg_vaddr of the ok builds

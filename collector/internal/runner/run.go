@@ -33,6 +33,9 @@ type Options struct {
 	// RedoDiffering makes count count again the (cell, mode) whose repeats
 	// of one build differ (store.Data.RedoDiffering).
 	RedoDiffering bool
+	// RedoUnhashed makes count count again the cells whose counting runs
+	// come from builds without a code hash (store.Data.RedoUnhashed).
+	RedoUnhashed bool
 	// KeepDumps keeps each counted test's callgrind dump (collector count).
 	KeepDumps bool
 	// Reference, when set, is the dataset whose Valgrind version, guest CPU
@@ -252,15 +255,29 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 	bin := filepath.Join(dir, "redis-server")
 	if id, err := os.ReadFile(filepath.Join(dir, "build-id")); err == nil {
 		c.dataMu.Lock()
-		ok := slices.ContainsFunc(c.data.Builds, func(b store.Build) bool {
+		i := slices.IndexFunc(c.data.Builds, func(b store.Build) bool {
 			return b.BuildID == string(id) && b.Status == "ok" && !store.WrongLgVaddr(b, build.FixedLgVaddr)
 		})
+		var b store.Build
+		if i >= 0 {
+			b = c.data.Builds[i]
+		}
 		c.dataMu.Unlock()
-		if _, err := os.Stat(bin); ok && err == nil {
-			return string(id), bin, "", nil
+		if _, err := os.Stat(bin); i >= 0 && err == nil {
+			stale, err := c.Sources.Stale(ctx, cell.Version, sourceOf(b))
+			if err != nil {
+				return "", "", "", err
+			}
+			if !stale {
+				return string(id), bin, "", nil
+			}
 		}
 	}
+	t0 := time.Now()
 	tree, err := c.Sources.Get(ctx, cell.Version)
+	if r, ok := source.IsRefusal(err); ok {
+		return "", "", "source refused: " + r.Reason, c.recordRefusal(cell, r, t0)
+	}
 	if err != nil {
 		return "", "", "", err
 	}
@@ -284,6 +301,8 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 		StartedAt: started.UTC(), FinishedAt: time.Now().UTC(), MachineID: c.machine.ID,
 		CollectorVersion: c.Version,
 	}
+	deps := source.ReadDeps(tree.Dir)
+	b.SetDeps(deps.Jemalloc, deps.Lua, deps.Hiredis, deps.Linenoise)
 	if res.Error != "" {
 		e := res.Error
 		b.Error = &e
@@ -302,7 +321,7 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 			b.PGOTraining, b.PGOProfileSHA256 = &training, &profile
 		}
 	}
-	t0 := time.Now()
+	t0 = time.Now()
 	c.dataMu.Lock()
 	c.data.Builds = append(c.data.Builds, b)
 	// open saved the whole dataset: a build adds to builds alone.
@@ -324,6 +343,87 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 		return "", "", "", err
 	}
 	return id, res.Binary, summary, nil
+}
+
+// recordDeps fills in the bundled dependencies of the ok builds of the
+// selected cells recorded before the deps_* columns, from their version's
+// source tree when it is still the source they were built from. It returns
+// how many builds it filled in.
+func (c *collector) recordDeps(ctx context.Context) (int, error) {
+	selected := map[string]bool{}
+	for _, cell := range c.Cells {
+		selected[cell.ID()] = true
+	}
+	trees := map[string]*source.Deps{}
+	n := 0
+	for i := range c.data.Builds {
+		b := &c.data.Builds[i]
+		if b.Status != "ok" || b.DepsJemalloc != nil || !selected[b.CellID] {
+			continue
+		}
+		if stale, err := c.Sources.Stale(ctx, b.Version, sourceOf(*b)); err != nil || stale {
+			continue
+		}
+		d, seen := trees[b.Version]
+		if !seen {
+			tree, err := c.Sources.Get(ctx, b.Version)
+			if _, refused := source.IsRefusal(err); refused {
+				trees[b.Version] = nil
+				continue
+			}
+			if err != nil {
+				return n, err
+			}
+			got := source.ReadDeps(tree.Dir)
+			d, trees[b.Version] = &got, &got
+		}
+		if d == nil {
+			continue
+		}
+		b.SetDeps(d.Jemalloc, d.Lua, d.Hiredis, d.Linenoise)
+		n++
+	}
+	return n, nil
+}
+
+// fillDeps records the deps of builds made before the columns (recordDeps)
+// and saves them.
+func (c *collector) fillDeps(ctx context.Context) error {
+	n, err := c.recordDeps(ctx)
+	if err != nil || n == 0 {
+		return err
+	}
+	fmt.Fprintf(c.Log, "%d builds recorded before their bundled dependencies were: read from their sources\n", n)
+	return c.data.SaveBuildsAndCounts(c.DataDir)
+}
+
+// sourceOf is the source a build was made from.
+func sourceOf(b store.Build) source.Tree {
+	return source.Tree{Kind: b.SourceKind, Ref: b.SourceRef, Commit: b.SourceCommit, SHA256: b.SourceSHA256}
+}
+
+// recordRefusal records a cell whose source was refused (source.Refusal) as a
+// failed build with the refusal's line as its error, and returns
+// errBuildFailed: the cell is never measured.
+func (c *collector) recordRefusal(cell config.Cell, r *source.Refusal, started time.Time) error {
+	reason := r.Reason
+	b := store.Build{
+		BuildID: fmt.Sprintf("%s|%s", cell.ID(), started.UTC().Format("20060102T150405.000")), CellID: cell.ID(),
+		Version: cell.Version, Compiler: cell.Compiler.Name, FlagSet: cell.FlagSet.Name, Status: "failed",
+		Error: &reason, CC: cell.Compiler.CC, DepsGetFlags: c.Config.DepsGetFlags,
+		SourceKind: r.Tree.Kind, SourceRef: r.Tree.Ref, SourceCommit: r.Tree.Commit, SourceSHA256: r.Tree.SHA256,
+		SourceVerified: r.Tree.Verified, StartedAt: started.UTC(), FinishedAt: time.Now().UTC(),
+		MachineID: c.machine.ID, CollectorVersion: c.Version,
+	}
+	c.dataMu.Lock()
+	c.data.Builds = append(c.data.Builds, b)
+	err := c.data.SaveBuildsAndCounts(c.DataDir)
+	c.dataMu.Unlock()
+	if err != nil {
+		return err
+	}
+	c.step(fmt.Sprintf("%s: source refused: %s", cell.ID(), reason))
+	return errBuildFailed
 }
 
 // prepareClient builds the single redis-benchmark used for every server.

@@ -102,6 +102,7 @@ func gitRepo(t *testing.T) (repo, commit string) {
 	os.MkdirAll(filepath.Join(repo, "src"), 0o755)
 	os.WriteFile(filepath.Join(repo, "src", "Makefile"), []byte("all:\n"), 0o644)
 	os.WriteFile(filepath.Join(repo, "src", "server.c"), []byte("int x;\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "src", "version.h"), []byte("#define REDIS_VERSION \"7.0.15\"\n"), 0o644)
 	run("add", ".")
 	run("commit", "-q", "-m", "Redis 7.0.15")
 	run("tag", "-a", "7.0.15", "-m", "7.0.15") // an annotated tag, as Redis's are

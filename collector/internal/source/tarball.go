@@ -96,6 +96,19 @@ func (t Tarballs) Fetch(ctx context.Context, version, dst string) (Tree, error) 
 	return extractVerified(filepath.Join(t.Dir, name), "tarball", name, version, t.Hashes, dst)
 }
 
+// Resolve says which tarball version is built from: its sha256.
+func (t Tarballs) Resolve(ctx context.Context, version string) (Origin, error) {
+	name, err := t.find(version)
+	if err != nil {
+		return Origin{}, err
+	}
+	sum, err := fileDigest(filepath.Join(t.Dir, name), sha256.New())
+	if err != nil {
+		return Origin{}, err
+	}
+	return Origin{ID: sum, Says: fmt.Sprintf("%s has sha256 %s", name, sum)}, nil
+}
+
 // find returns the name of version's tarball in the directory.
 func (t Tarballs) find(version string) (string, error) {
 	for _, name := range []string{"redis-" + version + ".tar.gz", "redis_" + version + ".orig.tar.gz"} {
@@ -131,6 +144,17 @@ func (d Download) Fetch(ctx context.Context, version, dst string) (Tree, error) 
 		os.Remove(p) // a corrupt download must not be reused
 	}
 	return t, err
+}
+
+// Resolve says which tarball version is built from: its digest in the
+// redis-hashes list.
+func (d Download) Resolve(ctx context.Context, version string) (Origin, error) {
+	name := "redis-" + version + ".tar.gz"
+	h, ok := d.Hashes[name]
+	if !ok {
+		return Origin{}, fmt.Errorf("%w: %s is not in the redis-hashes list", ErrUnknownVersion, name)
+	}
+	return Origin{ID: h.Algo + ":" + h.Hex, Says: fmt.Sprintf("%s has %s %s (redis-hashes)", name, h.Algo, h.Hex)}, nil
 }
 
 func download(ctx context.Context, url, path string) error {

@@ -94,6 +94,7 @@ func release(v string) []entry {
 		{name: "redis-" + v + "/src/", typ: tar.TypeDir},
 		{name: "redis-" + v + "/src/Makefile", body: "all:\n"},
 		{name: "redis-" + v + "/src/server.c", body: "int main(void) { return 0; }\n"},
+		{name: "redis-" + v + "/src/version.h", body: "#define REDIS_VERSION \"" + v + "\"\n"},
 		{name: "redis-" + v + "/README.md", body: "Redis " + v + "\n"},
 		{name: "redis-" + v + "/runtest", body: "#!/bin/sh\n"},
 	}

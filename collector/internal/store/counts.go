@@ -251,13 +251,13 @@ func (d *Data) RedoWrongLgVaddr(fixed int) []string {
 			reasons[b.BuildID] = fmt.Sprintf("built with jemalloc configured for the build host's %d-bit virtual addresses (machine %s), not %d", *b.JemallocLgVaddr, b.MachineID, fixed)
 		}
 	}
-	return d.supersedeBuilds(reasons)
+	return d.SupersedeBuilds(reasons)
 }
 
-// supersedeBuilds moves to the superseded tables the counting runs of the
+// SupersedeBuilds moves to the superseded tables the counting runs of the
 // builds in reasons, each with its build's reason, and returns one line per
 // cell: "cell: reason".
-func (d *Data) supersedeBuilds(reasons map[string]string) []string {
+func (d *Data) SupersedeBuilds(reasons map[string]string) []string {
 	cells := map[string]string{}
 	d.supersede(func(r *CountRun) bool {
 		reason, ok := reasons[r.BuildID]
@@ -273,6 +273,27 @@ func (d *Data) supersedeBuilds(reasons map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// RedoUnhashed moves to the superseded tables, with the reason, the counting
+// runs of builds recorded without a code hash (builds.code_sha256 null), so
+// that collector count counts those cells again on a build that has one and
+// each counted cell names the code it counted. Only the cells in the set
+// are looked at (all with a nil set). It returns one line per cell.
+func (d *Data) RedoUnhashed(cells map[string]bool) []string {
+	counted := map[string]bool{}
+	for _, r := range d.CountRuns {
+		if cells == nil || cells[r.CellID] {
+			counted[r.BuildID] = true
+		}
+	}
+	reasons := map[string]string{}
+	for _, b := range d.Builds {
+		if counted[b.BuildID] && (b.CodeSHA256 == nil || *b.CodeSHA256 == "") {
+			reasons[b.BuildID] = fmt.Sprintf("counted on build %s, recorded without a code hash", b.BuildID)
+		}
+	}
+	return d.SupersedeBuilds(reasons)
 }
 
 // RedoMixedCode moves to the superseded tables, with the reason, the
@@ -313,5 +334,5 @@ func (d *Data) RedoMixedCode(cells map[string]bool) []string {
 			}
 		}
 	}
-	return d.supersedeBuilds(reasons)
+	return d.SupersedeBuilds(reasons)
 }

@@ -81,6 +81,22 @@ type Build struct {
 	// profile it was built with; null for every other build.
 	PGOTraining      *string `parquet:"pgo_training,optional"`
 	PGOProfileSHA256 *string `parquet:"pgo_profile_sha256,optional"`
+	// DepsJemalloc, DepsLua, DepsHiredis and DepsLinenoise are the bundled
+	// dependencies as the release's source ships them in deps/
+	// (source.ReadDeps): jemalloc's VERSION ("4.4.0"), Lua's LUA_RELEASE
+	// ("5.1.5"), hiredis's HIREDIS_MAJOR.MINOR.PATCH ("0.11.0"), and, for
+	// linenoise, which names no version, 12 hex digits of linenoise.c's
+	// SHA-256. "" where the release ships none; null for builds recorded
+	// before the columns whose source was not read since.
+	DepsJemalloc  *string `parquet:"deps_jemalloc,optional"`
+	DepsLua       *string `parquet:"deps_lua,optional"`
+	DepsHiredis   *string `parquet:"deps_hiredis,optional"`
+	DepsLinenoise *string `parquet:"deps_linenoise,optional"`
+}
+
+// SetDeps records the bundled dependencies' versions (source.Deps's fields).
+func (b *Build) SetDeps(jemalloc, lua, hiredis, linenoise string) {
+	b.DepsJemalloc, b.DepsLua, b.DepsHiredis, b.DepsLinenoise = &jemalloc, &lua, &hiredis, &linenoise
 }
 
 // Run is one finished benchmark run (cell × mode × repeat).

@@ -1,0 +1,58 @@
+package report
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/store"
+)
+
+func TestIntegrityPrintsSharedSourcesCodesAndDeps(t *testing.T) {
+	str := func(s string) *string { return &s }
+	build := func(id, cell, version, commit string, code *string, minute int, jemalloc string) store.Build {
+		b := store.Build{BuildID: id, CellID: cell, Version: version, Status: "ok", SourceKind: "git", SourceRef: version,
+			SourceCommit: commit, CodeSHA256: code, StartedAt: t0.Add(time.Duration(minute) * time.Minute)}
+		if jemalloc != "" {
+			b.SetDeps(jemalloc, "5.1.5", "0.11.0", "cd970fe275db")
+		}
+		return b
+	}
+	d := &store.Data{
+		Builds: []store.Build{
+			build("b1", "6.2.14|gcc|-O2", "6.2.14", "91863dd", str("c1"), 0, "5.1.0"),
+			build("b2", "6.2.15|gcc|-O2", "6.2.15", "91863dd", str("c1"), 1, "5.1.0"),
+			build("b3", "6.2.16|gcc|-O2", "6.2.16", "ad950e4", nil, 2, "5.2.1"),
+			build("b4", "6.2.16|gcc|-O2", "6.2.16", "ad950e4", str("c3"), 3, ""),
+			build("b5", "6.2.16|gcc|-O2", "6.2.16", "ad950e4", str("c4"), 4, ""),
+			// Built from one commit but never measured: not a finding.
+			build("b6", "6.2.13|gcc|-O2", "6.2.13", "ad950e4", str("c5"), 5, "5.1.0"),
+		},
+		CountRuns: []store.CountRun{
+			{CellID: "6.2.14|gcc|-O2", BuildID: "b1"}, {CellID: "6.2.15|gcc|-O2", BuildID: "b2"},
+			{CellID: "6.2.16|gcc|-O2", BuildID: "b3"}, {CellID: "6.2.16|gcc|-O2", BuildID: "b4"},
+			{CellID: "6.2.16|gcc|-O2", BuildID: "b5"},
+		},
+	}
+	var out bytes.Buffer
+	Integrity(&out, d)
+	want := "integrity: versions measured from one source, commit 91863dd: 6.2.14, 6.2.15\n" +
+		"integrity: counted cells without code_sha256: 1 of 3: 6.2.16|gcc|-O2\n" +
+		"integrity: counted cells whose counting runs span more than one code hash (a build without one counting as another): 1: 6.2.16|gcc|-O2\n" +
+		"integrity: bundled dependencies changed between consecutive versions: 1\n" +
+		"  6.2.15 -> 6.2.16: jemalloc 5.1.0 -> 5.2.1\n" +
+		"integrity: ok builds without recorded bundled dependencies: 2\n"
+	if out.String() != want {
+		t.Errorf("Integrity =\n%s\nwant\n%s", out.String(), want)
+	}
+
+	out.Reset()
+	Integrity(&out, &store.Data{Builds: d.Builds[:1], CountRuns: d.CountRuns[:1]})
+	want = "integrity: no two versions measured from one source\n" +
+		"integrity: counted cells without code_sha256: 0 of 1\n" +
+		"integrity: counted cells whose counting runs span more than one code hash (a build without one counting as another): 0\n" +
+		"integrity: bundled dependencies changed between consecutive versions: 0\n"
+	if out.String() != want {
+		t.Errorf("Integrity of a clean dataset =\n%s\nwant\n%s", out.String(), want)
+	}
+}

@@ -1,0 +1,3 @@
+#define HIREDIS_MAJOR 0
+#define HIREDIS_MINOR 11
+#define HIREDIS_PATCH 0

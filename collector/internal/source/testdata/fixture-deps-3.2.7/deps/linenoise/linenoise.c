@@ -1,0 +1,1 @@
+/* fixture: stands in for linenoise.c */
