@@ -14,13 +14,14 @@ export type TableName = (typeof TABLES)[number];
 export const REQUIRED_TABLE: TableName = 'plan';
 
 /**
- * The name a published file is read under: `all_<table>` for the tables with a row per machine
- * (builds, runs, results and the redone runs and results), which the queries read through views
- * of one hardware class (src/sql/hardware.ts); the table's own name for plan, machines and the
- * counted instrument's tables, counts, count_runs and count_runs_superseded (a count does not depend on the CPU: one dataset).
+ * The name a published file is read under: `all_<table>`, except machines. The queries read the
+ * names without the prefix, views (src/sql/hardware.ts, src/sql/load.ts planViewsSql) of the
+ * configurations shown (the reference ones, or with the extended ones too) and, for builds, runs,
+ * results and the redone runs and results, of one hardware class; counts, count_runs and
+ * count_runs_superseded are one dataset for every machine (a count does not depend on the CPU).
  */
 export function storedName(table: TableName): string {
-  return table === 'plan' || table === 'machines' || table === 'counts' || table === 'count_runs' || table === 'count_runs_superseded' ? table : `all_${table}`;
+  return table === 'machines' ? table : `all_${table}`;
 }
 
 /** File name of a table inside the data folder. */
@@ -58,7 +59,7 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
   plan: {
     cell_id: 'VARCHAR', version: 'VARCHAR', version_index: 'INTEGER', compiler: 'VARCHAR',
     compiler_index: 'INTEGER', flag_set: 'VARCHAR', flag_index: 'INTEGER', cc: 'VARCHAR',
-    cflags: 'VARCHAR', modes: 'VARCHAR', repeats: 'INTEGER', current: 'BOOLEAN',
+    cflags: 'VARCHAR', modes: 'VARCHAR', repeats: 'INTEGER', current: 'BOOLEAN', extended: 'BOOLEAN',
   },
   builds: {
     build_id: 'VARCHAR', cell_id: 'VARCHAR', version: 'VARCHAR', compiler: 'VARCHAR', flag_set: 'VARCHAR',
@@ -108,10 +109,12 @@ const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_la
  */
 /**
  * Columns a table's file may lack, read as NULL then: written by newer collectors only
- * (plan.current, collector 0.2.0: null in older plans, which held only current versions).
+ * (plan.current, collector 0.2.0: null in older plans, which held only current versions;
+ * plan.extended: null in plans written before the extended flag sets, which held only reference
+ * configurations).
  */
 export const OPTIONAL_COLUMNS: Readonly<Partial<Record<TableName, readonly string[]>>> = {
-  plan: ['current'],
+  plan: ['current', 'extended'],
   // Recorded from collector 0.2.0 on (docs/data-schema.md).
   count_runs: ['guest_cpu', 'protocol'],
   count_runs_superseded: ['guest_cpu', 'protocol', 'redone'],

@@ -6,6 +6,7 @@ import { METRIC_IDS } from '../../src/vocabulary';
 
 const full: AppState = {
   hw: 'intel-r-xeon-r-processor-2-cores',
+  ext: true,
   metric: 'ir',
   view: 'max',
   mode: 'pipe',
@@ -43,6 +44,7 @@ const catalog = {
     { slug: 'arm-neoverse-n1-2-cores', label: 'ARM Neoverse-N1, 2 cores' },
   ],
   defaultHardware: 'amd-epyc-2-cores',
+  hasExtended: true,
 };
 
 describe('encodeState / decodeState', () => {
@@ -134,6 +136,15 @@ describe('encodeState / decodeState', () => {
     expect(decodeState('?mode=data&hw=amd-epyc-2-cores')).toEqual({ state: { ...DEFAULTS, hw: 'amd-epyc-2-cores', mode: 'data' }, problems: [] });
   });
 
+  it('writes ext=1 for the extended builds only, reads 0 as the reference builds, and refuses another value', () => {
+    expect(encodeState({ ...DEFAULTS, ext: true })).toBe('?ext=1');
+    expect(decodeState('?ext=1').state.ext).toBe(true);
+    expect(decodeState('?ext=0')).toEqual({ state: DEFAULTS, problems: [] });
+    const { state, problems } = decodeState('?ext=yes');
+    expect(state).toEqual(DEFAULTS);
+    expect(problems).toEqual(['Could not read ext="yes" (1 shows the extended builds); showing the reference builds.']);
+  });
+
   it('splits a drilldown at its last @ so test names keep their text', () => {
     expect(decodeState('?open=data:LRANGE_100 (first 100 elements)@7.4.1').state.open).toEqual({
       'data:LRANGE_100 (first 100 elements)': '7.4.1',
@@ -171,6 +182,12 @@ describe('reconcileState', () => {
     const unknown = reconcileState({ ...DEFAULTS, hw: 'intel-r-xeon-r-processor-2-cores' }, single);
     expect(unknown.state).toEqual(DEFAULTS);
     expect(unknown.problems).toHaveLength(1);
+  });
+
+  it('shows the reference builds, with a notice, when a link asks for extended builds the data does not have', () => {
+    const { state, problems } = reconcileState(full, { ...catalog, hasExtended: false });
+    expect(state).toEqual({ ...full, ext: false });
+    expect(problems).toEqual(['The data has no extended builds; showing the reference builds.']);
   });
 
   it('keeps a mode of the data, or the precision modes together, and falls back to the reference modes for another', () => {
