@@ -176,7 +176,7 @@ function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main
   for (const chart of charts) results.attach({ mode: chart.mode, test: chart.test, element: chart.card.element });
   const analysis = createAnalysis(byId('analysis'), {
     db: runners.background, versions, currentVersions: dataCatalog.currentVersions, configs, compilers: colors.domain(), colorOf, charts: dataCatalog.charts, hardware, selectedHardware,
-    precisionModes, rounds: dataCatalog.rounds, countedVersions: dataCatalog.countedVersions, measuredVersions: dataCatalog.measuredVersions,
+    precisionModes, rounds: dataCatalog.rounds, countedVersions: dataCatalog.countedVersions, depColumns: dataCatalog.depColumns, measuredVersions: dataCatalog.measuredVersions,
     update: (patch) => show({ ...current(), ...patch }),
     link: (patch) => absoluteUrlFor({ ...current(), chart: null, ...patch }),
     tools: results.sectionTools,

@@ -32,6 +32,8 @@ export interface Catalog {
   readonly extendedConfigs: readonly ConfigRef[];
   /** Whether the extended configurations are shown (the page's `ext`): every table then holds them. */
   readonly extended: boolean;
+  /** The builds columns holding a bundled dependency's version (deps_jemalloc, ...), when the builds record them. */
+  readonly depColumns: readonly string[];
   /** Charts (mode and test) in the client's test order, data mode first; the precision modes' after the reference modes'. */
   readonly charts: readonly { readonly mode: string; readonly test: string }[];
   /** The precision modes (runs in interleaved rounds: docs/method.md), in chart order; none without their runs. */
@@ -104,6 +106,7 @@ export async function prepareTables(
     configs: rows.filter((r) => r.kind === 'config').map((r) => ({ compiler: r.mode ?? '', flag_set: r.name })),
     extendedConfigs: rows.filter((r) => r.kind === 'extended').map((r) => ({ compiler: r.mode ?? '', flag_set: r.name })),
     extended,
+    depColumns: rows.filter((r) => r.kind === 'dep').map((r) => r.name),
     charts: rows.filter((r) => r.kind === 'chart').map((r) => ({ mode: r.mode ?? '', test: r.name })),
     precisionModes: [...new Set(rows.filter((r) => r.kind === 'chart' && r.ord >= PRECISION_CHART_ORDER).map((r) => r.mode ?? ''))],
     rounds: rows.filter((r) => r.kind === 'rounds').map((r) => ({ mode: r.mode ?? '', version: r.name, rounds: r.ord })),

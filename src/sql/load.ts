@@ -5,6 +5,7 @@
 import { LAZY_COLUMNS, lazyTable, OPTIONAL_COLUMNS, SCHEMA, storedName, type TableName, tableFile } from './schema';
 import { COUNT_REPEATS, COUNTED_METRICS, type Metric, RPS } from '../vocabulary';
 import { query, type Query } from './query';
+import { depColumnsQuery } from './releaseCauses';
 
 /**
  * Makes one table readable: a view over its registered Parquet file with the documented columns
@@ -85,9 +86,10 @@ export function planViewsSql(extended: boolean): string {
 export interface CatalogRow {
   /**
    * 'other': a version that is not current (also listed as a 'version'); 'extended': an extended
-   * configuration of the published plan, shown or not (name its flag set, mode its compiler).
+   * configuration of the published plan, shown or not (name its flag set, mode its compiler);
+   * 'dep': a builds column holding a bundled dependency's version (src/sql/releaseCauses.ts).
    */
-  kind: 'version' | 'other' | 'compiler' | 'config' | 'extended' | 'chart' | 'rounds' | 'counted' | 'measured';
+  kind: 'version' | 'other' | 'compiler' | 'config' | 'extended' | 'chart' | 'rounds' | 'counted' | 'measured' | 'dep';
   /** The version, compiler, configuration's flag set, test, or the rounds' version. */
   name: string;
   /** The chart's or the rounds' mode, the configuration's compiler; null for the other kinds. */
@@ -136,6 +138,7 @@ export function catalogQuery(): Query<CatalogRow> {
        WHERE c.status = 'ok' GROUP BY p.version
      UNION ALL SELECT 'measured', p.version, NULL, min(v.ord) FROM runs r JOIN plan p USING (cell_id) JOIN versions v ON v.version = p.version
        WHERE r.round_seed IS NULL AND r.status <> 'server_failed' GROUP BY p.version
+     UNION ALL SELECT 'dep', column_name, NULL, 0 FROM (${depColumnsQuery().sql})
      ORDER BY kind, ord, name, mode`,
   );
 }

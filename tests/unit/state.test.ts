@@ -27,7 +27,7 @@ const full: AppState = {
   vs: 'arm-neoverse-n1-2-cores',
   changes: 'size',
   reach: 'every',
-  least: '1',
+  least: '5',
   cell: '7.4.1|clang|-O2 -flto',
   section: 'compare',
 };
@@ -79,11 +79,16 @@ describe('encodeState / decodeState', () => {
     expect(problems).toEqual(['Could not read the reach of the changes "any"; ignored.']);
   });
 
-  it('reads the smallest change listed between releases, and refuses a size not offered', () => {
+  it('reads the smallest change listed between releases, 1% (the default) as absent, and refuses a size not offered', () => {
     expect(decodeState('?least=0.1').state.least).toBe('0.1');
-    const { state, problems } = decodeState('?least=2&reach=some');
+    expect(decodeState('?least=0').state.least).toBe('0');
+    expect(decodeState('?least=2').state.least).toBe('2');
+    // A link written when least=1 was not the default still shows 1%, and is written without it.
+    expect(decodeState('?least=1')).toEqual({ state: DEFAULTS, problems: [] });
+    expect(encodeState({ ...DEFAULTS, least: '0.5' })).toBe('?least=0.5');
+    const { state, problems } = decodeState('?least=3&reach=some');
     expect(state).toEqual({ ...DEFAULTS, reach: 'some' });
-    expect(problems).toEqual(['Could not read the smallest change listed "2"; ignored.']);
+    expect(problems).toEqual(['Could not read the smallest change listed "3"; ignored.']);
   });
 
   it('keeps the valid fields of a partly malformed URL', () => {
