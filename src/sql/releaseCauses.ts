@@ -2,8 +2,9 @@
  * What the builds say about a change between two releases, per configuration: whether both
  * releases' counted builds are the same code (builds.code_sha256) or come from one source commit,
  * whether their compatibility flags differ (builds.compat_flags: -fcommon on 5.0.0-5.0.7), and
- * which bundled dependencies changed version (a builds column per dependency, `deps_<name>`,
- * when the builds table has one: depColumnsQuery finds them). The counted builds are those the
+ * whether the bundled jemalloc changed version (builds.deps_jemalloc, when the builds table has
+ * it: depColumnsQuery finds it; jemalloc is the one bundled dependency on the server's request
+ * path: lua, hiredis and linenoise are not). The counted builds are those the
  * counting runs used (count_runs.build_id), read from every machine's builds (all_builds): a count
  * does not depend on the machine.
  */
@@ -22,22 +23,21 @@ export interface ReleaseCauseRow {
   /** The older and the newer build's compatibility flags ('' for none) when they differ, else null. */
   compat_from: string | null;
   compat_to: string | null;
-  /** The bundled dependencies whose version differs, "jemalloc 4.0.3 → 4.4.0" joined by "; "; null for none. */
+  /** The bundled dependencies whose version differs ('' read as none), "jemalloc 4.0.3 → 4.4.0" joined by "; "; null for none. */
   deps_changed: string | null;
 }
 
-/** Builds columns that are not a dependency's version, though named deps_. */
-const NOT_VERSIONS = ['deps_get_flags', 'deps_seconds'];
+/** The builds columns of bundled dependencies whose version change is a likely cause of a change in the server's counts. */
+const CAUSE_DEPS = ['deps_jemalloc'];
 
 /**
- * The builds table's columns that hold a bundled dependency's version (`deps_jemalloc`, ...): every
- * column of all_builds named deps_<name> but deps_get_flags and deps_seconds. None in data whose
- * builds do not record them.
+ * Those of CAUSE_DEPS that the builds table has (all_builds: the schema lists them, or not in
+ * data older than the columns).
  */
 export function depColumnsQuery(): Query<{ column_name: string }> {
   return query(
     `SELECT column_name FROM information_schema.columns
-     WHERE table_name = 'all_builds' AND starts_with(column_name, 'deps_') AND column_name NOT IN (${NOT_VERSIONS.map((c) => `'${c}'`).join(', ')})
+     WHERE table_name = 'all_builds' AND column_name IN (${CAUSE_DEPS.map((c) => `'${c}'`).join(', ')})
      ORDER BY column_name`,
   );
 }
@@ -47,20 +47,20 @@ export function depName(column: string): string {
   return column.replace(/^deps_/, '');
 }
 
-const COLUMN = /^deps_[a-z0-9_]+$/;
 
 /**
  * Every configuration of `pairs` (each [older, newer]) whose builds share code or a source commit,
- * or differ in compatibility flags or in a dependency of `depColumns` (from depColumnsQuery);
+ * or differ in compatibility flags or in a dependency of `depColumns` (from depColumnsQuery: a column
+ * the builds table lacks is never named);
  * ordered by pair and plan order.
  */
 export function releaseCausesQuery(pairs: readonly (readonly [string, string])[], depColumns: readonly string[] = []): Query<ReleaseCauseRow> {
   if (!pairs.length) return query('SELECT * FROM (SELECT 0 AS pair_index) WHERE false');
-  const deps = depColumns.filter((c) => COLUMN.test(c) && !NOT_VERSIONS.includes(c));
+  const deps = depColumns.filter((c) => CAUSE_DEPS.includes(c));
   const values = pairs.map((_, i) => `(?, ?, ${i})`).join(', ');
   const depAggregates = deps.map((c) => `, min("${c}")::VARCHAR AS "${c}"`).join('');
   const depChanges = deps.length
-    ? `nullif(concat_ws('; ', ${deps.map((c) => `CASE WHEN a."${c}" <> b."${c}" THEN '${depName(c)} ' || a."${c}" || ' → ' || b."${c}" END`).join(', ')}), '')`
+    ? `nullif(concat_ws('; ', ${deps.map((c) => `CASE WHEN a."${c}" <> b."${c}" THEN '${depName(c)} ' || coalesce(nullif(a."${c}", ''), 'none') || ' → ' || coalesce(nullif(b."${c}", ''), 'none') END`).join(', ')}), '')`
     : 'NULL::VARCHAR';
   return query(
     `WITH pairs(from_version, to_version, pair_index) AS (VALUES ${values}),
