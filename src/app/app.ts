@@ -40,11 +40,11 @@ export async function startApp(): Promise<void> {
   };
   window.addEventListener('unhandledrejection', (event) => fail('Something went wrong while drawing the charts', event.reason));
 
-  // The hardware decides what every derived table holds, so it is read before anything else.
-  const hardware = stateFromLocation().state.hw;
+  // The hardware and the extended builds decide what every derived table holds, so they are read before anything else.
+  const { hw: hardware, ext: extended } = stateFromLocation().state;
   const published = publishedFirstView();
-  // The first view is of the default hardware class.
-  const drawable = published.then((file) => (file && (hardware === null || hardware === file.catalog.selectedHardware?.slug) ? file : null));
+  // The first view is of the default hardware class and the reference configurations.
+  const drawable = published.then((file) => (file && !extended && (hardware === null || hardware === file.catalog.selectedHardware?.slug) ? file : null));
   let wanted = () => {};
   const engineWanted = new Promise<void>((resolve) => (wanted = resolve));
   // Drawn from a first view, the page starts the engine (its module, worker and files) once the
@@ -52,7 +52,7 @@ export async function startApp(): Promise<void> {
   // no precomputed file answers is asked; otherwise at once.
   const engine = drawable
     .then((view) => (view ? engineWanted : undefined))
-    .then(() => loadDataset(dataUrl(), hardware, published.then((v) => v?.split ?? [])));
+    .then(() => loadDataset(dataUrl(), hardware, published.then((v) => v?.split ?? []), extended));
   // Its failure is reported where it is awaited, not as an unhandled rejection meanwhile.
   engine.catch(() => undefined);
   const file = await published;

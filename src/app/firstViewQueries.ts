@@ -19,6 +19,7 @@ import { effectsQuery } from '../sql/effects';
 import { compilersQuery, countProtocolQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import { testDurationQuery } from '../sql/precision';
 import type { Query } from '../sql/query';
+import { releaseCausesQuery } from '../sql/releaseCauses';
 import { releaseChangesQuery } from '../sql/releaseChanges';
 import { summaryItemsQuery, summaryQuery } from '../sql/summary';
 import { versionVerdictsQuery } from '../sql/verdicts';
@@ -91,7 +92,7 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
           ...(base ? [summaryItemsQuery(base, null, metric), ...METRIC_IDS.map((id) => summaryQuery(base, metricOf(id)))] : []),
           ...(sides ? [compareQuery(sides.a, sides.b, metric)] : []),
           ...(classes && base ? [hardwareRatiosQuery(classes.a.label, classes.b.label), hardwareRankingQuery(classes.a.label, classes.b.label, base)] : []),
-          ...(pairs.length ? [releaseChangesQuery(pairs, METRICS.ir)] : []),
+          ...(pairs.length ? [releaseChangesQuery(pairs, METRICS.ir), releaseCausesQuery(pairs, catalog.depColumns)] : []),
         ],
       },
     ],

@@ -72,6 +72,8 @@ interface Page extends PageView {
   readonly catalog: StateCatalog;
   /** The hardware class the tables hold (another is a new page load). */
   readonly loadedHardware: string | null;
+  /** Whether the tables hold the extended configurations (the `ext` the page was loaded with). */
+  readonly loadedExtended: boolean;
 }
 
 /** Runs `task` when the browser is idle (Safari has no requestIdleCallback: soon, then). */
@@ -169,15 +171,19 @@ function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main
   const modes = [...new Set(dataCatalog.charts.map((c) => c.mode))];
   const catalog: StateCatalog = {
     versions, charts: new Set(charts.map((c) => c.key)), configs: new Set(configs.map(configKey)), modes, precisionModes,
-    hardware, defaultHardware: defaultHardware(hardware)?.slug ?? null,
+    hardware, defaultHardware: defaultHardware(hardware)?.slug ?? null, hasExtended: dataCatalog.extendedConfigs.length > 0,
   };
   const state = initialState(catalog);
   const choice = hardwareChoice(hardware, selectedHardware, (hw) => location.assign(absoluteUrlFor({ ...current(), hw })));
   if (choice) byId('measurement').closest('details')?.before(choice);
-  const controls = createControls(byId('controls'), versions, (patch) => show(patched(current(), patch, versions, precisionModes)), versions.length - dataCatalog.currentVersions.length, {
+  // The extended builds, as the hardware, decide what every table holds: a new page load.
+  const onControls = (patch: StatePatch) => (patch.ext !== undefined && patch.ext !== current().ext
+    ? location.assign(absoluteUrlFor({ ...current(), ext: patch.ext }))
+    : show(patched(current(), patch, versions, precisionModes)));
+  const controls = createControls(byId('controls'), versions, onControls, versions.length - dataCatalog.currentVersions.length, {
     reference: modes.filter((m) => !precisionModes.includes(m)), precision: precisionModes,
     coverage: precisionCoverageText(precisionModes, dataCatalog.rounds, versions),
-  });
+  }, [...new Set(dataCatalog.extendedConfigs.map((c) => c.flag_set))]);
   const results = createOpenResults({
     data, compilers: colors.domain(), colorOf, dataUrl, database: source.database,
     state: current, setState: (next) => show(next), link: absoluteUrlFor,
@@ -185,15 +191,15 @@ function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main
   for (const chart of charts) results.attach({ mode: chart.mode, test: chart.test, element: chart.card.element });
   const analysis = createAnalysis(byId('analysis'), {
     db: runners.background, versions, currentVersions: dataCatalog.currentVersions, configs, compilers: colors.domain(), colorOf, charts: dataCatalog.charts, hardware, selectedHardware,
-    precisionModes, rounds: dataCatalog.rounds, countedVersions: dataCatalog.countedVersions, measuredVersions: dataCatalog.measuredVersions,
+    precisionModes, rounds: dataCatalog.rounds, countedVersions: dataCatalog.countedVersions, depColumns: dataCatalog.depColumns, measuredVersions: dataCatalog.measuredVersions,
     update: (patch) => show({ ...current(), ...patch }),
     link: (patch) => absoluteUrlFor({ ...current(), chart: null, ...patch }),
     tools: results.sectionTools,
   });
   const page: Page = {
     state, pendingFocus: undefined, verdictsWanted: false,
-    painting: { count: 0, drawn: new Map(), firstPainted: false, allPainted: false, legendMetric: RPS.id },
-    source, runners, main, versions, colors, data, charts, catalog, loadedHardware: state.hw, controls, results, analysis, precisionModes,
+    painting: { count: 0, drawn: new Map(), firstPainted: false, allPainted: false, legendMetric: DEFAULTS.metric },
+    source, runners, main, versions, colors, data, charts, catalog, loadedHardware: state.hw, loadedExtended: dataCatalog.extended, controls, results, analysis, precisionModes,
   };
   return page;
 }
@@ -244,7 +250,7 @@ function initialState(catalog: StateCatalog): AppState {
  */
 function patched(state: AppState, patch: StatePatch, versions: readonly string[], precisionModes: readonly string[]): AppState {
   const { reset, ...fields } = patch;
-  if (reset) return { ...DEFAULTS, hw: state.hw, sql: state.sql, limit: state.limit };
+  if (reset) return { ...DEFAULTS, hw: state.hw, ext: state.ext, sql: state.sql, limit: state.limit };
   const next = { ...state, ...fields };
   const precise = protocolOf(next.mode, precisionModes) === 'precision';
   if (precise && patch.mode !== undefined) next.metric = 'rps';
@@ -273,7 +279,7 @@ function followHistory(page: Page): void {
   onHistoryMove((moved) => {
     const previous = page.state;
     const next = reconcileState(moved.state, page.catalog);
-    if (next.state.hw !== page.loadedHardware) {
+    if (next.state.hw !== page.loadedHardware || next.state.ext !== page.loadedExtended) {
       location.reload();
       return;
     }

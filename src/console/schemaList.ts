@@ -61,6 +61,10 @@ const NOTES: Readonly<Record<string, { tag: string; note: string; sql?: string }
     note: 'counts.parquet as published: the counted instrument (Valgrind, collector count), one row per counting run and test; a count does not depend on the machine, so it is not restricted to the hardware shown.',
   },
   count_runs: { tag: 'every machine', note: 'count_runs.parquet as published: one row per counting run (cell, mode, repeat) with its commands and raw output.' },
+  all_plan: { tag: 'every configuration', note: 'plan.parquet as published: the reference and the extended configurations (plan.extended); plan holds those the page shows.' },
+  all_counts: { tag: 'every configuration', note: 'counts.parquet as published, the extended configurations\' counts too; counts holds those of the configurations the page shows.' },
+  all_count_runs: { tag: 'every configuration', note: 'count_runs.parquet as published, the extended configurations\' runs too; count_runs holds those of the configurations the page shows.' },
+  all_count_runs_superseded: { tag: 'every configuration', note: 'count_runs_superseded.parquet as published, the extended configurations\' too.' },
   count_runs_superseded: {
     tag: 'every machine',
     note: 'count_runs_superseded.parquet as published: counting runs set aside, kept as evidence and never charted: runs of earlier counting protocols, and both repeats of a (cell, mode) counted again because they differed (redone: in which test, by how much). Their counts are in counts_superseded.parquet, which the page does not load.',

@@ -36,12 +36,13 @@ const message = (err: unknown): string => (err instanceof Error ? err.message : 
 
 /**
  * Loads every table from `dataUrl` (a folder URL ending in '/'), showing the hardware class whose
- * slug is `hardware` (null or unknown: the default class; the catalog says which one it is). The
+ * slug is `hardware` (null or unknown: the default class; the catalog says which one it is), and
+ * the extended configurations beside the reference ones when `extended`. The
  * `split` tables are loaded from their lean files; their lazy columns (src/sql/schema.ts) are fetched when
  * a query names one, or before any console script.
  */
 export async function loadDataset(
-  dataUrl: string, hardware: string | null, splitTables: Promise<readonly TableName[]> | readonly TableName[] = [],
+  dataUrl: string, hardware: string | null, splitTables: Promise<readonly TableName[]> | readonly TableName[] = [], extended = false,
 ): Promise<LoadResult> {
   const dbPromise = import('./duckdb').then((engine) => engine.startDatabase());
   // Fail once, below, with a sentence: not as an unhandled rejection while the files load.
@@ -77,7 +78,7 @@ export async function loadDataset(
   }
   try {
     const lean = split.filter((t) => present.has(t));
-    const catalog = await prepareTables(db, present, hardware, new Set(lean));
+    const catalog = await prepareTables(db, present, hardware, new Set(lean), extended);
     performance.mark('tables:ready');
     return { kind: 'ready', db: withLazyColumns(db, dataUrl, lean), catalog, missing: TABLES.filter((t) => !present.has(t)), sizes };
   } catch (err) {

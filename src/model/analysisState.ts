@@ -15,13 +15,13 @@
  *   changes=size              changes between releases: listed by size (absent: by release)
  *   reach=every               changes between releases: only those in every configuration
  *                             compared, or (some) in some only (absent: all)
- *   least=1                   changes between releases: only those of at least 0.1, 1 or 5 percent
- *                             (absent: every change beyond noise)
+ *   least=5                   changes between releases: only those of at least 0.1, 0.5, 2 or 5
+ *                             percent, or 0 for every change beyond noise (absent, or 1: 1%)
  *   cell=7.4.1|clang|-Ofast   status grid: the cell whose build and runs are shown
  *   section=compare           the section open (a tab above the charts; charts use `chart`)
  */
 import type { ConfigRef, SideRef } from '../vocabulary';
-import { CHANGE_ORDERS, CHANGE_REACHES, type ChangeLeast, type ChangeOrder, type ChangeReach, isChangeLeast } from './releaseChanges';
+import { CHANGE_ORDERS, CHANGE_REACHES, type ChangeLeast, type ChangeOrder, type ChangeReach, DEFAULT_LEAST, isChangeLeast } from './releaseChanges';
 
 /** The sections above the charts, in page order. */
 export const SECTIONS = ['summary', 'factors', 'trends', 'compare', 'changes', 'hardware', 'status'] as const;
@@ -47,8 +47,8 @@ export interface AnalysisState {
   readonly changes: Exclude<ChangeOrder, 'release'> | null;
   /** Which changes between releases are listed: in every configuration, in some only, or null for all. */
   readonly reach: Exclude<ChangeReach, 'any'> | null;
-  /** The smallest change between releases listed, in percent, or null for every change beyond noise. */
-  readonly least: ChangeLeast | null;
+  /** The smallest change between releases listed, in percent ('0': every change beyond noise), or null for DEFAULT_LEAST. */
+  readonly least: Exclude<ChangeLeast, typeof DEFAULT_LEAST> | null;
   /** The status grid cell (cell id) whose details are open, or null. */
   readonly cell: string | null;
   /** The section open (one tab at a time), or null for none. */
@@ -143,7 +143,11 @@ export function decodeAnalysis(text: (name: string) => string | null, problems: 
     vs: text('vs'),
     changes: checked('changes', 'order of the changes', (v) => v !== 'release' && (CHANGE_ORDERS as readonly string[]).includes(v)) as AnalysisState['changes'],
     reach: checked('reach', 'reach of the changes', (v) => v !== 'any' && (CHANGE_REACHES as readonly string[]).includes(v)) as AnalysisState['reach'],
-    least: checked('least', 'smallest change listed', isChangeLeast) as AnalysisState['least'],
+    // least=1, the default, is what links before the default was 1% wrote for it: read as absent.
+    least: (() => {
+      const least = checked('least', 'smallest change listed', isChangeLeast);
+      return least === DEFAULT_LEAST ? null : least as AnalysisState['least'];
+    })(),
     cell: checked('cell', 'status grid cell', (v) => parseCellId(v) !== null),
     section: checked('section', 'section', (v) => (SECTIONS as readonly string[]).includes(v)) as SectionId | null,
   };

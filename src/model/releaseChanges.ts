@@ -10,6 +10,7 @@ import type { ReleaseChangeRow } from '../sql/releaseChanges';
 import type { Metric } from '../vocabulary';
 import { formatChange } from './changeText';
 import { changeGlyph } from './metric';
+import { causeText, pairCauseText, type PairCauses } from './releaseCauses';
 
 /** How the entries are listed: pair by pair in release order, or every entry by the size of its change. */
 export type ChangeOrder = 'release' | 'size';
@@ -33,14 +34,18 @@ export function hasReach(e: Pick<ChangeEntry, 'count' | 'compared'>, reach: Chan
 }
 
 /**
- * The smallest change listed, in percent: every change beyond noise (null), or those of at least
- * 0.1%, 1% or 5%. A counted cost has no noise to speak of, so a change of a few instructions per
- * request is beyond it; this keeps the changes large enough to matter.
+ * The smallest change listed, in percent either way: every change beyond noise ('0'), or those of
+ * at least 0.1% to 5% (rustc-perf bands changes at 0.2, 1, 2 and 5%; LNT ignores those under 1%).
+ * A counted cost has next to no noise, so a change of a few instructions per request is beyond
+ * it; the size keeps the list to the changes that matter.
  */
-export type ChangeLeast = '0.1' | '1' | '5';
+export type ChangeLeast = '0' | '0.1' | '0.5' | '1' | '2' | '5';
 
 /** The smallest sizes offered, smallest first. */
-export const CHANGE_LEASTS: readonly ChangeLeast[] = ['0.1', '1', '5'];
+export const CHANGE_LEASTS: readonly ChangeLeast[] = ['0', '0.1', '0.5', '1', '2', '5'];
+
+/** The size listed when the URL names none (least= absent). */
+export const DEFAULT_LEAST = '1' satisfies ChangeLeast;
 
 /** Whether `value` (a URL parameter, a select's value) is one of the sizes offered. */
 export function isChangeLeast(value: string): value is ChangeLeast {
@@ -48,8 +53,8 @@ export function isChangeLeast(value: string): value is ChangeLeast {
 }
 
 /** Whether an entry's change (its configurations' geometric mean) is at least `least` percent either way. */
-export function hasSize(e: Pick<ChangeEntry, 'ratio'>, least: ChangeLeast | null): boolean {
-  return least === null || Math.abs(e.ratio - 1) >= Number(least) / 100 - 1e-12;
+export function hasSize(e: Pick<ChangeEntry, 'ratio'>, least: ChangeLeast): boolean {
+  return Math.abs(e.ratio - 1) >= Number(least) / 100 - 1e-12;
 }
 
 /** One change beyond noise: a test in a mode got cheaper or costlier from one release to the next. */
@@ -74,6 +79,8 @@ export interface ChangeEntry {
   readonly configNames: readonly string[];
   /** "SET (data mode) +3.1% instructions per request, in all 12 configurations". */
   readonly text: string;
+  /** What the builds say of the changed configurations (src/model/releaseCauses.ts), '' when nothing. */
+  readonly cause: string;
 }
 
 /** One pair of consecutive releases: its entries and what the rest of its comparisons were. */
@@ -81,10 +88,12 @@ export interface PairChanges {
   readonly pairIndex: number;
   readonly from: string;
   readonly to: string;
-  /** Changes beyond noise, by mode then test. */
+  /** Changes beyond noise, the largest first. */
   readonly entries: readonly ChangeEntry[];
   /** The sentence for everything else: within noise, no noise estimate, missing counts. */
   readonly note: string;
+  /** What the builds say of the whole pair (src/model/releaseCauses.ts), '' when nothing. */
+  readonly cause: string;
 }
 
 /** Consecutive pairs of `versions` (release order): [[v0, v1], [v1, v2], ...]. */
@@ -156,7 +165,7 @@ function sizeText(ratio: number, min: number, max: number): string {
   return `${formatChange(ratio)}${range}`;
 }
 
-function entry(r: ReleaseChangeRow, direction: 'cheaper' | 'costlier', metric: Metric): ChangeEntry | null {
+function entry(r: ReleaseChangeRow, direction: 'cheaper' | 'costlier', metric: Metric, causes: PairCauses): ChangeEntry | null {
   const count = r[direction];
   const ratio = r[`${direction}_ratio`];
   const min = r[`${direction}_min`];
@@ -167,12 +176,16 @@ function entry(r: ReleaseChangeRow, direction: 'cheaper' | 'costlier', metric: M
     pairIndex: r.pair_index, from: r.from_version, to: r.to_version, mode: r.mode, test: r.test, testIndex: r.test_index,
     direction, ratio, min, max, count, compared: r.compared, configs: r.configs, configNames,
     text: `${r.test} (${r.mode} mode) ${sizeText(ratio, min, max)} ${metric.spoken}, ${direction === 'cheaper' ? metric.better : metric.worse} ${reachText(count, r.compared, r.configs, configNames, metric)}`,
+    cause: causeText(causes, r.pair_index, configNames),
   };
 }
 
-/** Every change beyond noise of `rows`, in the rows' order (pair, mode, test), costlier before cheaper. */
-export function changeEntries(rows: readonly ReleaseChangeRow[], metric: Metric): ChangeEntry[] {
-  return rows.flatMap((r) => [entry(r, 'costlier', metric), entry(r, 'cheaper', metric)].filter((e): e is ChangeEntry => e !== null));
+/**
+ * Every change beyond noise of `rows`, in the rows' order (pair, mode, test), costlier before
+ * cheaper, each with what `causes` say of its configurations.
+ */
+export function changeEntries(rows: readonly ReleaseChangeRow[], metric: Metric, causes: PairCauses = new Map()): ChangeEntry[] {
+  return rows.flatMap((r) => [entry(r, 'costlier', metric, causes), entry(r, 'cheaper', metric, causes)].filter((e): e is ChangeEntry => e !== null));
 }
 
 /** Entries by the size of their change (|ln ratio|, largest first), ties in release order. */
@@ -212,28 +225,42 @@ export function pairNote(rows: readonly ReleaseChangeRow[], precision = false): 
   return parts.join('; ');
 }
 
-/** The rows as pairs in release order, each with its entries and note (`precision`: judged by intervals). */
-export function pairChanges(rows: readonly ReleaseChangeRow[], metric: Metric, precision = false): PairChanges[] {
+/**
+ * The rows as pairs in release order, each with its entries (the largest first), its note
+ * (`precision`: judged by intervals) and what `causes` say of it.
+ */
+export function pairChanges(rows: readonly ReleaseChangeRow[], metric: Metric, precision = false, causes: PairCauses = new Map()): PairChanges[] {
   const byPair = new Map<number, ReleaseChangeRow[]>();
   for (const r of rows) byPair.set(r.pair_index, [...(byPair.get(r.pair_index) ?? []), r]);
   return [...byPair.entries()].sort(([a], [b]) => a - b).map(([pairIndex, pairRows]) => ({
     pairIndex,
     from: pairRows[0]?.from_version ?? '',
     to: pairRows[0]?.to_version ?? '',
-    entries: changeEntries(pairRows, metric),
+    entries: bySize(changeEntries(pairRows, metric, causes)),
     note: pairNote(pairRows, precision),
+    cause: pairCauseText(causes, pairIndex, Math.max(0, ...pairRows.map((r) => r.compared))),
   }));
 }
 
-/** Above this many entries listed, each pair folds to its one-line summary until opened. */
-export const FOLD_ABOVE = 100;
+/**
+ * The most entries listed at first: by size, the largest LIST_CAP (and as many more per "Show
+ * more"); by release, the largest of each pair, as many per pair as keep the list within it
+ * (pairLimit).
+ */
+export const LIST_CAP = 300;
 
-/** The entries listed by size at first, and how many more each "Show more" adds. */
-export const SIZE_PAGE = 200;
-
-/** Whether the pairs are folded: listed by release, and more than FOLD_ABOVE entries. */
-export function foldsPairs(order: ChangeOrder, listed: number): boolean {
-  return order === 'release' && listed > FOLD_ABOVE;
+/**
+ * How many of each pair's entries (the largest first) to list so that the list holds at most
+ * `cap`: every entry when they fit (Infinity), else the most per pair that fit, at least one.
+ * `counts` are the pairs' numbers of entries.
+ */
+export function pairLimit(counts: readonly number[], cap = LIST_CAP): number {
+  const listed = (k: number) => counts.reduce((n, c) => n + Math.min(c, k), 0);
+  const most = Math.max(0, ...counts);
+  if (listed(most) <= cap) return Infinity;
+  let k = 1;
+  while (k < most && listed(k + 1) <= cap) k += 1;
+  return k;
 }
 
 /**

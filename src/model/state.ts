@@ -3,7 +3,7 @@
  * string. Everything a user can change lives here, so a URL restores exactly what was on screen.
  *
  * URL form (only values that differ from DEFAULTS are written, in a fixed order):
- *   ?hw=amd-epyc-2-cores&metric=ir&view=max&mode=data&q=lrange&from=2.8.24&to=7.4.1&releases=all&open=data:SET@7.4.1&open=pipe:GET@2.6.17&chart=data:SET
+ *   ?hw=amd-epyc-2-cores&ext=1&metric=ir&view=max&mode=data&q=lrange&from=2.8.24&to=7.4.1&releases=all&open=data:SET@7.4.1&open=pipe:GET@2.6.17&chart=data:SET
  *   &table=data:SET&sql=SELECT+*+FROM+results&limit=100
  *   &base=clang|-O2&scope=7.4.1&a=7.2.6&b=7.4.1&vs=intel-r-xeon-r-processor-2-cores&cell=7.4.1|clang|-Ofast&section=compare
  *   (analysisState.ts)
@@ -31,6 +31,11 @@ export interface AppState extends AnalysisState {
    * whenever the data has more than one class, so a link names its hardware; null with one.
    */
   readonly hw: string | null;
+  /**
+   * Whether the extended configurations (plan.extended: -O3, -O3 -flto, ...) are shown beside the
+   * reference ones. Like the hardware, it decides what every table holds: a change loads the page anew.
+   */
+  readonly ext: boolean;
   /** The metric every view shows (src/vocabulary.ts): measured requests/second, or a counted cost per request. */
   readonly metric: MetricId;
   /** Axis view for every chart on the page. */
@@ -63,6 +68,7 @@ export interface AppState extends AnalysisState {
 /** The state of a URL with no parameters. */
 export const DEFAULTS: AppState = Object.freeze({
   hw: null,
+  ext: false,
   // Counted instructions repeat exactly; requests/second repeats lie a median 12.6% / 11.8% apart
   // on the reference hardware, so only the count can rank builds: it is what a reader sees first.
   metric: 'ir',
@@ -106,6 +112,7 @@ export function parseChartKey(key: string): { mode: string; test: string } | nul
 export function encodeState(state: AppState): string {
   const params = new URLSearchParams();
   if (state.hw) params.set('hw', state.hw);
+  if (state.ext) params.set('ext', '1');
   if (state.metric !== DEFAULTS.metric) params.set('metric', state.metric);
   if (state.view !== DEFAULTS.view) params.set('view', state.view);
   if (state.mode !== DEFAULTS.mode) params.set('mode', state.mode);
@@ -191,7 +198,10 @@ export function decodeState(search: string): Decoded {
     else problems.push(`Unknown mode "${rawMode}"; using "${DEFAULTS.mode}".`);
   }
 
-  const known = new Set(['hw', 'metric', 'view', 'mode', 'q', 'from', 'to', 'releases', 'open', 'chart', 'table', 'sql', 'limit', ...ANALYSIS_PARAMS]);
+  const rawExt = params.get('ext');
+  if (rawExt !== null && rawExt !== '1' && rawExt !== '0') problems.push(`Could not read ext="${rawExt}" (1 shows the extended builds); showing the reference builds.`);
+
+  const known = new Set(['hw', 'ext', 'metric', 'view', 'mode', 'q', 'from', 'to', 'releases', 'open', 'chart', 'table', 'sql', 'limit', ...ANALYSIS_PARAMS]);
   for (const name of new Set(params.keys())) {
     if (!known.has(name)) problems.push(`Unknown parameter "${name}"; ignored.`);
   }
@@ -199,6 +209,7 @@ export function decodeState(search: string): Decoded {
   return {
     state: {
       hw: text('hw'),
+      ext: rawExt === '1',
       metric: pick('metric', METRIC_IDS, DEFAULTS.metric),
       view: pick('view', VIEWS, DEFAULTS.view),
       mode,
@@ -231,6 +242,8 @@ export interface Catalog {
   /** The hardware classes in the data (slug and label), and the default class's slug (null without classes). */
   readonly hardware: readonly { readonly slug: string; readonly label: string }[];
   readonly defaultHardware: string | null;
+  /** Whether the data has extended configurations (plan.extended) to show. */
+  readonly hasExtended: boolean;
 }
 
 /**
@@ -242,6 +255,8 @@ export interface Catalog {
 export function reconcileState(state: AppState, catalog: Catalog): Decoded {
   const problems: string[] = [];
   const hw = reconcileHardware(state.hw, catalog, problems);
+  const ext = state.ext && catalog.hasExtended;
+  if (state.ext && !ext) problems.push('The data has no extended builds; showing the reference builds.');
   const versions = new Set(catalog.versions);
   const bound = (name: 'from' | 'to'): string | null => {
     const value = state[name];
@@ -271,7 +286,7 @@ export function reconcileState(state: AppState, catalog: Catalog): Decoded {
   const analysis = reconcileAnalysis(state, catalog, problems);
   const vs = reconcileVs(state.vs, hw ?? catalog.defaultHardware, catalog, problems);
   const { mode, metric } = reconcileMode(state, catalog, problems);
-  return { state: { ...state, ...analysis, hw, vs, from, to, open, chart, tables, mode, metric }, problems };
+  return { state: { ...state, ...analysis, hw, ext, vs, from, to, open, chart, tables, mode, metric }, problems };
 }
 
 /**

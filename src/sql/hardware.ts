@@ -86,19 +86,27 @@ export function hardwareClassesQuery(): Query<HardwareRow> {
 /**
  * Statements that restrict builds, runs, results and the redone runs and results to the machines of the class labelled
  * `label` (results through their run), and the table machine_hardware (machine_id, hardware,
- * selected) they read. With no class (no machine described) nothing is restricted.
+ * selected) they read. With no class (no machine described) nothing is restricted. With
+ * `plannedOnly`, builds and runs (and so their results) are also restricted to the cells of the
+ * view `plan` (the reference configurations when the extended ones are not shown: load.ts).
  */
-export function hardwareViewsSql(label: string | null): string {
+export function hardwareViewsSql(label: string | null, plannedOnly = false): string {
   const selected = `SELECT machine_id FROM machine_hardware WHERE selected`;
-  const where = (column: string, ids: string) => (label === null ? '' : ` WHERE ${column} IN (${ids})`);
+  const where = (...conditions: (string | false)[]) => {
+    const kept = conditions.filter((c): c is string => c !== false);
+    return kept.length ? ` WHERE ${kept.join(' AND ')}` : '';
+  };
+  const onClass = (column: string, ids: string) => label !== null && `${column} IN (${ids})`;
+  const planned = plannedOnly && 'cell_id IN (SELECT cell_id FROM plan)';
   return [
     `CREATE OR REPLACE TABLE machine_hardware AS
 SELECT machine_id, hardware, coalesce(hardware = ${sqlLiteral(label)}, ${label === null}) AS selected
 FROM (${MACHINE_LABELS})`,
-    `CREATE OR REPLACE VIEW builds AS SELECT * FROM all_builds${where('machine_id', selected)}`,
-    `CREATE OR REPLACE VIEW runs AS SELECT * FROM all_runs${where('machine_id', selected)}`,
-    `CREATE OR REPLACE VIEW results AS SELECT * FROM all_results${where('run_id', 'SELECT run_id FROM runs')}`,
-    `CREATE OR REPLACE VIEW redone_runs AS SELECT * FROM all_redone_runs${where('machine_id', selected)}`,
-    `CREATE OR REPLACE VIEW redone_results AS SELECT * FROM all_redone_results${where('run_id', 'SELECT run_id FROM redone_runs')}`,
+    `CREATE OR REPLACE VIEW builds AS SELECT * FROM all_builds${where(onClass('machine_id', selected), planned)}`,
+    `CREATE OR REPLACE VIEW runs AS SELECT * FROM all_runs${where(onClass('machine_id', selected), planned)}`,
+    // A run of the class is already one of a planned cell.
+    `CREATE OR REPLACE VIEW results AS SELECT * FROM all_results${where(onClass('run_id', 'SELECT run_id FROM runs') || planned)}`,
+    `CREATE OR REPLACE VIEW redone_runs AS SELECT * FROM all_redone_runs${where(onClass('machine_id', selected), planned)}`,
+    `CREATE OR REPLACE VIEW redone_results AS SELECT * FROM all_redone_results${where(onClass('run_id', 'SELECT run_id FROM redone_runs') || planned)}`,
   ].join(';\n');
 }

@@ -5,6 +5,7 @@
 import { LAZY_COLUMNS, lazyTable, OPTIONAL_COLUMNS, SCHEMA, storedName, type TableName, tableFile } from './schema';
 import { COUNT_REPEATS, COUNTED_METRICS, type Metric, RPS } from '../vocabulary';
 import { query, type Query } from './query';
+import { depColumnsQuery } from './releaseCauses';
 
 /**
  * Makes one table readable: a view over its registered Parquet file with the documented columns
@@ -64,12 +65,37 @@ export const othersPercentSql = (column: string): string =>
   `TRY_CAST(regexp_extract(${column}, '^others:([0-9.]+)', 1) AS DOUBLE)`;
 
 /**
+ * Whether a plan row is an extended configuration (plan.extended: -O3, -O3 -flto, ...); NULL, from
+ * plans written before the column, which held only the reference configurations, is not.
+ */
+export const EXTENDED_SQL = 'coalesce(extended, false)';
+
+/**
+ * The view `plan` every query reads: the published plan (all_plan) with the reference
+ * configurations only, or with the extended ones too (`extended`); and the counted instrument's
+ * tables (counts, count_runs, count_runs_superseded) as views of those cells. The page shows one
+ * or the other, as it shows one hardware class (builds, runs and results: hardwareViewsSql with
+ * plannedOnly), so no query needs a condition of its own.
+ */
+export function planViewsSql(extended: boolean): string {
+  const planned = extended ? '' : ' WHERE cell_id IN (SELECT cell_id FROM plan)';
+  return [
+    `CREATE OR REPLACE VIEW plan AS SELECT * FROM all_plan${extended ? '' : ` WHERE NOT ${EXTENDED_SQL}`}`,
+    ...(['counts', 'count_runs', 'count_runs_superseded'] as const).map((t) => `CREATE OR REPLACE VIEW ${t} AS SELECT * FROM ${storedName(t)}${planned}`),
+  ].join(';\n');
+}
+
+/**
  * One row of the catalog: a planned version, a compiler, a configuration (in plan order), a chart
  * (mode and test), or a version's rounds in a precision mode on the class shown.
  */
 export interface CatalogRow {
-  /** 'other': a version that is not current (also listed as a 'version'). */
-  kind: 'version' | 'other' | 'compiler' | 'config' | 'chart' | 'rounds' | 'counted' | 'measured';
+  /**
+   * 'other': a version that is not current (also listed as a 'version'); 'extended': an extended
+   * configuration of the published plan, shown or not (name its flag set, mode its compiler);
+   * 'dep': a builds column holding a bundled dependency's version (src/sql/releaseCauses.ts).
+   */
+  kind: 'version' | 'other' | 'compiler' | 'config' | 'extended' | 'chart' | 'rounds' | 'counted' | 'measured' | 'dep';
   /** The version, compiler, configuration's flag set, test, or the rounds' version. */
   name: string;
   /** The chart's or the rounds' mode, the configuration's compiler; null for the other kinds. */
@@ -110,6 +136,7 @@ export function catalogQuery(): Query<CatalogRow> {
      UNION ALL SELECT 'other', version, NULL, ord FROM versions WHERE NOT current
      UNION ALL SELECT 'compiler', compiler, NULL, min(compiler_index)::INTEGER FROM plan GROUP BY compiler
      UNION ALL SELECT 'config', flag_set, compiler, min(compiler_index * 1000 + flag_index)::INTEGER FROM plan GROUP BY compiler, flag_set
+     UNION ALL SELECT 'extended', flag_set, compiler, min(compiler_index * 1000 + flag_index)::INTEGER FROM all_plan WHERE ${EXTENDED_SQL} GROUP BY compiler, flag_set
      UNION ALL SELECT 'chart', test, mode, min(test_index + CASE WHEN protocol = 'precision' THEN ${PRECISION_CHART_ORDER} ELSE 0 END)::INTEGER
        FROM cell_status GROUP BY test, mode
      UNION ALL SELECT 'rounds', version, mode, count(DISTINCT repeat)::INTEGER FROM runs WHERE round_seed IS NOT NULL GROUP BY version, mode
@@ -117,6 +144,7 @@ export function catalogQuery(): Query<CatalogRow> {
        WHERE c.status = 'ok' GROUP BY p.version
      UNION ALL SELECT 'measured', p.version, NULL, min(v.ord) FROM runs r JOIN plan p USING (cell_id) JOIN versions v ON v.version = p.version
        WHERE r.round_seed IS NULL AND r.status <> 'server_failed' GROUP BY p.version
+     UNION ALL SELECT 'dep', column_name, NULL, 0 FROM (${depColumnsQuery().sql})
      ORDER BY kind, ord, name, mode`,
   );
 }

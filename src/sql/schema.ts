@@ -14,13 +14,14 @@ export type TableName = (typeof TABLES)[number];
 export const REQUIRED_TABLE: TableName = 'plan';
 
 /**
- * The name a published file is read under: `all_<table>` for the tables with a row per machine
- * (builds, runs, results and the redone runs and results), which the queries read through views
- * of one hardware class (src/sql/hardware.ts); the table's own name for plan, machines and the
- * counted instrument's tables, counts, count_runs and count_runs_superseded (a count does not depend on the CPU: one dataset).
+ * The name a published file is read under: `all_<table>`, except machines. The queries read the
+ * names without the prefix, views (src/sql/hardware.ts, src/sql/load.ts planViewsSql) of the
+ * configurations shown (the reference ones, or with the extended ones too) and, for builds, runs,
+ * results and the redone runs and results, of one hardware class; counts, count_runs and
+ * count_runs_superseded are one dataset for every machine (a count does not depend on the CPU).
  */
 export function storedName(table: TableName): string {
-  return table === 'plan' || table === 'machines' || table === 'counts' || table === 'count_runs' || table === 'count_runs_superseded' ? table : `all_${table}`;
+  return table === 'machines' ? table : `all_${table}`;
 }
 
 /** File name of a table inside the data folder. */

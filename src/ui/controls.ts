@@ -5,7 +5,7 @@ import { METRIC_IDS, type MetricId, METRICS } from '../vocabulary';
 import { h } from './dom';
 
 /** A change the user asked for. */
-export type StatePatch = Partial<Pick<AppState, 'metric' | 'view' | 'mode' | 'q' | 'from' | 'to' | 'releases'>> & { reset?: true };
+export type StatePatch = Partial<Pick<AppState, 'ext' | 'metric' | 'view' | 'mode' | 'q' | 'from' | 'to' | 'releases'>> & { reset?: true };
 
 /** The filter bar, kept in step with the state. */
 export interface Controls {
@@ -61,11 +61,13 @@ function radioGroup<T extends string>(name: string, legend: string, options: rea
 
 /**
  * Builds the controls into `root`; `versions` in release order fill the range selects. With
- * `others` (versions that are not current) an "every release" switch shows them too.
+ * `others` (versions that are not current) an "every release" switch shows them too; with
+ * `extendedFlagSets` (the flag sets of the plan's extended configurations) an "extended builds"
+ * switch adds those configurations.
  */
 export function createControls(
   root: HTMLElement, versions: readonly string[], onChange: (patch: StatePatch) => void, others = 0,
-  modes: ModeChoices = { reference: ['data', 'pipe'], precision: [], coverage: [] },
+  modes: ModeChoices = { reference: ['data', 'pipe'], precision: [], coverage: [] }, extendedFlagSets: readonly string[] = [],
 ): Controls {
   const metric = radioGroup<MetricId>('metric', 'Metric', METRIC_IDS.map((id) => [id, METRIC_LABELS[id]] as const), (v) => onChange({ metric: v }),
     Object.fromEntries(METRIC_IDS.map((id) => [id, `${METRICS[id].label}: ${METRICS[id].direction}`])));
@@ -109,6 +111,11 @@ export function createControls(
     class: 'flex items-center gap-1 text-sm text-slate-700',
     attrs: { for: 'every-release', title: `Charts show the current versions (the newest patch of each minor line); this adds the ${others} other releases, measured with one repeat (no noise estimate)` },
   }, every, `Every release (+${others})`);
+  const extended = h('input', { attrs: { type: 'checkbox', id: 'extended-builds' }, on: { change: () => onChange({ ext: extended.checked }) } });
+  const extendedLabel = h('label', {
+    class: 'flex items-center gap-1 text-sm text-slate-700',
+    attrs: { for: 'extended-builds', title: `Every view shows the reference configurations; this adds the extended flag sets (${extendedFlagSets.join(', ')}) for each compiler, where they were built and measured` },
+  }, extended, `Extended builds (${extendedFlagSets.join(', ')})`);
   const reset = h('button', { class: 'rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100', attrs: { type: 'button' }, on: { click: () => onChange({ reset: true }) } }, 'Reset');
 
   // On a phone the filters fold behind one button, so the charts start within two screens.
@@ -119,6 +126,7 @@ export function createControls(
     h('div', { class: 'flex items-center gap-2' }, h('label', { class: 'text-sm font-semibold text-slate-700', attrs: { for: 'test-search' } }, 'Test'), search),
     h('div', { class: 'flex items-center gap-2' }, from.label, from.select, to.label, to.select),
     ...(others > 0 ? [everyLabel] : []),
+    ...(extendedFlagSets.length ? [extendedLabel] : []),
     reset,
   );
   const fold = h('button', {
@@ -146,6 +154,7 @@ export function createControls(
       from.select.value = state.from ?? '';
       to.select.value = state.to ?? '';
       every.checked = state.releases === 'all';
+      extended.checked = state.ext;
       count.textContent = `${shown} of ${total} charts`;
     },
     setCounted(figures) {

@@ -25,6 +25,8 @@ export interface AnalysisContext {
   readonly rounds: readonly { readonly mode: string; readonly version: string; readonly rounds: number }[];
   /** The versions with at least one counted figure, in release order. */
   readonly countedVersions: readonly string[];
+  /** The builds columns holding a bundled dependency's version (deps_jemalloc, ...), when the builds record them. */
+  readonly depColumns: readonly string[];
   /** The versions with a finished run of the reference modes on the class shown, in release order. */
   readonly measuredVersions: readonly string[];
   /** Every hardware class in the data, and the one the page shows (null without classes). */

@@ -9,7 +9,9 @@
 import { changeGlyph } from '../model/metric';
 import { precisionStats } from '../data/precisionStats';
 import { RULE_TEXT } from '../model/precision';
-import { betweenText, bySize, changeEntries, FOLD_ABOVE, foldsPairs, pairSummary, SIZE_PAGE, type ChangeEntry, type ChangeReach, CHANGE_LEASTS, compareUrl, hasReach, hasSize, isChangeLeast, pairChanges, type PairChanges, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
+import { betweenText, bySize, changeEntries, type ChangeEntry, type ChangeLeast, type ChangeReach, CHANGE_LEASTS, compareUrl, DEFAULT_LEAST, hasReach, hasSize, isChangeLeast, LIST_CAP, pairChanges, type PairChanges, pairLimit, pairSummary, releaseSpans, type ReleaseSpan } from '../model/releaseChanges';
+import { pairCauses, type PairCauses } from '../model/releaseCauses';
+import { releaseCausesQuery } from '../sql/releaseCauses';
 import { chartKey, chartMatches, type AppState, protocolOf, shownVersions } from '../model/state';
 import { precisionReleaseChangesQuery } from '../sql/precision';
 import type { Query } from '../sql/query';
@@ -39,22 +41,25 @@ const INTRO = [
   'Within a pair, a missing count (not collected, build failed, unsupported) is listed as missing, never as a change. ',
   'The page\'s metric when it is a counted one (instructions, estimated cycles, simulated misses per request), else instructions per request. ',
   'A count of zero (simulated last-level misses: none in the window) has no ratio to a count above zero: such a comparison is listed without a ratio. ',
-  'The page\'s mode filter and test search apply here too. Show picks the changes in every configuration compared (a change in the code, whatever the compiler) or those in some configurations only (where compilers or flag sets part ways). At least hides the changes smaller than 0.1%, 1% or 5% (the geometric mean of their configurations\' changes): a counted cost has next to no noise, so a change of a few instructions per request is beyond it.',
+  'The page\'s mode filter and test search apply here too. Show picks the changes in every configuration compared (a change in the code, whatever the compiler) or those in some configurations only (where compilers or flag sets part ways). ',
+  'At least (1% unless picked) hides the smaller changes (an entry\'s size is the geometric mean of its configurations\' changes): a counted cost has next to no noise, so a change of a few instructions per request is beyond it, as LNT ignores changes under 1% and rustc-perf bands them at 0.2, 1, 2 and 5%. ',
+  `Each pair lists its largest changes first, at most ${LIST_CAP} in all (the rest of a pair a click away). `,
+  'Likely causes come from the builds: identical code or one source commit on both releases (then the change is not Redis\'s code), a compatibility flag added or dropped, a bundled dependency\'s new version.',
 ];
 
 /** The Show choices: which changes are listed. */
 const REACH_OPTIONS: readonly (readonly [ChangeReach, string])[] = [['any', 'every change'], ['every', 'in every configuration'], ['some', 'in some configurations only']];
 
 /** The At least choices: the smallest change listed. */
-const LEAST_OPTIONS: readonly (readonly [string, string])[] = [['', 'any size beyond noise'], ...CHANGE_LEASTS.map((v) => [v, `${v}%`] as const)];
+const LEAST_OPTIONS: readonly (readonly [string, string])[] = CHANGE_LEASTS.map((v) => [v, v === '0' ? 'any size beyond noise' : `${v}%`] as const);
 
 /** What the status line says of the filters that hide changes: "; tests matching "SET", pipe mode". */
-function filterText(state: AppState, reach: ChangeReach): string {
+function filterText(state: AppState, reach: ChangeReach, least: ChangeLeast): string {
   const parts = [
     ...(state.q ? [`tests matching "${state.q}"`] : []),
     ...(state.mode !== 'all' && state.mode !== 'precision' ? [`${state.mode} mode`] : []),
     ...(reach === 'every' ? ['in every configuration compared'] : reach === 'some' ? ['in some configurations only'] : []),
-    ...(state.least ? [`at least ${state.least}%`] : []),
+    ...(least !== '0' ? [`at least ${least}%`] : []),
   ];
   return parts.length ? ` (shown: ${parts.join(', ')})` : '';
 }
@@ -64,7 +69,7 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('changes', 'Changes between releases', INTRO, () => ctx.link({ section: 'changes' }), ctx.tools);
   const order = labelledSelect('changes-order', 'Order', (v) => ctx.update({ changes: v === 'size' ? 'size' : null, section: 'changes' }));
   const show = labelledSelect('changes-reach', 'Show', (v) => ctx.update({ reach: v === 'every' || v === 'some' ? v : null, section: 'changes' }));
-  const least = labelledSelect('changes-least', 'At least', (v) => ctx.update({ least: isChangeLeast(v) ? v : null, section: 'changes' }));
+  const least = labelledSelect('changes-least', 'At least', (v) => ctx.update({ least: isChangeLeast(v) && v !== DEFAULT_LEAST ? v : null, section: 'changes' }));
   frame.controls.append(order.wrap, show.wrap, least.wrap);
   const rule = h('p', { class: 'rule-note mb-2 max-w-4xl text-sm text-slate-700' });
   const list = h('div', { class: 'space-y-3 text-sm' });
@@ -91,39 +96,53 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
     h('li', { attrs: { 'data-change': e.direction === 'cheaper' ? metric.better : metric.worse, 'data-test': e.test, 'data-mode': e.mode, 'data-pair': `${e.from}>${e.to}` } },
       h('span', { class: e.direction === 'cheaper' ? 'text-blue-800' : 'text-orange-800' }, `${changeGlyph(metric, e.direction === 'cheaper' ? 'faster' : 'slower')} `),
       withPair ? h('strong', {}, `${e.from} → ${e.to}${between ? ` (across ${between} without ${metric === RPS ? 'figures' : 'counts'})` : ''}: `) : '',
-      e.text, ' · ', chartLink(e, metric), withPair ? ' · ' : '', withPair ? diffLink(e.from, e.to) : '');
-  // A pair folds to its summary line when the list is long (every release: thousands of entries).
-  const pairBlock = (p: PairChanges, metric: Metric, between: readonly string[], missing: string, open: boolean) =>
-    h('details', { class: 'release-pair', attrs: { 'data-pair': `${p.from}>${p.to}`, 'data-between': String(between.length), ...(open ? { open: '' } : {}) } },
+      e.text, ' · ', chartLink(e, metric), withPair ? ' · ' : '', withPair ? diffLink(e.from, e.to) : '',
+      e.cause ? h('span', { class: 'change-cause text-slate-600' }, ` · likely cause: ${e.cause}`) : '');
+  // A pair lists its `limit` largest changes; the rest of them come on a click.
+  const pairBlock = (p: PairChanges, metric: Metric, between: readonly string[], missing: string, limit: number) => {
+    const ul = h('ul', { class: 'ml-4 list-none space-y-0.5' }, ...p.entries.slice(0, limit).map((e) => entryItem(e, metric, false, between.length)));
+    const rest = p.entries.length - ul.childElementCount;
+    const more = h('button', { class: 'ml-4 text-sm text-blue-700 underline hover:no-underline', attrs: { type: 'button', 'data-action': 'more-pair' } }, `Show the other ${rest} of this pair`);
+    more.addEventListener('click', () => {
+      ul.append(...p.entries.slice(ul.childElementCount).map((e) => entryItem(e, metric, false, between.length)));
+      more.remove();
+    });
+    return h('details', { class: 'release-pair', attrs: { 'data-pair': `${p.from}>${p.to}`, 'data-between': String(between.length), open: '' } },
       h('summary', { class: 'cursor-pointer' },
         h('h3', { class: 'inline font-semibold text-slate-800' }, `${p.from} → ${p.to} `),
         h('span', { class: 'pair-summary text-slate-700' }, pairSummary(p.entries, metric), ' '),
         h('span', {}, '(', diffLink(p.from, p.to), ')')),
       between.length ? h('p', { class: 'pair-span text-slate-600' }, `Spans ${betweenText(between, missing)}.`) : '',
-      p.entries.length ? h('ul', { class: 'ml-4 list-none space-y-0.5' }, ...p.entries.map((e) => entryItem(e, metric, false, between.length))) : '',
+      p.cause ? h('p', { class: 'pair-cause text-slate-700' }, `Likely cause: ${p.cause}.`) : '',
+      p.entries.length ? ul : '', rest > 0 ? more : '',
       h('p', { class: 'pair-note text-slate-600' }, p.note.charAt(0).toUpperCase() + p.note.slice(1), '.'));
+  };
 
-  function draw(allRows: readonly ReleaseChangeRow[], state: AppState, metric: Metric, precision: boolean, spans: readonly ReleaseSpan[], unmeasured: readonly string[], shown: number): void {
+  function draw(allRows: readonly ReleaseChangeRow[], causes: PairCauses, state: AppState, metric: Metric, precision: boolean, spans: readonly ReleaseSpan[], unmeasured: readonly string[], shown: number): void {
     // The page's mode filter and test search; then the reach picked under Show and the size under At least.
     const rows = allRows.filter((r) => chartMatches(state, r.mode, r.test, ctx.precisionModes));
     const reach: ChangeReach = state.reach ?? 'any';
-    const pairs = pairChanges(rows, metric, precision).map((p) => ({ ...p, entries: p.entries.filter((e) => hasReach(e, reach) && hasSize(e, state.least)) }));
+    const leastPicked: ChangeLeast = state.least ?? DEFAULT_LEAST;
+    const pairs = pairChanges(rows, metric, precision, causes).map((p) => ({ ...p, entries: p.entries.filter((e) => hasReach(e, reach) && hasSize(e, leastPicked)) }));
     const entries = pairs.flatMap((p) => p.entries);
     const all = changeEntries(allRows, metric).length;
     const missing = precision ? 'not measured in the precision modes' : 'without counts';
     const between = (pairIndex: number) => spans[pairIndex]?.between ?? [];
     const skipped = unmeasured.length ? `; ${unmeasured.length} of the ${shown} releases shown ${missing}, spanned by the pairs around them` : '';
-    const filtered = filterText(state, reach);
+    const filtered = filterText(state, reach, leastPicked);
     const count = filtered ? `${entries.length} of ${all}` : String(all);
-    const folded = foldsPairs(state.changes ?? 'release', entries.length);
-    const foldText = folded ? `; more than ${FOLD_ABOVE} listed, so each pair is one line: open it for its changes` : '';
-    frame.status.textContent = `${count} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}${filtered}${skipped}${foldText}`;
+    const changed = pairs.filter((p) => p.entries.length);
+    const limit = pairLimit(changed.map((p) => p.entries.length));
+    const capText = state.changes !== 'size' && Number.isFinite(limit)
+      ? `; the ${limit === 1 ? 'largest' : `${limit} largest`} of each pair listed (${changed.reduce((n, p) => n + Math.min(limit, p.entries.length), 0)}), the others a click away`
+      : '';
+    frame.status.textContent = `${count} changes beyond ${precision ? 'their 95% intervals' : 'noise'} in ${pairs.length} release pairs, ${metric.name}${precision ? ', precision modes' : ''}${filtered}${skipped}${capText}`;
     if (state.changes === 'size') {
       if (!entries.length) {
         list.replaceChildren(h('p', { class: 'text-slate-600' }, filtered ? `No change beyond noise${filtered} between any two consecutive releases in the range.` : 'No change beyond noise between any two consecutive releases in the range.'));
         return;
       }
-      // The largest first, SIZE_PAGE at a time (every release: thousands).
+      // The largest first, LIST_CAP at a time (every release: thousands).
       const sorted = bySize(entries);
       const ul = h('ul', { class: 'list-none space-y-0.5', attrs: { 'data-order': 'size' } });
       const more = h('button', { class: 'mt-2 rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100', attrs: { type: 'button', 'data-action': 'more-changes' } });
@@ -131,33 +150,45 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
         ul.append(...sorted.slice(ul.childElementCount, n).map((e) => entryItem(e, metric, true, between(e.pairIndex).length)));
         const left = sorted.length - ul.childElementCount;
         more.hidden = left === 0;
-        more.textContent = `Show the next ${Math.min(SIZE_PAGE, left)} (${ul.childElementCount} of ${sorted.length} listed)`;
+        more.textContent = `Show the next ${Math.min(LIST_CAP, left)} (${ul.childElementCount} of ${sorted.length} listed)`;
       };
-      more.addEventListener('click', () => showUpTo(ul.childElementCount + SIZE_PAGE));
-      showUpTo(SIZE_PAGE);
+      more.addEventListener('click', () => showUpTo(ul.childElementCount + LIST_CAP));
+      showUpTo(LIST_CAP);
       list.replaceChildren(ul, more);
-    } else {
-      list.replaceChildren(...pairs.map((p) => pairBlock(p, metric, between(p.pairIndex), missing, !folded)));
+      return;
     }
+    // The pairs without a change listed fold into one line, open on a click.
+    const quiet = pairs.filter((p) => !p.entries.length);
+    const quietBlock = quiet.length
+      ? h('details', { class: 'quiet-pairs' },
+        h('summary', { class: 'cursor-pointer text-slate-700' }, `${quiet.length} ${quiet.length === 1 ? 'pair' : 'pairs'} without a change listed${filtered}: ${quiet.map((p) => `${p.from} → ${p.to}`).join(', ')}`),
+        h('div', { class: 'ml-4 mt-2 space-y-3' }, ...quiet.map((p) => pairBlock(p, metric, between(p.pairIndex), missing, 0))))
+      : '';
+    list.replaceChildren(...changed.map((p) => pairBlock(p, metric, between(p.pairIndex), missing, limit)), quietBlock);
   }
 
-  /** The rows of consecutive releases `pairs` and the query behind them (precision: the paired rounds, judged here). */
-  async function changes(pairs: readonly (readonly [string, string])[], metric: Metric, precision: boolean): Promise<{ rows: ReleaseChangeRow[]; query: Query<unknown> }> {
+  /**
+   * The rows of consecutive releases `pairs`, the queries behind them (precision: the paired rounds,
+   * judged here), and what the builds say of each pair (the counted metrics only).
+   */
+  async function changes(pairs: readonly (readonly [string, string])[], metric: Metric, precision: boolean): Promise<{ rows: ReleaseChangeRow[]; causes: PairCauses; queries: Query<unknown>[] }> {
     if (!precision) {
       const counted = releaseChangesQuery(pairs, metric);
-      return { rows: await ctx.run(counted), query: counted };
+      const builds = releaseCausesQuery(pairs, ctx.depColumns);
+      const [rows, causeRows] = await Promise.all([ctx.run(counted), ctx.run(builds)]);
+      return { rows, causes: pairCauses(causeRows), queries: [counted, builds] };
     }
     const rounds = precisionReleaseChangesQuery(pairs);
-    return { rows: await precisionStats('releases', await ctx.run(rounds)), query: rounds };
+    return { rows: await precisionStats('releases', await ctx.run(rounds)), causes: new Map(), queries: [rounds] };
   }
 
   let renders = 0;
   // The last rows fetched and what they were for: a change of filter alone draws them again.
-  let fetched: { key: string; rows: ReleaseChangeRow[]; query: Query<unknown> } | null = null;
+  let fetched: { key: string; rows: ReleaseChangeRow[]; causes: PairCauses; queries: Query<unknown>[] } | null = null;
   async function render(state: AppState): Promise<void> {
     order.setOptions([['release', 'by release'], ['size', 'by size of change']], state.changes ?? 'release');
     show.setOptions(REACH_OPTIONS, state.reach ?? 'any');
-    least.setOptions(LEAST_OPTIONS, state.least ?? '');
+    least.setOptions(LEAST_OPTIONS, state.least ?? DEFAULT_LEAST);
     const precision = protocolOf(state.mode, ctx.precisionModes) === 'precision';
     const token = ++renders;
     const metric = precision ? RPS : countedMetric(state);
@@ -175,28 +206,34 @@ export function createReleaseChanges(ctx: AnalysisContext): SectionView {
       return;
     }
     const key = `${metric.id}|${precision}|${pairs.map((p) => p.join('>')).join(',')}`;
-    let rows: ReleaseChangeRow[];
-    let q: Query<unknown>;
+    let got: { rows: ReleaseChangeRow[]; causes: PairCauses; queries: Query<unknown>[] };
     if (fetched?.key === key) {
-      ({ rows, query: q } = fetched);
+      got = fetched;
     } else {
       frame.status.textContent = 'Computing…';
       try {
-        ({ rows, query: q } = await changes(pairs, metric, precision));
+        got = await changes(pairs, metric, precision);
       } catch (err) {
         showSectionError(frame, 'The changes between releases', err);
         return;
       }
       if (token !== renders) return;
-      fetched = { key, rows, query: q };
+      fetched = { key, ...got };
     }
     frame.status.dataset.status = '';
-    frame.setQueries([{
-      label: precision ? 'paired rounds' : 'changes',
-      title: precision ? 'Changes between consecutive releases, precision modes: every configuration per pair, mode, test and round (lr = ln newer / older in that round)' : `Changes between consecutive releases, ${metric.name}, per pair, mode and test`,
-      query: q, file: `redis-benchmarks-release-changes-${precision ? 'precision-rounds' : metric.id}`,
-    }]);
-    draw(rows, state, metric, precision, spans, unmeasured, shown.length);
+    const [main, builds] = got.queries;
+    frame.setQueries([
+      ...(main ? [{
+        label: precision ? 'paired rounds' : 'changes',
+        title: precision ? 'Changes between consecutive releases, precision modes: every configuration per pair, mode, test and round (lr = ln newer / older in that round)' : `Changes between consecutive releases, ${metric.name}, per pair, mode and test`,
+        query: main, file: `redis-benchmarks-release-changes-${precision ? 'precision-rounds' : metric.id}`,
+      }] : []),
+      ...(builds ? [{
+        label: 'likely causes', title: 'What the counted builds of consecutive releases share or change, per pair and configuration',
+        query: builds, file: 'redis-benchmarks-release-causes',
+      }] : []),
+    ]);
+    draw(got.rows, got.causes, state, metric, precision, spans, unmeasured, shown.length);
   }
 
   return { frame, render, key: (s) => `${countedMetric(s).id}|${s.from}|${s.to}|${s.releases}|${s.changes}|${s.reach}|${s.least}|${s.mode}|${s.q}` };

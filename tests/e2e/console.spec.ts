@@ -39,7 +39,10 @@ test('a console query in the URL opens the console, runs it and shows its rows u
     /^plan · 84 rows$/, /^builds · 71 rows · this hardware$/, /^runs · 638 rows · this hardware$/, /^results · 6,360 rows · this hardware$/,
     /^machines · 2 rows$/, /^redone_runs · 2 rows · this hardware$/, /^redone_results · 20 rows · this hardware$/,
     /^counts · 2,680 rows · every machine$/, /^count_runs · 268 rows · every machine$/, /^count_runs_superseded · 4 rows · every machine$/,
-    /^all_builds · 74 rows · every machine$/, /^all_redone_results · 20 rows · every machine$/, /^all_redone_runs · 2 rows · every machine$/,
+    // all_* hold the extended configurations' rows too (8 cells: builds, counting runs and counts).
+    /^all_builds · 82 rows · every machine$/, /^all_count_runs · 300 rows · every configuration$/, /^all_count_runs_superseded · 4 rows · every configuration$/,
+    /^all_counts · 3,000 rows · every configuration$/, /^all_plan · 92 rows · every configuration$/,
+    /^all_redone_results · 20 rows · every machine$/, /^all_redone_runs · 2 rows · every machine$/,
     /^all_results · 6,420 rows · every machine$/,
     /^all_runs · 644 rows · every machine$/, /^branch_status.*derived$/, /^cell_status.*derived$/, /^cycles_status.*derived$/, /^ir_status.*derived$/,
     /^l1_status.*derived$/, /^ll_status.*derived$/, /^machine_hardware · 2 rows · derived$/, /^versions.*derived$/,

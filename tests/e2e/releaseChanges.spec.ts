@@ -1,7 +1,8 @@
 /**
  * The changes-between-releases section against the fixture (planted changes:
- * tests/fixtures/make-fixtures.mjs): entries beyond noise, "no change within noise", missing
- * counts as missing, links to the chart and to GitHub, and its order in the URL.
+ * tests/fixtures/make-fixtures.mjs): entries beyond noise of at least 1% by default, "no change
+ * within noise", missing counts as missing, likely causes from the builds, links to the chart and
+ * to GitHub, the order and the size in the URL, and at most 300 entries at every release.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { chart, screenshot, useEveryReleaseData, waitForCharts } from './helpers';
@@ -26,6 +27,17 @@ test('lists the changes beyond noise per release pair, with links to the chart a
   await expect(pair(page, '2.6.17', '2.8.24').locator('.pair-summary')).toHaveText('no change listed');
   await expect(changes(page).locator('details.release-pair:not([open])')).toHaveCount(0);
   await expect(pair(page, '2.6.17', '2.8.24').locator('.pair-note')).toHaveText(/^No change within noise in \d+ comparisons/);
+  // A pair without a change listed folds into one line; its causes stay: 2.8.24 is 2.6.17's code.
+  const quiet = changes(page).locator('details.quiet-pairs');
+  await expect(quiet.locator(':scope > summary')).toHaveText('1 pair without a change listed (shown: at least 1%): 2.6.17 → 2.8.24');
+  await expect(quiet).not.toHaveAttribute('open', '');
+  await quiet.locator(':scope > summary').click();
+  await expect(pair(page, '2.6.17', '2.8.24').locator('.pair-cause')).toHaveText('Likely cause: identical code on both releases (all 11 configurations).');
+  // 3.0.7 dropped 2.x's -fcommon: said of the pair and beside each of its changes.
+  // (With builds.deps_jemalloc in the schema, the bundled jemalloc's 3.6.0 → 4.0.3 is said too.)
+  await expect(pair(page, '2.8.24', '3.0.7').locator('.pair-cause')).toContainText('Likely cause: compatibility flags -fcommon → none (all 12 configurations)');
+  await expect(set.locator('.change-cause')).toContainText(' · likely cause: compatibility flags -fcommon → none');
+  await expect(pair(page, '7.2.6', '7.4.1').locator('.pair-cause')).toHaveCount(0);
   // A release without counts is skipped, never a change: the pair around it spans it and says so.
   await expect(pair(page, '3.0.7', '5.0.14')).toHaveCount(0);
   await expect(pair(page, '5.0.14', '6.2.16')).toHaveCount(0);
@@ -78,7 +90,7 @@ test('the order by size is kept in the URL and survives back, forward and a relo
 });
 
 test('Show keeps the changes in every configuration or in some only; the mode filter and test search apply; all kept in the URL', async ({ page }) => {
-  await page.goto('./?metric=ir&section=changes');
+  await page.goto('./?metric=ir&section=changes&least=0');
   await waitForCharts(page);
   const status = changes(page).locator('[role="status"][data-status]');
   await expect(pair(page, '7.2.6', '7.4.1')).toBeVisible();
@@ -105,7 +117,7 @@ test('Show keeps the changes in every configuration or in some only; the mode fi
   await expect(pair(page, '2.8.24', '3.0.7').locator('li[data-test="SET"][data-mode="data"]')).toBeVisible();
 
   // The page's test search and mode filter: pipe-mode INCR alone.
-  await page.goto('./?metric=ir&section=changes&mode=pipe&q=incr');
+  await page.goto('./?metric=ir&section=changes&mode=pipe&q=incr&least=0');
   await waitForCharts(page);
   await expect(pair(page, '7.2.6', '7.4.1').locator('li')).toHaveCount(1);
   await expect(pair(page, '7.2.6', '7.4.1').locator('li')).toHaveAttribute('data-test', 'INCR');
@@ -116,13 +128,15 @@ test('Show keeps the changes in every configuration or in some only; the mode fi
   await expect(status).toContainText('(shown: tests matching "incr", pipe mode)');
 });
 
-test('At least hides the changes smaller than the size picked, kept in the URL', async ({ page }) => {
+test('At least hides the changes smaller than the size picked, 1% by default, kept in the URL', async ({ page }) => {
   await page.goto('./?metric=ir&section=changes');
   await waitForCharts(page);
   const status = changes(page).locator('[role="status"][data-status]');
   await expect(pair(page, '7.2.6', '7.4.1')).toBeVisible();
-  await expect(page.locator('#changes-least')).toHaveValue('');
-  const total = Number(/^(\d+) changes/.exec((await status.textContent()) ?? '')?.[1]);
+  await expect(page.locator('#changes-least')).toHaveValue('1');
+  await expect(page.locator('#changes-least option')).toHaveText(['any size beyond noise', '0.1%', '0.5%', '1%', '2%', '5%']);
+  await expect(status).toContainText(/^\d+ of \d+ changes .*\(shown: at least 1%\)/);
+  const total = Number(/^\d+ of (\d+) changes/.exec((await status.textContent()) ?? '')?.[1]);
   // The fixture's planted changes: about +2.6% to +3.5% between most pairs, +5.7% (SET +7.2%) and INCR −2.8% from 3.0.7 to 6.2.16.
   await page.locator('#changes-least').selectOption('5');
   await expect(page).toHaveURL(/least=5/);
@@ -136,40 +150,65 @@ test('At least hides the changes smaller than the size picked, kept in the URL',
   expect(sizes.length).toBeGreaterThan(0);
   expect(sizes.length).toBeLessThan(total);
   for (const size of sizes) expect(size).toBeGreaterThanOrEqual(5);
+  // Each pair lists its largest change first.
+  const acrossSizes = (await across.locator('li').allTextContents()).map((t) => Math.abs(Number(/([+−-][\d.]+)%/.exec(t)?.[1]?.replace('−', '-'))));
+  expect(acrossSizes).toEqual([...acrossSizes].sort((a, b) => b - a));
   await page.reload();
   await waitForCharts(page);
   await expect(page.locator('#changes-least')).toHaveValue('5');
   await expect(pair(page, '7.2.6', '7.4.1').locator('li')).toHaveCount(0);
-  await page.locator('#changes-least').selectOption('');
-  await expect(page).not.toHaveURL(/least=/);
+  await page.locator('#changes-least').selectOption('0');
+  await expect(page).toHaveURL(/least=0/);
   await expect(status).toContainText(new RegExp(`^${total} changes`));
+  // Back to the default: the URL names no size, and a link that names 1% shows the same.
+  await page.locator('#changes-least').selectOption('1');
+  await expect(page).not.toHaveURL(/least=/);
+  await page.goto('./?metric=ir&section=changes&least=1');
+  await waitForCharts(page);
+  await expect(page).not.toHaveURL(/least=/);
+  await expect(page.locator('#changes-least')).toHaveValue('1');
 });
 
 test.describe('at every release (158 versions, each 3% costlier than the one before)', () => {
   useEveryReleaseData();
 
-  test('the pairs fold to their summary lines, open on a click, and the order by size lists 200 at a time', async ({ page }) => {
+  test('at most 300 changes of at least 1% are listed, each pair its largest first, the rest on a click; by size 300 at a time', async ({ page }) => {
     await page.goto('./?metric=ir&section=changes&releases=all');
     await waitForCharts(page);
     const status = changes(page).locator('[role="status"][data-status]');
     await expect(status).toContainText('in 157 release pairs');
-    await expect(status).toContainText('more than 100 listed, so each pair is one line: open it for its changes');
-    await expect(changes(page).locator('details.release-pair')).toHaveCount(157);
-    await expect(changes(page).locator('details.release-pair[open]')).toHaveCount(0);
-    const last = pair(page, '7.4.0', '7.4.1');
-    await expect(last.locator('.pair-summary')).toHaveText(/^\d+ changes: \d+ ▲ costlier; largest /);
-    await expect(last.locator('li').first()).toBeHidden();
-    await last.locator('summary h3').click();
-    await expect(last).toHaveAttribute('open', '');
-    await expect(last.locator('li').first()).toBeVisible();
+    await expect(status).toContainText('(shown: at least 1%)');
+    // Each pair lists as many of its largest as keep the list within 300 (the planted 3% a release
+    // shrinks below 1% from about the 100th release on, so the later pairs list none).
+    const capped = /the (?:(\d+) )?largest of each pair listed \((\d+)\), the others a click away/.exec((await status.textContent()) ?? '');
+    expect(capped).not.toBeNull();
+    const perPair = Number(capped?.[1] ?? 1);
+    const listed = Number(capped?.[2]);
+    expect(listed).toBeLessThanOrEqual(300);
+    const entries = changes(page).locator('li');
+    await expect(entries).toHaveCount(listed);
+    for (const text of await entries.allTextContents()) {
+      expect(Math.abs(Number(/([+−-][\d.]+)%/.exec(text)?.[1]?.replace('−', '-')))).toBeGreaterThanOrEqual(1);
+    }
+    await expect(changes(page).locator('details.quiet-pairs > summary')).toContainText('7.4.0 → 7.4.1');
+    const first = pair(page, '2.6.1', '2.6.2');
+    await expect(first.locator('.pair-summary')).toHaveText(/^\d+ changes: \d+ ▲ costlier; largest /);
+    await expect(first.locator('li')).toHaveCount(perPair);
+    const rest = first.locator('button[data-action="more-pair"]');
+    await expect(rest).toHaveText(/^Show the other \d+ of this pair$/);
+    const others = Number(/other (\d+)/.exec((await rest.textContent()) ?? '')?.[1]);
+    await rest.click();
+    await expect(first.locator('li')).toHaveCount(perPair + others);
+    await expect(rest).toHaveCount(0);
+    const sizes = (await first.locator('li').allTextContents()).map((t) => Math.abs(Number(/([+−-][\d.]+)%/.exec(t)?.[1]?.replace('−', '-'))));
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
 
     await page.locator('#changes-order').selectOption('size');
     const list = changes(page).locator('ul[data-order="size"]');
-    await expect(list.locator('li')).toHaveCount(200);
+    await expect(list.locator('li')).toHaveCount(300);
     const more = changes(page).locator('button[data-action="more-changes"]');
-    await expect(more).toHaveText(/^Show the next 200 \(200 of \d+ listed\)$/);
+    await expect(more).toHaveText(/^Show the next 300 \(300 of \d+ listed\)$/);
     await more.click();
-    await expect(list.locator('li')).toHaveCount(400);
-    await expect(more).toHaveText(/^Show the next 200 \(400 of \d+ listed\)$/);
+    await expect(list.locator('li')).toHaveCount(600);
   });
 });

@@ -42,15 +42,17 @@ export async function rewrittenFixture(table: TableName, select: string): Promis
 
 /**
  * Opens the fixture dataset; `tables` limits which files are registered (default: all five),
- * `replace` substitutes the bytes of some of them, and `hardware` is the slug of the hardware
- * class to show (default: the site's default class).
+ * `replace` substitutes the bytes of some of them, `hardware` is the slug of the hardware
+ * class to show (default: the site's default class), and `extended` shows the extended
+ * configurations beside the reference ones (the page's `ext=1`).
  */
 export function openFixtureDb(
   tables: readonly TableName[] = TABLES,
   replace: Partial<Record<TableName, Uint8Array>> = {},
   hardware: string | null = null,
+  extended = false,
 ): Promise<FixtureDb> {
-  return openPrepared(tables, (table) => replace[table] ?? fixtureBytes(table), hardware);
+  return openPrepared(tables, (table) => replace[table] ?? fixtureBytes(table), hardware, extended);
 }
 
 /** Opens the Parquet files of a data folder (e.g. the published public/data) as the site does. */
@@ -60,13 +62,13 @@ export function openDataDirDb(dir: string): Promise<FixtureDb> {
 }
 
 async function openPrepared(
-  tables: readonly TableName[], bytes: (table: TableName) => Uint8Array, hardware: string | null = null,
+  tables: readonly TableName[], bytes: (table: TableName) => Uint8Array, hardware: string | null = null, extended = false,
 ): Promise<FixtureDb> {
   const { db, run } = await openNodeDuckDB();
   for (const table of tables) db.registerFileBuffer(tableFile(table), bytes(table));
   const runner: QueryRunner = {
     run: async <Row>(q: Query<Row>) => run(q.sql, [...q.params]) as Row[],
   };
-  const catalog = await prepareTables(runner, new Set(tables), hardware);
+  const catalog = await prepareTables(runner, new Set(tables), hardware, new Set(), extended);
   return { runner, catalog, versions: catalog.versions };
 }

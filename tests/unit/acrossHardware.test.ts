@@ -289,7 +289,7 @@ describe('the vs parameter', () => {
   const catalog = {
     versions: ['7.4.1'], charts: new Set(['data:SET']), modes: ['data'], precisionModes: [], configs: new Set(['gcc|-O2']),
     hardware: [{ slug: 'amd-epyc-2-cores', label: 'AMD EPYC, 2 cores' }, { slug: 'intel-xeon-2-cores', label: 'Intel Xeon, 2 cores' }],
-    defaultHardware: 'amd-epyc-2-cores',
+    defaultHardware: 'amd-epyc-2-cores', hasExtended: false,
   };
 
   it('round-trips after the compared builds', () => {

@@ -10,6 +10,7 @@ const catalog = {
   configs: new Set(['gcc|-O2', 'clang|-O2 -flto']),
   hardware: [],
   defaultHardware: null,
+  hasExtended: false,
 };
 
 describe('analysis parameters in the URL', () => {

@@ -5,7 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  betweenText, bySize, changeEntries, compareUrl, FOLD_ABOVE, foldsPairs, hasReach, hasSize, pairChanges, pairNote, pairSummary, releasePairs, releaseSpans,
+  betweenText, bySize, CHANGE_LEASTS, changeEntries, type ChangeLeast, compareUrl, DEFAULT_LEAST, hasReach, hasSize, LIST_CAP, pairChanges, pairLimit, pairNote,
+  pairSummary, releasePairs, releaseSpans,
 } from '../../src/model/releaseChanges';
 import { releaseChangesQuery, type ReleaseChangeRow } from '../../src/sql/releaseChanges';
 import { METRICS, RPS } from '../../src/vocabulary';
@@ -138,11 +139,16 @@ describe('shaping the changes', () => {
 
   it('hasSize keeps the changes of at least the size picked, either way', () => {
     const sizes = [1.00004, 0.999, 1.0099, 0.99, 1.05, 0.94].map((ratio) => ({ ratio }));
-    const kept = (least: '0.1' | '1' | '5' | null) => sizes.filter((e) => hasSize(e, least)).map((e) => e.ratio);
-    expect(kept(null)).toEqual([1.00004, 0.999, 1.0099, 0.99, 1.05, 0.94]);
+    const kept = (least: ChangeLeast) => sizes.filter((e) => hasSize(e, least)).map((e) => e.ratio);
+    expect(kept('0')).toEqual([1.00004, 0.999, 1.0099, 0.99, 1.05, 0.94]);
     expect(kept('0.1')).toEqual([0.999, 1.0099, 0.99, 1.05, 0.94]);
+    expect(kept('0.5')).toEqual([0.999, 1.0099, 0.99, 1.05, 0.94].filter((r) => Math.abs(r - 1) >= 0.005));
     expect(kept('1')).toEqual([0.99, 1.05, 0.94]);
+    expect(kept('2')).toEqual([1.05, 0.94]);
     expect(kept('5')).toEqual([1.05, 0.94]);
+    // The default is 1%, as LNT's threshold; the sizes offered are rustc-perf's bands and 0.1%.
+    expect(DEFAULT_LEAST).toBe('1');
+    expect(CHANGE_LEASTS).toEqual(['0', '0.1', '0.5', '1', '2', '5']);
   });
 
   it('pairSummary counts a pair\'s changes each way and names the largest, in the metric\'s words', () => {
@@ -159,14 +165,26 @@ describe('shaping the changes', () => {
     expect(pairSummary([], METRICS.ir)).toBe('no change listed');
   });
 
-  it('foldsPairs folds the pairs listed by release when more than FOLD_ABOVE changes are listed', () => {
-    expect(foldsPairs('release', FOLD_ABOVE)).toBe(false);
-    expect(foldsPairs('release', FOLD_ABOVE + 1)).toBe(true);
-    expect(foldsPairs('size', 10 * FOLD_ABOVE)).toBe(false);
+  it('pairLimit lists every entry when they fit, else as many of each pair\'s largest as keep the list within the cap', () => {
+    expect(LIST_CAP).toBe(300);
+    expect(pairLimit([40, 3, 0, 12])).toBe(Infinity);
+    expect(pairLimit([50, 50, 50, 50, 50, 50, 50])).toBe(42);
+    // 157 pairs of 40 changes (every release, each 3% costlier): one per pair, since two would be 314.
+    expect(pairLimit(Array.from({ length: 157 }, () => 40))).toBe(1);
+    // More pairs than the cap: still one each.
+    expect(pairLimit(Array.from({ length: 400 }, () => 2))).toBe(1);
+    expect(pairLimit([10, 1, 1, 1], 8)).toBe(5);
+    expect(pairLimit([])).toBe(Infinity);
   });
 
-  it('pairChanges groups rows by pair in release order', () => {
+  it('pairChanges groups rows by pair in release order, each pair\'s entries the largest first', () => {
     const pairs = pairChanges([{ ...all12, pair_index: 1, from_version: '7.0.12', to_version: '7.0.13' }, base], METRICS.ir);
     expect(pairs.map((p) => [p.from, p.to, p.entries.length])).toEqual([['7.0.11', '7.0.12', 0], ['7.0.12', '7.0.13', 1]]);
+    const [pair] = pairChanges([
+      { ...all12, test: 'PING_INLINE', test_index: 0, costlier_ratio: 1.01, costlier_min: 1.01, costlier_max: 1.01 },
+      { ...all12, test: 'SET', test_index: 2, costlier_ratio: 1.2, costlier_min: 1.2, costlier_max: 1.2 },
+      { ...all12, test: 'GET', test_index: 3, costlier: 0, cheaper: 12, cheaper_configs: all12.costlier_configs, cheaper_ratio: 0.9, cheaper_min: 0.9, cheaper_max: 0.9 },
+    ], METRICS.ir);
+    expect(pair?.entries.map((e) => e.test)).toEqual(['SET', 'GET', 'PING_INLINE']);
   });
 });

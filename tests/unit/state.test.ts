@@ -6,6 +6,7 @@ import { METRIC_IDS } from '../../src/vocabulary';
 
 const full: AppState = {
   hw: 'intel-r-xeon-r-processor-2-cores',
+  ext: true,
   metric: 'ir',
   view: 'max',
   mode: 'pipe',
@@ -26,7 +27,7 @@ const full: AppState = {
   vs: 'arm-neoverse-n1-2-cores',
   changes: 'size',
   reach: 'every',
-  least: '1',
+  least: '5',
   cell: '7.4.1|clang|-O2 -flto',
   section: 'compare',
 };
@@ -43,6 +44,7 @@ const catalog = {
     { slug: 'arm-neoverse-n1-2-cores', label: 'ARM Neoverse-N1, 2 cores' },
   ],
   defaultHardware: 'amd-epyc-2-cores',
+  hasExtended: true,
 };
 
 describe('encodeState / decodeState', () => {
@@ -77,11 +79,16 @@ describe('encodeState / decodeState', () => {
     expect(problems).toEqual(['Could not read the reach of the changes "any"; ignored.']);
   });
 
-  it('reads the smallest change listed between releases, and refuses a size not offered', () => {
+  it('reads the smallest change listed between releases, 1% (the default) as absent, and refuses a size not offered', () => {
     expect(decodeState('?least=0.1').state.least).toBe('0.1');
-    const { state, problems } = decodeState('?least=2&reach=some');
+    expect(decodeState('?least=0').state.least).toBe('0');
+    expect(decodeState('?least=2').state.least).toBe('2');
+    // A link written when least=1 was not the default still shows 1%, and is written without it.
+    expect(decodeState('?least=1')).toEqual({ state: DEFAULTS, problems: [] });
+    expect(encodeState({ ...DEFAULTS, least: '0.5' })).toBe('?least=0.5');
+    const { state, problems } = decodeState('?least=3&reach=some');
     expect(state).toEqual({ ...DEFAULTS, reach: 'some' });
-    expect(problems).toEqual(['Could not read the smallest change listed "2"; ignored.']);
+    expect(problems).toEqual(['Could not read the smallest change listed "3"; ignored.']);
   });
 
   it('keeps the valid fields of a partly malformed URL', () => {
@@ -136,6 +143,15 @@ describe('encodeState / decodeState', () => {
     expect(decodeState('?mode=data&hw=amd-epyc-2-cores')).toEqual({ state: { ...DEFAULTS, hw: 'amd-epyc-2-cores', mode: 'data' }, problems: [] });
   });
 
+  it('writes ext=1 for the extended builds only, reads 0 as the reference builds, and refuses another value', () => {
+    expect(encodeState({ ...DEFAULTS, ext: true })).toBe('?ext=1');
+    expect(decodeState('?ext=1').state.ext).toBe(true);
+    expect(decodeState('?ext=0')).toEqual({ state: DEFAULTS, problems: [] });
+    const { state, problems } = decodeState('?ext=yes');
+    expect(state).toEqual(DEFAULTS);
+    expect(problems).toEqual(['Could not read ext="yes" (1 shows the extended builds); showing the reference builds.']);
+  });
+
   it('splits a drilldown at its last @ so test names keep their text', () => {
     expect(decodeState('?open=data:LRANGE_100 (first 100 elements)@7.4.1').state.open).toEqual({
       'data:LRANGE_100 (first 100 elements)': '7.4.1',
@@ -173,6 +189,12 @@ describe('reconcileState', () => {
     const unknown = reconcileState({ ...DEFAULTS, hw: 'intel-r-xeon-r-processor-2-cores' }, single);
     expect(unknown.state).toEqual(DEFAULTS);
     expect(unknown.problems).toHaveLength(1);
+  });
+
+  it('shows the reference builds, with a notice, when a link asks for extended builds the data does not have', () => {
+    const { state, problems } = reconcileState(full, { ...catalog, hasExtended: false });
+    expect(state).toEqual({ ...full, ext: false });
+    expect(problems).toEqual(['The data has no extended builds; showing the reference builds.']);
   });
 
   it('keeps a mode of the data, or the precision modes together, and falls back to the reference modes for another', () => {
