@@ -28,7 +28,7 @@ import { renderCoverage, renderMeasurement } from '../ui/header';
 import { renderLegend } from '../ui/legend';
 import { onceNearScreen } from '../ui/nearScreen';
 import { showLinkNotice, showNoData } from '../ui/notices';
-import { metricOf, RPS } from '../vocabulary';
+import { metricOf } from '../vocabulary';
 import { createAnalysis } from '../views/analysis';
 import { appendTimeShare } from '../views/timeShare';
 import { showAnswer } from '../views/answer';
