@@ -25,6 +25,9 @@ import (
 // then accepted (the same cells counted twice alike). It needs RCB_DEBIAN_TARBALLS (see TestEndToEnd)
 // and valgrind; it takes about ten minutes on 2 cores.
 func TestCountShardsMergeToTheSerialCounts(t *testing.T) {
+	if os.Getenv("RCB_SLOW_TESTS") == "" {
+		t.Skip("a slow real-build test: scripts/test-slow.sh runs it (RCB_SLOW_TESTS=1)")
+	}
 	if testing.Short() {
 		t.Skip("builds Redis and counts it under Valgrind")
 	}

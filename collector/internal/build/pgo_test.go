@@ -35,6 +35,9 @@ func TestSkipReplyReadsEveryReplyType(t *testing.T) {
 // digest recorded, and the profile flags reach the final compile and link.
 // About 6 minutes of both cores.
 func TestPGOBuildRealRedis(t *testing.T) {
+	if os.Getenv("RCB_SLOW_TESTS") == "" {
+		t.Skip("a slow real-build test: scripts/test-slow.sh runs it (RCB_SLOW_TESTS=1)")
+	}
 	if testing.Short() {
 		t.Skip("builds Redis twice per compiler")
 	}

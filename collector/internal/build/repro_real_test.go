@@ -22,6 +22,9 @@ import (
 // and 3 pass Ccache and must match all the same.) It takes about 8 minutes
 // of both cores.
 func TestCodeHashReproducibleRealRedis(t *testing.T) {
+	if os.Getenv("RCB_SLOW_TESTS") == "" {
+		t.Skip("a slow real-build test: scripts/test-slow.sh runs it (RCB_SLOW_TESTS=1)")
+	}
 	if testing.Short() {
 		t.Skip("builds Redis twice")
 	}

@@ -76,6 +76,9 @@ func TestEffectiveFlagsReadsTheServersCompileAndLink(t *testing.T) {
 // read off the compile of server.c and the link of redis-server. clang's 8.0.2
 // link goes through lld. About 5 minutes of both cores.
 func TestStockBuildRealRedis(t *testing.T) {
+	if os.Getenv("RCB_SLOW_TESTS") == "" {
+		t.Skip("a slow real-build test: scripts/test-slow.sh runs it (RCB_SLOW_TESTS=1)")
+	}
 	if testing.Short() {
 		t.Skip("builds Redis")
 	}
