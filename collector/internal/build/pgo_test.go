@@ -35,16 +35,7 @@ func TestSkipReplyReadsEveryReplyType(t *testing.T) {
 // digest recorded, and the profile flags reach the final compile and link.
 // About 6 minutes of both cores.
 func TestPGOBuildRealRedis(t *testing.T) {
-	if os.Getenv("RCB_SLOW_TESTS") == "" {
-		t.Skip("a slow real-build test: scripts/test-slow.sh runs it (RCB_SLOW_TESTS=1)")
-	}
-	if testing.Short() {
-		t.Skip("builds Redis twice per compiler")
-	}
-	tarDir := os.Getenv("RCB_DEBIAN_TARBALLS")
-	if tarDir == "" {
-		t.Skip("RCB_DEBIAN_TARBALLS is not set (scripts/test.sh sets it)")
-	}
+	slowRealBuild(t)
 	pgoClang := clang
 	pgoClang.Profdata = "llvm-profdata-19"
 	for _, tt := range []struct {
@@ -55,14 +46,7 @@ func TestPGOBuildRealRedis(t *testing.T) {
 		{pgoClang, "-fprofile-instr-use="},
 	} {
 		t.Run(tt.compiler.Name, func(t *testing.T) {
-			src := filepath.Join(t.TempDir(), "src")
-			if err := os.MkdirAll(src, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			tar := exec.Command("tar", "xzf", filepath.Join(tarDir, "redis_7.0.15.orig.tar.gz"), "-C", src, "--strip-components=1")
-			if out, err := tar.CombinedOutput(); err != nil {
-				t.Fatalf("extract: %v\n%s", err, out)
-			}
+			src := debianTree(t, "7.0.15")
 			c := config.Cell{Version: "7.0.15", Compiler: tt.compiler, FlagSet: config.FlagSet{Name: "pgo", CFlags: "-O2 -flto", PGO: true}}
 			work := t.TempDir()
 			r, err := Build(context.Background(), Spec{Cell: c, SourceDir: src, WorkDir: work, Jobs: runtime.NumCPU(), Timeout: 20 * time.Minute})

@@ -2,7 +2,6 @@ package build
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -22,29 +21,13 @@ import (
 // and 3 pass Ccache and must match all the same.) It takes about 8 minutes
 // of both cores.
 func TestCodeHashReproducibleRealRedis(t *testing.T) {
-	if os.Getenv("RCB_SLOW_TESTS") == "" {
-		t.Skip("a slow real-build test: scripts/test-slow.sh runs it (RCB_SLOW_TESTS=1)")
-	}
-	if testing.Short() {
-		t.Skip("builds Redis twice")
-	}
-	tarDir := os.Getenv("RCB_DEBIAN_TARBALLS")
-	if tarDir == "" {
-		t.Skip("RCB_DEBIAN_TARBALLS is not set (scripts/test.sh sets it)")
-	}
+	slowRealBuild(t)
 	for _, tool := range []string{clang.CC, clang.AR, clang.NM, "ld.lld-19", "ccache"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed", tool)
 		}
 	}
-	src := filepath.Join(t.TempDir(), "src")
-	if err := os.MkdirAll(src, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tar := exec.Command("tar", "xzf", filepath.Join(tarDir, "redis_7.0.15.orig.tar.gz"), "-C", src, "--strip-components=1")
-	if out, err := tar.CombinedOutput(); err != nil {
-		t.Fatalf("extract: %v\n%s", err, out)
-	}
+	src := debianTree(t, "7.0.15")
 	base := t.TempDir()
 	builds := []struct{ work, ccache string }{
 		{work: filepath.Join(base, "a", "work")},

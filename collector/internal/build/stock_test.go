@@ -76,16 +76,7 @@ func TestEffectiveFlagsReadsTheServersCompileAndLink(t *testing.T) {
 // read off the compile of server.c and the link of redis-server. clang's 8.0.2
 // link goes through lld. About 5 minutes of both cores.
 func TestStockBuildRealRedis(t *testing.T) {
-	if os.Getenv("RCB_SLOW_TESTS") == "" {
-		t.Skip("a slow real-build test: scripts/test-slow.sh runs it (RCB_SLOW_TESTS=1)")
-	}
-	if testing.Short() {
-		t.Skip("builds Redis")
-	}
-	tarDir := os.Getenv("RCB_DEBIAN_TARBALLS")
-	if tarDir == "" {
-		t.Skip("RCB_DEBIAN_TARBALLS is not set (scripts/test.sh sets it)")
-	}
+	slowRealBuild(t)
 	for _, tt := range []struct {
 		version       string
 		compiler      config.Compiler
@@ -96,14 +87,7 @@ func TestStockBuildRealRedis(t *testing.T) {
 		{"8.0.2", clang, "-O3 -flto -fno-omit-frame-pointer", "-O3 -flto -fno-omit-frame-pointer -fuse-ld=lld"},
 	} {
 		t.Run(tt.version+"/"+tt.compiler.Name, func(t *testing.T) {
-			src := filepath.Join(t.TempDir(), "src")
-			if err := os.MkdirAll(src, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			tar := exec.Command("tar", "xzf", filepath.Join(tarDir, "redis_"+tt.version+".orig.tar.gz"), "-C", src, "--strip-components=1")
-			if out, err := tar.CombinedOutput(); err != nil {
-				t.Fatalf("extract: %v\n%s", err, out)
-			}
+			src := debianTree(t, tt.version)
 			c := stockCell(tt.compiler)
 			c.Version = tt.version
 			r, err := Build(context.Background(), Spec{Cell: c, SourceDir: src, WorkDir: t.TempDir(), Jobs: runtime.NumCPU(), Timeout: 20 * time.Minute})

@@ -1,0 +1,40 @@
+package build
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// slowRealBuild skips a test that builds Redis several times unless
+// RCB_SLOW_TESTS is set (scripts/test-slow.sh) and the run is not -short.
+func slowRealBuild(t *testing.T) {
+	t.Helper()
+	if os.Getenv("RCB_SLOW_TESTS") == "" {
+		t.Skip("a slow real-build test: scripts/test-slow.sh runs it (RCB_SLOW_TESTS=1)")
+	}
+	if testing.Short() {
+		t.Skip("builds Redis")
+	}
+}
+
+// debianTree extracts Debian's source tarball of version from
+// RCB_DEBIAN_TARBALLS (scripts/test.sh downloads 7.0.15 and 8.0.2) into a
+// temporary directory; the test is skipped when the variable is not set.
+func debianTree(t *testing.T, version string) string {
+	t.Helper()
+	tarDir := os.Getenv("RCB_DEBIAN_TARBALLS")
+	if tarDir == "" {
+		t.Skip("RCB_DEBIAN_TARBALLS is not set (scripts/test.sh sets it)")
+	}
+	src := filepath.Join(t.TempDir(), "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tar := exec.Command("tar", "xzf", filepath.Join(tarDir, "redis_"+version+".orig.tar.gz"), "-C", src, "--strip-components=1")
+	if out, err := tar.CombinedOutput(); err != nil {
+		t.Fatalf("extract: %v\n%s", err, out)
+	}
+	return src
+}
