@@ -19,7 +19,8 @@ test('charts render one figure per test and mode with the header from the data',
   expect(await bars(set).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-key')))).toEqual([
     '2.6.17', '2.8.24', '3.0.7', '5.0.14', '6.2.16', '7.2.6', '7.4.1',
   ]);
-  await expect(page.locator('#coverage')).toContainText('71 of 84 cells built');
+  await expect(page.locator('#coverage')).toContainText('Instructions per request counted for 67 of 84 planned cells (7 Redis versions × compilers × flag sets)');
+  await expect(page.locator('#coverage')).toContainText('requests/second measured for 68 of them on Fixture CPU @ 2.00GHz, 2 cores (403 of 504 planned runs, 71 cells built)');
   await expect(page.locator('#coverage')).toContainText('3 failed to build');
   await expect(page.locator('#coverage')).toContainText('1 run where the server failed');
   await expect(page.locator('#measurement')).toContainText('Fixture CPU @ 2.00GHz');
@@ -27,6 +28,12 @@ test('charts render one figure per test and mode with the header from the data',
   await expect(page.locator('#measurement')).toContainText('-n 120000 --csv -d 64 -r 9999999999 -P 1000');
   // The counted instrument's workload, one line until opened: the counting runs' own arguments, and why it differs.
   await expect(page.locator('#measurement details.count-protocol summary')).toContainText('counting protocol 2');
+  await expect(page.locator('#measurement .count-workload')).toBeHidden();
+  // "How this was measured" is closed at first: open it, then the counting protocol within it.
+  const measured = page.locator('details:has(> #measurement)');
+  await expect(measured).not.toHaveAttribute('open', '');
+  await measured.locator(':scope > summary').click();
+  await expect(page.locator('#measurement details.count-protocol summary')).toBeVisible();
   await expect(page.locator('#measurement .count-workload')).toBeHidden();
   await page.locator('#measurement details.count-protocol summary').click();
   await expect(page.locator('#measurement')).toContainText('data: redis-benchmark -c 1 -n 20000 -d 64 -r 9999999999 --seed 42; server env FREEZECLOCK_SETTLE_READS=no');
@@ -90,6 +97,9 @@ test('clicking a bar opens its 12 configurations and a second click closes them'
 test('once the page is idle every drilldown is at hand: opening one runs no query and fetches no file', async ({ page }) => {
   // The engine done with its own statements, so that any counted below would be the clicks'.
   await page.waitForFunction(() => performance.getEntriesByName('page:ready').length > 0 && performance.getEntriesByName('tables:ready').length > 0);
+  // The answer panel's interleaved rounds are the page's own one-off statement, sent once the header is shown.
+  await expect(page.locator('#answer .answer-rounds')).not.toContainText('Computing the interleaved rounds');
+  await expect(page.locator('#answer .answer-rounds')).toContainText('Every build and release');
   const seen = dataRequests(page);
   const statements = () => page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('sql:')).length);
   const before = await statements();

@@ -25,7 +25,7 @@ test("a chart's SVG export holds the drawing, its title, axis range, legend and 
   expect(axis).toMatch(/^axis [\d,]+ – [\d,]+ req\/s/);
   // The link (it names the hardware: the fixture has two classes) wraps after its '?'.
   expect(text).toContain(`>Redis Compiler Benchmarks: ${ORIGIN}/redis-compiler-benchmarks/?</text>`);
-  expect(text).toContain('>hw=fixture-cpu-2-00ghz-2-cores&amp;chart=data%3ASET</text>');
+  expect(text).toContain('>hw=fixture-cpu-2-00ghz-2-cores&amp;metric=rps&amp;chart=data%3ASET</text>');
   expect(text).toMatch(/>Data: plan\.parquet, builds\.parquet, runs\.parquet, results\.parquet, machines\.parquet in <\/text>|>Data: plan\.parquet/);
   expect(text).toContain(`${ORIGIN}/redis-compiler-benchmarks/data/`);
   for (const label of ['>gcc</text>', '>clang</text>', '>not collected</text>']) expect(text).toContain(label);

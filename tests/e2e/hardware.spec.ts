@@ -58,8 +58,8 @@ test('a link with hw reopens that hardware: its machine, coverage, status grid a
   await expect(page.locator('[data-notice="link"]')).toHaveCount(0);
   await expect(page.locator('#measurement')).toContainText('Fixture Intel CPU');
   await expect(page.locator('#measurement')).not.toContainText('Fixture CPU @ 2.00GHz');
-  await expect(page.locator('#coverage')).toContainText('3 of 84 cells built on Fixture Intel CPU (family 6 model 85), 2 cores (7 Redis versions × compilers × flag sets), 3 of them measured');
-  await expect(page.locator('#coverage')).toContainText('6 of 504 benchmark runs finished');
+  await expect(page.locator('#coverage')).toContainText('requests/second measured for 3 of them on Fixture Intel CPU (family 6 model 85), 2 cores (6 of 504 planned runs, 3 cells built)');
+  await expect(page.locator('#coverage')).toContainText('of 84 planned cells (7 Redis versions × compilers × flag sets)');
   // A cell whose build failed on the other hardware has no build here: not collected, not failed.
   const status = page.locator('#section-status');
   await expect(status.locator('button[data-cell="7.4.1|clang|-Ofast"]')).toHaveAttribute('title', /^Redis 7\.4\.1 clang -Ofast: not collected\./);
