@@ -75,16 +75,21 @@ test('the summary and build-factor tables have columns for the releases shown, a
   const factorHead = page.locator('.factor-table[data-mode="data"] thead th');
   await expect(summaryHead.last()).toHaveText(/^all \d+$/);
   expect(await summaryHead.allTextContents()).not.toContain('3.0.7');
-  expect(await factorHead.allTextContents()).not.toContain('3.0.7');
-  await expect(factorHead.last()).toHaveText(/^all \d+$/);
   await expect(page.locator('#summary-scope option[value="3.0.7"]')).toHaveCount(0);
   await expect(page.locator('#summary-scope option[value=""]')).toHaveText(/^all \d+ versions$/);
+  // The sections are tabs, one open at a time: opening the build factors closes the summary.
+  await page.locator('[data-tab="factors"]').click();
+  await expect(page.locator('#section-summary')).toBeHidden();
+  await expect(factorHead.last()).toHaveText(/^all \d+$/);
+  expect(await factorHead.allTextContents()).not.toContain('3.0.7');
 
   await page.locator('#every-release').check();
-  await expect(summaryHead.last()).toHaveText('all');
-  expect(await summaryHead.allTextContents()).toContain('3.0.7');
   await expect(factorHead.last()).toHaveText('all');
   expect(await factorHead.allTextContents()).toContain('3.0.7');
+  await page.locator('[data-tab="summary"]').click();
+  await expect(page.locator('#section-factors')).toBeHidden();
+  await expect(summaryHead.last()).toHaveText('all');
+  expect(await summaryHead.allTextContents()).toContain('3.0.7');
   await expect(page.locator('#summary-scope option[value="3.0.7"]')).toHaveCount(1);
   await expect(page.locator('#summary-scope option[value=""]')).toHaveText('all versions');
 });

@@ -82,14 +82,21 @@ test('the sections follow a misses metric: summary, build factors, compare and t
     .toContainText(/\+\d\.\d% simulated branch mispredictions per request, costlier in all 10 configurations/);
   const href = await changes.locator('.release-pair[data-pair="7.2.6>7.4.1"] a[data-link="chart"]').first().getAttribute('href');
   expect(new URL(href ?? '').searchParams.get('metric')).toBe('branch');
+  // The sections are tabs, one open at a time: each is opened before it is read.
   const summary = page.locator('#section-summary');
+  await page.locator('[data-tab="summary"]').click();
+  await expect(changes).toBeHidden();
   await expect(summary.locator('.summary-headline li[data-mode="data"]')).toContainText(/the cheapest build is .*, −[\d.]+% simulated branch mispredictions per request against gcc -O2/);
   await expect(summary.locator('.count-note')).toContainText('callgrind\'s simple branch predictor');
   await expect(summary.locator('li[data-mode="pipe"][data-line="spread"]')).toContainText('simulated branch mispredictions per request median');
   const factors = page.locator('#section-factors');
+  await page.locator('[data-tab="factors"]').click();
+  await expect(summary).toBeHidden();
   await factors.scrollIntoViewIfNeeded();
   await expect(factors.locator('.factor-headline li').first()).toContainText(/^data mode, all versions, simulated branch mispredictions per request: .*-Os vs -O2 ▲ \+9\.0%/);
   const compare = page.locator('#section-compare');
+  await page.locator('[data-tab="compare"]').click();
+  await expect(factors).toBeHidden();
   await compare.scrollIntoViewIfNeeded();
   await expect(compare.locator('table.compare-table[data-mode="data"] caption')).toHaveText('data mode: B against A, simulated branch mispredictions per request (best of repeats; lower is better)');
 });
