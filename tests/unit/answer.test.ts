@@ -7,11 +7,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ModeAnswer, modeAnswers, roundsSentence, signedPercent } from '../../src/model/answer';
 import { pipeResolutionText } from '../../src/model/metric';
 import { answerQuery } from '../../src/sql/answer';
 import { openDataDirDb } from '../support/fixture-db';
+
+// These tests compute every chart and section of the published data, in both metrics, with the
+// engine (minutes on a 2-core machine): a time limit of their own, not the suite's 2 minutes.
+vi.setConfig({ testTimeout: 900_000, hookTimeout: 900_000 });
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

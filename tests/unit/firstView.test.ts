@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createChartData, FIRST_CHUNK, verdictKey } from '../../src/app/chartData';
 import { compilerColors } from '../../src/chart/palette';
 import { DRILLDOWNS_FILE, firstViewQueries } from '../../src/app/firstViewQueries';
@@ -23,6 +23,10 @@ import { configBarsQuery, type VersionRow } from '../../src/sql/charts';
 import type { Query, QueryRunner } from '../../src/sql/query';
 import { DRILLDOWN_BUNDLE_BYTES, firstViewOf, type SiteAnswers } from '../../scripts/siteData';
 import { openDataDirDb, rewrittenFixture } from '../support/fixture-db';
+
+// These tests compute every chart and section of the published data, in both metrics, with the
+// engine (minutes on a 2-core machine): a time limit of their own, not the suite's 2 minutes.
+vi.setConfig({ testTimeout: 900_000, hookTimeout: 900_000 });
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const publishedData = path.resolve(here, '../../public/data');

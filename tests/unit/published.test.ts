@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { TABLES, tableFile } from '../../src/sql/schema';
 import { compareVersions } from '../../src/model/versions';
 import { releasePairs } from '../../src/model/releaseChanges';
@@ -17,6 +17,10 @@ import { summaryQuery } from '../../src/sql/summary';
 import { versionVerdictsQuery } from '../../src/sql/verdicts';
 import { COUNTED_METRICS, type Metric, METRICS } from '../../src/vocabulary';
 import { openDataDirDb, type FixtureDb } from '../support/fixture-db';
+
+// These tests compute every chart and section of the published data, in both metrics, with the
+// engine (minutes on a 2-core machine): a time limit of their own, not the suite's 2 minutes.
+vi.setConfig({ testTimeout: 900_000, hookTimeout: 900_000 });
 
 const published = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../public/data');
 let db: FixtureDb;
