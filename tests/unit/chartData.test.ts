@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chartParts, createChartData, FIRST_CHUNK, verdictKey } from '../../src/app/chartData';
 import { METRICS } from '../../src/vocabulary';
-import { chartKey, DEFAULTS } from '../../src/model/state';
+import { type AppState, chartKey, DEFAULTS } from '../../src/model/state';
 import { configBarsQuery, versionBarsQuery } from '../../src/sql/charts';
 import type { Query, QueryRunner } from '../../src/sql/query';
 import { versionVerdictsQuery } from '../../src/sql/verdicts';
@@ -65,23 +65,26 @@ describe('chartParts', () => {
   });
 });
 
+const RPS_STATE: AppState = { ...DEFAULTS, metric: 'rps' };
+
 describe('createChartData', () => {
   it("draws a first chart from its part's two queries alone, and every chart from both parts", async () => {
+    // In requests/second, whose charts include the precision modes' (a counted metric has the reference modes' alone).
     const runner = countingRunner();
     const data = createChartData(runner, fx.versions, fx.catalog.charts);
     const [first] = fx.catalog.charts;
     const key = chartKey(first?.mode ?? '', first?.test ?? '');
     const [own] = chartParts(fx.catalog.charts);
-    expect(await data.chartRows(DEFAULTS, key)).toHaveLength(fx.versions.length);
-    expect((await data.chartVerdicts(DEFAULTS, key)).get(verdictKey(key, '7.4.1'))).toBeDefined();
+    expect(await data.chartRows(RPS_STATE, key)).toHaveLength(fx.versions.length);
+    expect((await data.chartVerdicts(RPS_STATE, key)).get(verdictKey(key, '7.4.1'))).toBeDefined();
     expect(runner.asked).toEqual([versionBarsQuery(null, METRICS.rps, false, own), versionVerdictsQuery(METRICS.rps, false, own)]);
-    expect(data.verdictsIfReady(DEFAULTS, key)).not.toBeNull();
+    expect(data.verdictsIfReady(RPS_STATE, key)).not.toBeNull();
     const last = fx.catalog.charts.at(-1);
-    expect(data.verdictsIfReady(DEFAULTS, chartKey(last?.mode ?? '', last?.test ?? ''))).toBeNull();
+    expect(data.verdictsIfReady(RPS_STATE, chartKey(last?.mode ?? '', last?.test ?? ''))).toBeNull();
 
-    const all = await data.versionRows(DEFAULTS);
+    const all = await data.versionRows(RPS_STATE);
     expect([...all.keys()]).toEqual(fx.catalog.charts.map((c) => chartKey(c.mode, c.test)));
-    expect(await data.verdicts(DEFAULTS)).toEqual(new Map((await fx.runner.run(versionVerdictsQuery())).map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r])));
+    expect(await data.verdicts(RPS_STATE)).toEqual(new Map((await fx.runner.run(versionVerdictsQuery(METRICS.rps))).map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r])));
     expect(runner.asked).toHaveLength(4);
   });
 
