@@ -9,9 +9,12 @@ import { writeSiteData } from '../../scripts/site-data.mjs';
 /** The preview server's origin (playwright.config.ts: port 4321, or E2E_PORT). */
 export const ORIGIN = `http://127.0.0.1:${process.env.E2E_PORT ?? 4321}`;
 
-/** Waits until every visible chart has drawn its bars. */
+/**
+ * Waits until every visible chart has drawn its bars. A page that waits for the engine (every
+ * release at once, another class) may take longer than an expectation's 15 s on a loaded machine.
+ */
 export async function waitForCharts(page: Page): Promise<void> {
-  await expect(page.locator('main#charts')).toHaveAttribute('aria-busy', 'false');
+  await expect(page.locator('main#charts')).toHaveAttribute('aria-busy', 'false', { timeout: 45_000 });
   await expect(page.locator('figure[data-chart-key] g.bar').first()).toBeVisible();
 }
 
