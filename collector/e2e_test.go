@@ -171,11 +171,11 @@ func checkPlan(t *testing.T, plan []store.Plan, rows int, repeats int32) {
 	if len(plan) != rows {
 		t.Fatalf("%d plan rows, want %d", len(plan), rows)
 	}
-	current := true
+	current, extended := true, false
 	for _, p := range plan {
 		c := cellByID(t, p.CellID)
 		want := store.Plan{CellID: c.id, Version: "7.0.15", Compiler: c.compiler, FlagSet: c.flags, CC: c.cc, CFlags: c.flags,
-			Modes: "data,pipe", Repeats: repeats, Current: &current}
+			Modes: "data,pipe", Repeats: repeats, Current: &current, Extended: &extended}
 		if !reflect.DeepEqual(p, want) {
 			t.Errorf("plan row %+v\nwant %+v", p, want)
 		}
