@@ -1,1 +1,0 @@
-/* fixture: stands in for linenoise.c */
