@@ -33,6 +33,21 @@ func (c Chain) Has(version string) error {
 	return err
 }
 
+// Resolve says what version resolves to in the first source that has it (a
+// source that cannot say has it unknown): a chain checks, as each of its
+// sources does, that no two versions share one origin.
+func (c Chain) Resolve(ctx context.Context, version string) (Origin, error) {
+	m, err := c.member(version)
+	if err != nil {
+		return Origin{}, err
+	}
+	r, ok := m.(Resolver)
+	if !ok {
+		return Origin{}, fmt.Errorf("%w: the source of %q cannot say what it resolves to", ErrUnknownVersion, version)
+	}
+	return r.Resolve(ctx, version)
+}
+
 func (c Chain) member(version string) (Member, error) {
 	var errs []error
 	for _, m := range c {

@@ -28,7 +28,7 @@ func (g Git) Resolve(ctx context.Context, version string) (Origin, error) {
 		if commit == "" {
 			return Origin{}, fmt.Errorf("source_overrides: %s = %q is not a commit of git repository %s", version, sha, g.Repo)
 		}
-		return Origin{ID: commit, Says: fmt.Sprintf("commit %s (source_overrides)", commit)}, nil
+		return Origin{Kind: "git", ID: commit, Says: fmt.Sprintf("commit %s (source_overrides)", commit)}, nil
 	}
 	commit, err := g.revParse(ctx, "refs/tags/"+version+"^{commit}")
 	if err != nil {
@@ -37,7 +37,7 @@ func (g Git) Resolve(ctx context.Context, version string) (Origin, error) {
 	if commit == "" {
 		return Origin{}, fmt.Errorf("%w: no tag %q in git repository %s", ErrUnknownVersion, version, g.Repo)
 	}
-	return Origin{ID: commit, Says: fmt.Sprintf("tag %s resolves to commit %s", version, commit)}, nil
+	return Origin{Kind: "git", ID: commit, Says: fmt.Sprintf("tag %s resolves to commit %s", version, commit)}, nil
 }
 
 // revParse is the object name rev resolves to, "" when the repository has none.

@@ -77,8 +77,8 @@ func (c *Cache) Shared() map[string]string {
 // Stale says whether a tree recorded earlier (its Kind, Commit and SHA256,
 // e.g. a recorded build's) is not what version resolves to now, e.g. a git
 // tag the matrix has overridden since, or a version refused now. A tree of
-// another kind of source than the getter's cannot be compared, nor can a
-// nil Cache's: not stale.
+// another kind of source than the one version resolves to now cannot be
+// compared, nor can a nil Cache's: not stale.
 func (c *Cache) Stale(ctx context.Context, version string, t Tree) (bool, error) {
 	if c == nil {
 		return false, nil
@@ -97,29 +97,16 @@ func (c *Cache) Stale(ctx context.Context, version string, t Tree) (bool, error)
 func (c *Cache) stale(version string, t Tree) bool {
 	o, ok := c.origins[version]
 	switch {
-	case !ok:
+	case !ok || t.Kind != o.Kind:
 		return false
-	case t.Kind == "git" && c.kind() == "git":
+	case t.Kind == "git":
 		return t.Commit != o.ID
-	case t.Kind == "tarball" && c.kind() == "tarball":
+	case t.Kind == "tarball":
 		return t.SHA256 != o.ID
-	case t.Kind == "download" && c.kind() == "download":
+	case t.Kind == "download":
 		return strings.HasPrefix(o.ID, "sha256:") && "sha256:"+t.SHA256 != o.ID
 	}
 	return false
-}
-
-// kind is the Kind of the trees the getter makes.
-func (c *Cache) kind() string {
-	switch c.Getter.(type) {
-	case Git:
-		return "git"
-	case Tarballs:
-		return "tarball"
-	case Download:
-		return "download"
-	}
-	return ""
 }
 
 const marker = ".rcb-source.json"

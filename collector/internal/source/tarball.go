@@ -106,7 +106,7 @@ func (t Tarballs) Resolve(ctx context.Context, version string) (Origin, error) {
 	if err != nil {
 		return Origin{}, err
 	}
-	return Origin{ID: sum, Says: fmt.Sprintf("%s has sha256 %s", name, sum)}, nil
+	return Origin{Kind: "tarball", ID: sum, Says: fmt.Sprintf("%s has sha256 %s", name, sum)}, nil
 }
 
 // find returns the name of version's tarball in the directory.
@@ -154,7 +154,7 @@ func (d Download) Resolve(ctx context.Context, version string) (Origin, error) {
 	if !ok {
 		return Origin{}, fmt.Errorf("%w: %s is not in the redis-hashes list", ErrUnknownVersion, name)
 	}
-	return Origin{ID: h.Algo + ":" + h.Hex, Says: fmt.Sprintf("%s has %s %s (redis-hashes)", name, h.Algo, h.Hex)}, nil
+	return Origin{Kind: "download", ID: h.Algo + ":" + h.Hex, Says: fmt.Sprintf("%s has %s %s (redis-hashes)", name, h.Algo, h.Hex)}, nil
 }
 
 func download(ctx context.Context, url, path string) error {

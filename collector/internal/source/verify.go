@@ -35,6 +35,8 @@ func IsRefusal(err error) (*Refusal, bool) {
 // Origin is what a version resolves to before it is extracted: the source
 // identity two versions must not share.
 type Origin struct {
+	// Kind is the kind of source (Tree.Kind: git, tarball or download).
+	Kind string
 	// ID is the identity compared between versions: the commit (git), the
 	// tarball's sha256 (tarballs) or the upstream digest (download).
 	ID string

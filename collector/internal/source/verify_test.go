@@ -156,3 +156,38 @@ func TestDownloadSharedDigestRefused(t *testing.T) {
 		t.Errorf("sharers = %v, %v; want 3.2.8 -> 3.2.7 (3.2.10, not listed, left out)", shared, err)
 	}
 }
+
+// A chain (the git clone, then a folder of tarballs for newer releases) checks
+// what each of its sources does: tags on one commit are refused, and a build
+// recorded from a tag the matrix overrides since is stale.
+func TestChainRefusesSharedCommitsAndFollowsOverrides(t *testing.T) {
+	repo, commit := gitReleases(t)
+	c14 := commit("6.2.14", "6.2.14", "6.2.15")
+	real15 := commit("6.2.15")
+	tarballs := t.TempDir()
+	writeTarGz(t, filepath.Join(tarballs, "redis-8.0.2.tar.gz"), release("8.0.2"))
+	releases := []string{"6.2.14", "6.2.15", "8.0.2"}
+	ctx := context.Background()
+
+	tagged := &Cache{Dir: t.TempDir(), Releases: releases, Getter: Chain{Git{Repo: repo}, Tarballs{Dir: tarballs}}}
+	if _, err := tagged.Get(ctx, "6.2.15"); err == nil || !strings.Contains(err.Error(), "which 6.2.14 also resolves to") {
+		t.Errorf("6.2.15 through the chain: %v, want the shared-commit refusal", err)
+	}
+	if tree, err := tagged.Get(ctx, "8.0.2"); err != nil || tree.Kind != "tarball" {
+		t.Errorf("8.0.2 through the chain: %+v, %v", tree, err)
+	}
+
+	over := &Cache{Dir: t.TempDir(), Releases: releases, Getter: Chain{Git{Repo: repo, Overrides: map[string]string{"6.2.15": real15}}, Tarballs{Dir: tarballs}}}
+	for _, c := range []struct {
+		tree Tree
+		want bool
+	}{
+		{Tree{Kind: "git", Ref: "6.2.15", Commit: c14}, true},
+		{Tree{Kind: "git", Ref: real15, Commit: real15}, false},
+		{Tree{Kind: "tarball", Ref: "redis-6.2.15.tar.gz", SHA256: "aa"}, false}, // another kind: not compared
+	} {
+		if stale, err := over.Stale(ctx, "6.2.15", c.tree); err != nil || stale != c.want {
+			t.Errorf("Stale(6.2.15, %+v) = %v, %v; want %v", c.tree, stale, err, c.want)
+		}
+	}
+}
