@@ -399,7 +399,7 @@ func runMake(ctx context.Context, s Spec, dir string, args []string, logf *os.Fi
 // only the ID's bytes in a build without LTO, and under clang's LTO changes
 // the code: 7.4.1 clang -O2 -flto relinked with release.o alone compiled at
 // another time differed in 7,299 bytes of .text, and two such builds counted
-// up to 11 instructions per request (0.49%) apart (docs/method.md). With the
+// up to 11 instructions per request (0.49%) apart (docs/evidence/reproducible-builds.md). With the
 // ID fixed, a rebuild, here or on another machine, is the same binary. The
 // value is SOURCE_DATE_EPOCH's form (5.0+), the frozen clock's time
 // (internal/count).
@@ -471,7 +471,7 @@ func cleanEnv() []string {
 // which sizes the radix tree every free walks: a host with 5-level paging
 // (57 bits, e.g. Intel family 6 model 207) built 6.0.9 gcc -Ofast -flto
 // into other code than a 48-bit host did, and it counted up to 0.69% fewer
-// instructions per request (docs/method.md). 48 is what x86-64 hosts
+// instructions per request (docs/evidence/reproducible-builds.md). 48 is what x86-64 hosts
 // without 5-level paging report, and what Linux gives a process that does
 // not ask for more, so a server built for it runs on either kind of host.
 const FixedLgVaddr = 48
