@@ -31,7 +31,7 @@ type figures struct {
 // class's n-th repeat), so reference repeats pair as their passes over the
 // matrix did.
 func roundsOf(d *store.Data) map[[3]string]*figures {
-	classOf := classOfRun(d)
+	classOf := ClassOfRun(d)
 	round := map[string]int{}
 	byCell := map[[2]string][]store.Run{}
 	for _, r := range d.Runs {
