@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// Aim is the calibration's goal (issue 59): |r| of predicted against
-// measured effects at least AimR, and at least AimInside of AimOf of a
+// Aim is the calibration's goal (issue 59): r of predicted against
+// measured effects at least AimR (|r| of counted against measured; a
+// prediction's r is positive when it is right), and at least AimInside of AimOf of a
 // version's builds (that share) predicted within their measured intervals,
 // in every version.
 const (
@@ -19,7 +20,7 @@ const (
 
 // Met says whether f reaches the aim.
 func (f Fit) Met(versions []string) bool {
-	if math.IsNaN(f.R) || math.Abs(f.R) < AimR {
+	if math.IsNaN(f.R) || f.R < AimR {
 		return false
 	}
 	for _, v := range versions {
@@ -48,19 +49,30 @@ func (r Result) Best() Fit {
 func Markdown(r Result) string {
 	var b strings.Builder
 	base := name(r.Baseline)
-	fmt.Fprintf(&b, "**Counts calibrated against measured speed** (`%s` rounds on %s against `%s` counts). Each build's\n", r.Mode, r.Class, r.CountMode)
-	fmt.Fprintf(&b, "measured effect against %s, ln of the rounds' geometric mean above, fitted by least squares with no\n", base)
-	fmt.Fprintf(&b, "intercept on its counted effects against %s: ln of the ratio of the geometric means per request over\n", base)
-	fmt.Fprintf(&b, "the same tests, of instructions, estimated cycles (Valgrind's weighting of instructions and simulated\n")
-	fmt.Fprintf(&b, "misses), simulated L1 and last-level misses and branch mispredictions; *clang* is a compiler indicator,\n")
-	fmt.Fprintf(&b, "not a count. Validated by leaving one version out: each version's builds predicted from a fit on the\n")
-	fmt.Fprintf(&b, "others'. r is Pearson's over those %d predictions; the error is predicted − measured, in percentage\n", len(r.Points))
-	fmt.Fprintf(&b, "points; coefficients are fitted on every version (in brackets, their range over the fits without one).\n")
+	fmt.Fprintf(&b, "**Counts calibrated against measured speed** (`%s` rounds on %s against `%s` counts).\n", r.Mode, r.Class, r.CountMode)
+	fmt.Fprintf(&b, "Each build's measured effect against %s (ln of the rounds' geometric mean, as `collector stats\n", base)
+	fmt.Fprintf(&b, "-precision` prints it) fitted by least squares, with no intercept, on its counted effects against\n")
+	fmt.Fprintf(&b, "%s: ln of the ratio of the geometric means per request over the same tests (those where both are\n", base)
+	fmt.Fprintf(&b, "above zero) of instructions, estimated cycles (L1 hits + 5 × LL hits + 35 × memory accesses, from\n")
+	fmt.Fprintf(&b, "the simulated caches), simulated L1 and last-level misses and branch mispredictions; *clang* is a\n")
+	fmt.Fprintf(&b, "compiler indicator, not a count. Validated by leaving one version out: each version's builds\n")
+	fmt.Fprintf(&b, "predicted from a fit on the others'. r is Pearson's over those %d predictions; the error is predicted\n", len(r.Points))
+	fmt.Fprintf(&b, "− measured, in percentage points; coefficients are fitted on every version (in brackets, their range\n")
+	fmt.Fprintf(&b, "over the fits without one).\n")
 	if len(r.Fits) == 0 {
 		fmt.Fprintf(&b, "\nFewer than two versions have both rounds and counts: nothing to validate yet.\n")
 		return strings.TrimSuffix(b.String(), "\n")
 	}
-	fmt.Fprintf(&b, "\n| model | coefficients | r | mean \\|error\\| | %s |\n", strings.Join(insideHeads(r.Versions), " | "))
+	fmt.Fprintf(&b, "\n%s\n", Summary(r))
+	fmt.Fprintf(&b, "\n%s\n", buildsTable(r))
+	fmt.Fprintf(&b, "\n%s\n", disagreementText(r))
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Summary is r's models table and whether any meets the aim.
+func Summary(r Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| model | coefficients | r | mean \\|error\\| | %s |\n", strings.Join(insideHeads(r.Versions), " | "))
 	fmt.Fprintf(&b, "|---|---|---|---|%s\n", strings.Repeat("---|", len(r.Versions)))
 	for _, f := range r.Fits {
 		var ins []string
@@ -70,10 +82,8 @@ func Markdown(r Result) string {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", f.Spec.Name, coefText(f, r.Versions), rText(f.R), decimals(100*f.MeanAbsError()), strings.Join(ins, " | "))
 	}
-	fmt.Fprintf(&b, "\n%s\n", verdictText(r))
-	fmt.Fprintf(&b, "\n%s\n", buildsTable(r))
-	fmt.Fprintf(&b, "\n%s\n", disagreementText(r))
-	return strings.TrimSuffix(b.String(), "\n")
+	fmt.Fprintf(&b, "\n%s", verdictText(r))
+	return b.String()
 }
 
 // insideHeads are the in-interval columns' heads, one per version.
@@ -121,7 +131,7 @@ func verdictText(r Result) string {
 		in, n := best.Inside(v)
 		ins = append(ins, fmt.Sprintf("%d of %d (%s)", in, n, v))
 	}
-	text := fmt.Sprintf("Aim: |r| ≥ %.1f and at least %d of %d builds of every version predicted inside their measured\ninterval. ", AimR, AimInside, AimOf)
+	text := fmt.Sprintf("Aim: r ≥ %.1f and at least %d of %d builds of every version predicted inside their measured\ninterval. ", AimR, AimInside, AimOf)
 	if len(met) == 0 {
 		text += "**No model meets it.** "
 	} else {
@@ -226,9 +236,9 @@ func disagreementText(r Result) string {
 	if math.Abs(counts.MeanResidual("clang")) < math.Abs(ins.MeanResidual("clang"))/2 {
 		explain = "explain part of"
 	}
-	fmt.Fprintf(&b, "from %s to %s: the simulated misses %s clang's speed. Their effects shift with the version\n", rText(ins.R), rText(counts.R), explain)
-	fmt.Fprintf(&b, "more than with the build, so a fit on two versions carries them badly to the third; per version, the\n")
-	fmt.Fprintf(&b, "builds' range against %s: %s.", name(r.Baseline), r.rangesText(BranchMisses, L1Misses))
+	fmt.Fprintf(&b, "from %s to %s: the simulated misses %s clang's speed. Their effects move from version to\n", rText(ins.R), rText(counts.R), explain)
+	fmt.Fprintf(&b, "version (the builds' range against %s: %s),\n", name(r.Baseline), r.rangesText(BranchMisses, L1Misses))
+	fmt.Fprintf(&b, "so a fit on two versions carries them badly to the third.")
 	return b.String()
 }
 
