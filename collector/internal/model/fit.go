@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -25,6 +26,8 @@ var Specs = []Spec{
 	{"instructions + clang", []Predictor{Instructions, Clang}},
 	{"counts", []Predictor{Instructions, L1Misses, LLMisses, BranchMisses}},
 	{"counts + clang", []Predictor{Instructions, L1Misses, LLMisses, BranchMisses, Clang}},
+	{"instruction mix", []Predictor{Instructions, DataAccesses, Branches}},
+	{"instruction mix + clang", []Predictor{Instructions, DataAccesses, Branches, Clang}},
 }
 
 // Prediction is a point's effect as predicted by a model fitted without the
@@ -51,7 +54,8 @@ type Fit struct {
 	// Coef are the coefficients fitted on every point, one per predictor
 	// (0.74 for instructions: 1% more instructions, about 0.74% faster —
 	// the sign is the data's); Folds the coefficients fitted without each
-	// version, by version. Nil when the predictors are collinear.
+	// version, by version. Nil when the predictors are collinear or a
+	// point lacks one.
 	Coef  []float64
 	Folds map[string][]float64
 	// Predictions are every point's prediction from the fit without its version.
@@ -106,6 +110,9 @@ func fit(points []Point, s Spec) ([]float64, error) {
 		row := make([]float64, len(s.Predictors))
 		for i, pr := range s.Predictors {
 			row[i] = p.X[pr]
+			if math.IsNaN(row[i]) {
+				return nil, fmt.Errorf("model: %s %s has no %s count", p.Version, p.Name(), pr)
+			}
 		}
 		x, y = append(x, row), append(y, math.Log(p.Measured.Center))
 	}

@@ -28,6 +28,8 @@ const (
 	L1Misses     Predictor = "L1 misses"
 	LLMisses     Predictor = "LL misses"
 	BranchMisses Predictor = "branch mispredictions"
+	DataAccesses Predictor = "data accesses"
+	Branches     Predictor = "conditional branches"
 	Clang        Predictor = "clang"
 )
 
@@ -41,6 +43,24 @@ var Counted = []struct {
 	{L1Misses, func(c store.Count) *float64 { return c.L1MissesPerRequest }},
 	{LLMisses, func(c store.Count) *float64 { return c.LLMissesPerRequest }},
 	{BranchMisses, func(c store.Count) *float64 { return c.BranchMissesPerRequest }},
+	{DataAccesses, func(c store.Count) *float64 { return perRequest(c, c.Dr, c.Dw) }},
+	{Branches, func(c store.Count) *float64 { return perRequest(c, c.Bc) }},
+}
+
+// perRequest is the sum of events over c's requests (nil without them all).
+func perRequest(c store.Count, events ...*int64) *float64 {
+	if c.Requests == nil || *c.Requests <= 0 {
+		return nil
+	}
+	sum := 0.0
+	for _, e := range events {
+		if e == nil {
+			return nil
+		}
+		sum += float64(*e)
+	}
+	v := sum / float64(*c.Requests)
+	return &v
 }
 
 // Point is one build of one version: its measured effect on requests/second
