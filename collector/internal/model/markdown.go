@@ -253,7 +253,7 @@ func disagreementText(r Result) string {
 		fmt.Fprintf(&b, "\nclang's builds run %s than their instruction counts predict, by %.1f points more than gcc's, and\n%s.", way, 100*math.Abs(gap), explain)
 	}
 	if counts.Coef != nil && counts.R < ins.R {
-		fmt.Fprintf(&b, "\nAdding the simulated misses lowers r from %s to %s: their effects move from version to version \n(the builds' range against %s: %s),\nso a fit on two versions carries them badly to the third.",
+		fmt.Fprintf(&b, "\nAdding the simulated misses lowers r from %s to %s: their effects move from version to\nversion (the builds' range against %s: %s),\nso a fit on two versions carries them badly to the third.",
 			rText(ins.R), rText(counts.R), name(r.Baseline), r.rangesText(BranchMisses, L1Misses))
 	}
 	return b.String()
