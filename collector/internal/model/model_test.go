@@ -34,6 +34,7 @@ var fixtureInstructions = map[string]map[string]float64{
 func modelFixture() *store.Data {
 	d := &store.Data{Machines: []store.Machine{{MachineID: "m", CPUModel: "Fixture CPU", Cores: 2}}}
 	f := func(v float64) *float64 { return &v }
+	i := func(v int64) *int64 { return &v }
 	tests := []string{"SET", "GET", "XADD"}
 	for v, builds := range fixtureInstructions {
 		for _, cfg := range []string{"gcc|-O2", "gcc|-Os", "clang|-O2"} {
@@ -61,7 +62,9 @@ func modelFixture() *store.Data {
 					base := 5000 * float64(ti+1)
 					d.Counts = append(d.Counts, store.Count{CellID: cell, BuildID: build, Version: v, Compiler: parts[0], FlagSet: parts[1], Mode: "pipe", Test: t,
 						Status: "ok", InstructionsPerRequest: f(base * math.Exp(x) * scale), EstCyclesPerRequest: f(2 * base), L1MissesPerRequest: f(10),
-						LLMissesPerRequest: f(1), BranchMissesPerRequest: f(float64(20 + ti))})
+						LLMissesPerRequest: f(1), BranchMissesPerRequest: f(float64(20 + ti)),
+						// Data accesses per request: (Dr + Dw) / requests, (3 + 1) × 1000 × base × scale / 1000; branches the baseline's.
+						Requests: i(1000), Dr: i(int64(3000 * base * scale)), Dw: i(int64(1000 * base * scale)), Bc: i(7000)})
 				}
 			}
 			count(cell+"|b1", 1)
@@ -96,8 +99,12 @@ func TestPointsPairEachMeasuredEffectWithTheMeasuredBuildsCountsOverTheMeasuredT
 		if math.Abs(math.Log(p.Measured.Center)-fixtureSlope*x) > 1e-12 || !(p.Measured.Lo < p.Measured.Center && p.Measured.Center < p.Measured.Hi) {
 			t.Errorf("%s %s: measured %+v, want center exp(%v) inside a proper interval", p.Version, p.Config, p.Measured, fixtureSlope*x)
 		}
-		if p.X[L1Misses] != 0 || p.X[EstCycles] != 0 || (p.X[Clang] == 1) != (p.Compiler == "clang") {
+		if p.X[L1Misses] != 0 || p.X[EstCycles] != 0 || p.X[Branches] != 0 || (p.X[Clang] == 1) != (p.Compiler == "clang") {
 			t.Errorf("%s %s: %v", p.Version, p.Config, p.X)
+		}
+		// The measured build's data accesses are the baseline's: only the other build of 1.0.0 gcc -Os has more.
+		if math.Abs(p.X[DataAccesses]) > 1e-12 {
+			t.Errorf("%s %s: data accesses %v, want 0", p.Version, p.Config, p.X[DataAccesses])
 		}
 	}
 }
