@@ -19,6 +19,7 @@ import (
 	"github.com/redis-compiler-benchmarks/collector/internal/count"
 	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
 	"github.com/redis-compiler-benchmarks/collector/internal/machine"
+	"github.com/redis-compiler-benchmarks/collector/internal/model"
 	"github.com/redis-compiler-benchmarks/collector/internal/report"
 	"github.com/redis-compiler-benchmarks/collector/internal/runner"
 	"github.com/redis-compiler-benchmarks/collector/internal/source"
@@ -41,7 +42,8 @@ commands:
           per stretch of collection, integrity checks (versions sharing a source, counted cells
           without a code hash or with several, bundled dependencies changed); with -compare, run-to-run noise;
           with -precision, each configuration's effect against gcc -O2 with its confidence interval,
-          and the precision tests that lasted less than their mode's min_time
+          and the precision tests that lasted less than their mode's min_time; with -model, the
+          counts calibrated against the precision rounds (cost models, leave-one-version-out errors)
   shards  the jobs the counting workflow (.github/workflows/count.yml) would start: the cells
           still to count, dealt to jobs within a time budget, each job's estimated hours from the
           data's measured times; -json prints the workflow's matrix
@@ -673,6 +675,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	baseline := fs.String("baseline", "gcc|-O2", "baseline configuration, compiler|flag set (with -precision)")
 	seed := fs.Uint("seed", uint(stats.DefaultOptions.Seed), "bootstrap seed (with -precision)")
 	versions := fs.String("versions", "", "with -precision: comma-separated versions to print, reference runs included, even without precision runs")
+	calibrate := fs.Bool("model", false, "print, per precision mode, the counts calibrated against its rounds' effects on -baseline: least-squares cost models validated by leaving one version out (docs/method.md)")
 	gap := fs.Duration("stretch-gap", report.StretchGap, "a pause of this long or more between a machine's builds and runs starts a new stretch of collection")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -680,6 +683,16 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	d, err := store.Load(*data)
 	if err != nil {
 		return err
+	}
+	if *calibrate {
+		cfg, err := config.Load(*configPath)
+		if err != nil {
+			return err
+		}
+		o := stats.DefaultOptions
+		o.Seed = uint32(*seed)
+		model.Print(stdout, d, modeNames(cfg.Bench.Precision), modeNames(cfg.Bench.Modes), *baseline, o)
+		return nil
 	}
 	if *precision {
 		cfg, err := config.Load(*configPath)

@@ -166,6 +166,20 @@ type Mode struct {
 // IsPrecision reports whether m is a precision mode (its tests are timed to MinTime).
 func (m Mode) IsPrecision() bool { return m.MinTime.Duration > 0 }
 
+// ReferenceOf is the reference mode a precision mode lengthens: the one its
+// name starts with ("data-long": "data"), else the first of reference.
+func ReferenceOf(mode string, reference []string) string {
+	for _, m := range reference {
+		if strings.HasPrefix(mode, m+"-") {
+			return m
+		}
+	}
+	if len(reference) == 0 {
+		return ""
+	}
+	return reference[0]
+}
+
 // Duration is a time.Duration read from a TOML string such as "10m".
 type Duration struct{ time.Duration }
 

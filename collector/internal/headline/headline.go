@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
+	"github.com/redis-compiler-benchmarks/collector/internal/model"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
@@ -71,6 +72,9 @@ type Headline struct {
 	PlannedCells int
 	// Rounds is the precision modes' part, on Class.
 	Rounds Rounds
+	// Models are the counts calibrated against each precision mode's
+	// effects in Rounds (internal/model).
+	Models []model.Result
 	// Extended is the counted instrument's part for the extended flag sets
 	// (matrix.toml `extended`: -O3, -O3 -flto, stock), each against Baseline
 	// on the releases where both are counted; ExtendedBuilds are those
@@ -112,6 +116,7 @@ func Compute(d *store.Data) Headline {
 		h.Spread[mode] = f.medianSpread(mode)
 	}
 	h.Rounds = computeRounds(d, h.Class, p, h.Baseline)
+	h.Models = computeModels(d, h.Rounds, h.Modes)
 	all := readPlan(d, false)
 	h.Counted, h.PlannedCells = computeCounted(d, all, h.Baseline, h.Builds), len(all.cells)
 	if ext := readPlanOf(d, false, true); len(ext.builds) > 0 {

@@ -69,6 +69,9 @@ func Details(h Headline) string {
 	if len(h.Rounds.Versions) > 0 || len(h.Rounds.Pending) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", h.roundsText())
 	}
+	if text := h.modelsText(); text != "" {
+		fmt.Fprintf(&b, "\n%s\n", text)
+	}
 	fmt.Fprintf(&b, "\n%s\n", h.countedText())
 	if h.Extended.Cells > 0 {
 		fmt.Fprintf(&b, "\n%s\n", h.extendedText())

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/redis-compiler-benchmarks/collector/internal/config"
 	"github.com/redis-compiler-benchmarks/collector/internal/report"
 	"github.com/redis-compiler-benchmarks/collector/internal/stats"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
@@ -131,7 +132,7 @@ func (h Headline) roundsText() string {
 			if !ok {
 				continue
 			}
-			re := r.Reference[v][referenceOf(m, h.Modes)]
+			re := r.Reference[v][config.ReferenceOf(m, h.Modes)]
 			noise := "–"
 			if n := e.Variance; n.Rounds >= 2 {
 				noise = fmt.Sprintf("%s / %s / %s", pct(n.Round), pct(n.Run), pct(n.Rest))
@@ -201,20 +202,6 @@ func effectText(e report.Effects, bd Build) string {
 	}
 	glyph := map[string]string{stats.Faster: "▲", stats.Slower: "▼", stats.NoChange: "≈"}[s.Verdict()]
 	return fmt.Sprintf("%s %s [%s, %s]", signed(s.Center-1, 1), glyph, signed(s.Lo-1, 1), signed(s.Hi-1, 1))
-}
-
-// referenceOf is the reference mode a precision mode lengthens: the one its
-// name starts with ("data-long": "data"), else the first.
-func referenceOf(mode string, reference []string) string {
-	for _, m := range reference {
-		if strings.HasPrefix(mode, m+"-") {
-			return m
-		}
-	}
-	if len(reference) == 0 {
-		return ""
-	}
-	return reference[0]
 }
 
 // medianHalfWidth is the median over e's builds of their intervals'

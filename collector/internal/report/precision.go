@@ -31,7 +31,7 @@ type figures struct {
 // class's n-th repeat), so reference repeats pair as their passes over the
 // matrix did.
 func roundsOf(d *store.Data) map[[3]string]*figures {
-	classOf := classOfRun(d)
+	classOf := ClassOfRun(d)
 	round := map[string]int{}
 	byCell := map[[2]string][]store.Run{}
 	for _, r := range d.Runs {
@@ -389,7 +389,7 @@ func (f *figures) variance(rounds []int, tests []string) Variance {
 	if nT > 1 {
 		v.Rest = math.Sqrt(ssRest / float64(nC*(nR-1)*(nT-1)))
 	}
-	v.Steal, v.Probe = correlation(runs, steal), correlation(runs, probe)
+	v.Steal, v.Probe = stats.Correlation(runs, steal), stats.Correlation(runs, probe)
 	return v
 }
 
@@ -399,39 +399,6 @@ func value(p *float64) float64 {
 		return math.NaN()
 	}
 	return *p
-}
-
-// correlation is Pearson's r of the pairs where both are numbers (NaN with
-// fewer than three, or when either does not vary).
-func correlation(xs, ys []float64) float64 {
-	var a, b []float64
-	for i := range xs {
-		if !math.IsNaN(xs[i]) && !math.IsNaN(ys[i]) {
-			a, b = append(a, xs[i]), append(b, ys[i])
-		}
-	}
-	if len(a) < 3 {
-		return math.NaN()
-	}
-	ma, mb := mean(a), mean(b)
-	var sab, saa, sbb float64
-	for i := range a {
-		sab += (a[i] - ma) * (b[i] - mb)
-		saa += (a[i] - ma) * (a[i] - ma)
-		sbb += (b[i] - mb) * (b[i] - mb)
-	}
-	if saa == 0 || sbb == 0 {
-		return math.NaN()
-	}
-	return sab / math.Sqrt(saa*sbb)
-}
-
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }
 
 // precisionTable prints one (class, version, mode)'s configurations.

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 
@@ -107,21 +106,3 @@ func TestPrecisionWithoutPrecisionRunsSaysSo(t *testing.T) {
 }
 
 func ptr64(v int64) *int64 { return &v }
-
-func TestCorrelationIsPearsonsOverPairsOfNumbers(t *testing.T) {
-	nan := math.NaN()
-	for _, c := range []struct {
-		xs, ys []float64
-		want   float64
-	}{
-		{[]float64{1, 2, 3, nan}, []float64{2, 4, 6, 1}, 1},
-		{[]float64{1, 2, 3}, []float64{3, 2, 1}, -1},
-		{[]float64{1, 2, 3, 4}, []float64{1, 3, 2, 4}, 0.8},
-		{[]float64{1, 2, 3}, []float64{5, 5, 5}, nan},
-		{[]float64{1, 2}, []float64{1, 2}, nan},
-	} {
-		if got := correlation(c.xs, c.ys); !(math.Abs(got-c.want) < 1e-12 || math.IsNaN(got) && math.IsNaN(c.want)) {
-			t.Errorf("correlation(%v, %v) = %v, want %v", c.xs, c.ys, got, c.want)
-		}
-	}
-}

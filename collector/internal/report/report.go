@@ -157,9 +157,9 @@ func Totals(w io.Writer, d *store.Data) {
 		build/3600, bench/3600, count/3600, len(latest)-failed, failed, len(d.Runs), serverFailed, len(d.CountRuns), len(counted))
 }
 
-// classOfRun maps each run id to its machine's hardware class (hwclass.Of;
+// ClassOfRun maps each run id to its machine's hardware class (hwclass.Of;
 // "unknown machine" when the machines table lacks it).
-func classOfRun(d *store.Data) map[string]string {
+func ClassOfRun(d *store.Data) map[string]string {
 	class := hwclass.ByMachine(d)
 	out := map[string]string{}
 	for _, r := range d.Runs {
@@ -189,7 +189,7 @@ func Hardware(w io.Writer, d *store.Data) {
 	for _, m := range d.Machines {
 		get(hwclass.Of(m)).machines[m.MachineID] = true
 	}
-	classOf := classOfRun(d)
+	classOf := ClassOfRun(d)
 	for _, r := range d.Runs {
 		c := get(classOf[r.RunID])
 		c.runs++
@@ -208,7 +208,7 @@ func Hardware(w io.Writer, d *store.Data) {
 // two or more repeats. Classes are never mixed, as on the site.
 func Spread(w io.Writer, d *store.Data) {
 	type key [4]string // class, cell, mode, test
-	classOf := classOfRun(d)
+	classOf := ClassOfRun(d)
 	best, worst, n := map[key]float64{}, map[key]float64{}, map[key]int{}
 	for _, r := range d.Results {
 		if r.Status != "ok" || r.RPS == nil {

@@ -20,7 +20,7 @@ func ServerTime(w io.Writer, d *store.Data) {
 		user, sys  float64
 		busy, cbsy []float64
 	}
-	class := classOfRun(d)
+	class := ClassOfRun(d)
 	per := map[key]*sums{}
 	var keys []key
 	for _, r := range d.Results {
