@@ -8,7 +8,7 @@
  */
 import { type CellStatus, type Metric, type Protocol, type RatioInterval, RPS, type SideRef, type Verdict, type VerdictCounts } from '../vocabulary';
 import { STATUS_PRIORITY } from './charts';
-import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
+import { bandSql, cellSpreadSql, floorSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query, type SqlParam } from './query';
 
 /** One test in one mode (test null: the mode's geometric mean over the tests both sides measured). */
@@ -64,7 +64,7 @@ export function compareQuery(a: SideRef, b: SideRef, metric: Metric = RPS, proto
        SELECT a.mode, a.test, a.test_index, a.status AS a_status, a.best AS a_best, a.spread AS a_spread, a.cv AS a_cv,
               a.config AS a_config, a.reason AS a_reason,
               b.status AS b_status, b.best AS b_best, b.spread AS b_spread, b.cv AS b_cv, b.config AS b_config, b.reason AS b_reason,
-              ${ratioSql('b.best', 'a.best')} AS ratio, ${bandSql('a.spread', 'b.spread')} AS band
+              ${ratioSql('b.best', 'a.best')} AS ratio, ${bandSql('a.spread', 'b.spread', floorSql(metric))} AS band
        FROM a JOIN b ON a.mode = b.mode AND a.test = b.test
      ),
      judged AS (SELECT *, ${verdictSql('ratio', 'band', metric.lower)} AS verdict FROM rows)

@@ -13,7 +13,7 @@
  * version and over all versions, with the noise verdict of noise.ts.
  */
 import { type Metric, type RatioInterval, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
-import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
+import { bandSql, cellSpreadSql, floorSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
 /** Which factor an effect varies. */
@@ -52,21 +52,22 @@ first AS (
   FROM plan
 )`;
 
-/** One factor's pairs; a pair without a ratio (a zero figure on one side: noise.ts) is left out. */
-const pair = (factor: Factor, level: string, base: string, order: string, same: string, where: string) =>
+/** One factor's pairs; a pair without a ratio (a zero figure on one side: noise.ts) is left out. `floor`: floorSql. */
+const pair = (factor: Factor, level: string, base: string, order: string, same: string, where: string, floor: string) =>
   `SELECT '${factor}' AS factor, ${level} AS level, ${base} AS base, ${order} AS level_order, a.version, a.mode,
-          ${ratioSql('a.best_rps', 'b.best_rps')} AS ratio, ${bandSql('a.spread', 'b.spread')} AS band
+          ${ratioSql('a.best_rps', 'b.best_rps')} AS ratio, ${bandSql('a.spread', 'b.spread', floor)} AS band
    FROM f a JOIN f b ON a.version = b.version AND a.mode = b.mode AND a.test = b.test AND ${same}, first
    WHERE ${where} AND ${ratioSql('a.best_rps', 'b.best_rps')} IS NOT NULL`;
 
 /** Every effect in `metric`, per mode, per version and over all versions. */
 export function effectsQuery(metric: Metric = RPS): Query<EffectRow> {
+  const floor = floorSql(metric);
   const pairs = [
     pair('compiler', 'a.compiler', 'b.compiler', 'a.compiler_index', 'a.level = b.level AND a.lto = b.lto',
-      'b.compiler = first.compiler AND a.compiler <> first.compiler'),
+      'b.compiler = first.compiler AND a.compiler <> first.compiler', floor),
     pair('level', 'a.level', 'b.level', 'a.flag_index', 'a.compiler = b.compiler AND a.lto = b.lto',
-      'b.level = first.level AND a.level <> first.level'),
-    pair('lto', `'on'`, `'off'`, '0', 'a.compiler = b.compiler AND a.level = b.level', 'a.lto AND NOT b.lto'),
+      'b.level = first.level AND a.level <> first.level', floor),
+    pair('lto', `'on'`, `'off'`, '0', 'a.compiler = b.compiler AND a.level = b.level', 'a.lto AND NOT b.lto', floor),
   ];
   return query(
     `WITH ${factors(metric)},

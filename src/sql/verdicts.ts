@@ -5,7 +5,7 @@
  */
 import { type Metric, type RatioInterval, RPS, type Verdict } from '../vocabulary';
 import { type ChartSubset, chartSubsetSql } from './charts';
-import { bandSql, cellSpreadSql, ratioSql, verdictSql } from './noise';
+import { bandSql, cellSpreadSql, floorSql, ratioSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
 /**
@@ -66,7 +66,8 @@ export interface Standing {
  */
 export function versionVerdictsQuery(metric: Metric = RPS, currentOnly = false, charts: ChartSubset = null): Query<VersionVerdictRow> {
   // No ratio to a rival (the winner counts zero, the rival more: noise.ts) is no tie: the winner is clear of it.
-  const versusWinner = verdictSql(ratioSql('t.best', 'f.best_rps'), bandSql('t.spread', 'f.spread'), metric.lower);
+  const floor = floorSql(metric);
+  const versusWinner = verdictSql(ratioSql('t.best', 'f.best_rps'), bandSql('t.spread', 'f.spread', floor), metric.lower);
   const change = ratioSql('t.best', 'p.prev_best');
   const subset = chartSubsetSql('s', charts);
   return query(
@@ -98,8 +99,8 @@ export function versionVerdictsQuery(metric: Metric = RPS, currentOnly = false, 
                  WHEN r.unknowns > 0 THEN 'unknown' ELSE 'clear' END AS winner_call,
             coalesce(r.ties, 0) AS ties, r.runner_compiler, r.runner_flag_set, r.runner_best, r.runner_spread,
             p.prev_version, ${change} - 1 AS change,
-            ${bandSql('t.spread', 'p.prev_spread')} AS change_band,
-            ${verdictSql(change, bandSql('t.spread', 'p.prev_spread'), metric.lower)} AS change_verdict
+            ${bandSql('t.spread', 'p.prev_spread', floor)} AS change_band,
+            ${verdictSql(change, bandSql('t.spread', 'p.prev_spread', floor), metric.lower)} AS change_verdict
      FROM t
      LEFT JOIN rivals r ON r.mode = t.mode AND r.test = t.test AND r.version = t.version
      LEFT JOIN prev p ON p.mode = t.mode AND p.test = t.test AND p.version = t.version${currentOnly ? '\n     WHERE t.current' : ''}
