@@ -13,7 +13,7 @@
  * Only the reference configurations: plan.extended cells (-O3, -O3 -flto) are left out.
  */
 import { METRICS, type Verdict } from '../vocabulary';
-import { bandSql, cellSpreadSql, floorSql, geomeanBandSql, geomeanSql, ratioSql, verdictSql } from './noise';
+import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, ratioSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
 /** One build's score in one mode; the baseline has a row of its own (ratio 1, band 0 or its spread). */
@@ -53,7 +53,7 @@ export function answerQuery(): Query<AnswerRow> {
      ),
      items AS (
        SELECT c.mode, c.compiler, c.flag_set, c.compiler_index, c.flag_index, c.test, c.version,
-              ${ratioSql('c.best_rps', 'b.best_rps')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'), floorSql(ir))} AS band
+              ${ratioSql('c.best_rps', 'b.best_rps')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'), 'c.band_floor')} AS band
        FROM figures c
        JOIN figures b ON b.version = c.version AND b.mode = c.mode AND b.test = c.test
        JOIN baseline z ON z.compiler = b.compiler AND z.flag_set = b.flag_set

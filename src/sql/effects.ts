@@ -13,7 +13,7 @@
  * version and over all versions, with the noise verdict of noise.ts.
  */
 import { type Metric, type RatioInterval, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
-import { bandSql, cellSpreadSql, floorSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
+import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
 /** Which factor an effect varies. */
@@ -41,7 +41,7 @@ export interface EffectRow extends VerdictCounts {
 
 /** The compiler (first in plan order) and level (of the first flag set) effects are measured against. */
 const factors = (metric: Metric) => `f AS MATERIALIZED (
-  SELECT s.version, s.mode, s.test, s.compiler, s.compiler_index, s.flag_index, s.best_rps, ${cellSpreadSql('s')} AS spread,
+  SELECT s.version, s.mode, s.test, s.compiler, s.compiler_index, s.flag_index, s.best_rps, ${cellSpreadSql('s')} AS spread, s.band_floor,
          list_contains(string_split(s.flag_set, ' '), '-flto') AS lto,
          trim(replace(' ' || s.flag_set || ' ', ' -flto ', ' ')) AS level
   FROM ${metric.table} s WHERE s.status = 'ok' AND s.protocol = 'reference'
@@ -52,22 +52,21 @@ first AS (
   FROM plan
 )`;
 
-/** One factor's pairs; a pair without a ratio (a zero figure on one side: noise.ts) is left out. `floor`: floorSql. */
-const pair = (factor: Factor, level: string, base: string, order: string, same: string, where: string, floor: string) =>
+/** One factor's pairs; a pair without a ratio (a zero figure on one side: noise.ts) is left out. */
+const pair = (factor: Factor, level: string, base: string, order: string, same: string, where: string) =>
   `SELECT '${factor}' AS factor, ${level} AS level, ${base} AS base, ${order} AS level_order, a.version, a.mode,
-          ${ratioSql('a.best_rps', 'b.best_rps')} AS ratio, ${bandSql('a.spread', 'b.spread', floor)} AS band
+          ${ratioSql('a.best_rps', 'b.best_rps')} AS ratio, ${bandSql('a.spread', 'b.spread', 'a.band_floor')} AS band
    FROM f a JOIN f b ON a.version = b.version AND a.mode = b.mode AND a.test = b.test AND ${same}, first
    WHERE ${where} AND ${ratioSql('a.best_rps', 'b.best_rps')} IS NOT NULL`;
 
 /** Every effect in `metric`, per mode, per version and over all versions. */
 export function effectsQuery(metric: Metric = RPS): Query<EffectRow> {
-  const floor = floorSql(metric);
   const pairs = [
     pair('compiler', 'a.compiler', 'b.compiler', 'a.compiler_index', 'a.level = b.level AND a.lto = b.lto',
-      'b.compiler = first.compiler AND a.compiler <> first.compiler', floor),
+      'b.compiler = first.compiler AND a.compiler <> first.compiler'),
     pair('level', 'a.level', 'b.level', 'a.flag_index', 'a.compiler = b.compiler AND a.lto = b.lto',
-      'b.level = first.level AND a.level <> first.level', floor),
-    pair('lto', `'on'`, `'off'`, '0', 'a.compiler = b.compiler AND a.level = b.level', 'a.lto AND NOT b.lto', floor),
+      'b.level = first.level AND a.level <> first.level'),
+    pair('lto', `'on'`, `'off'`, '0', 'a.compiler = b.compiler AND a.level = b.level', 'a.lto AND NOT b.lto'),
   ];
   return query(
     `WITH ${factors(metric)},

@@ -15,7 +15,8 @@
  *   floor     of a counted metric: its rebuild band (rebuild_bands.band, docs/method.md "Rebuild
  *             bands"), how far the metric moves when a cell is built again from the same inputs;
  *             a build's repeats agree exactly, so without it a count's band would be 0. 0 for
- *             requests/second, and where the data has no rebuild band.
+ *             requests/second, and where the data has no rebuild band. Each metric's table
+ *             carries it as band_floor (src/sql/load.ts).
  *   verdict   of a ratio r = B / A against its band: 'faster' when r − 1 > band, 'slower' when
  *             1 / r − 1 > band (the faster side beats the slower by more than the band, either
  *             way round), 'tie' otherwise, 'unknown' when the band is unknown. For a cost
@@ -28,8 +29,6 @@
  *             figure were missing. Two zeros are equal (ratio 1), and repeats that agree have no
  *             spread, zero or not.
  */
-
-import type { Metric } from '../vocabulary';
 
 /** B / A: 1 when both are zero, NULL when only one is (no ratio) or either is NULL. */
 export function ratioSql(b: string, a: string): string {
@@ -51,17 +50,9 @@ export function cellSpreadSql(alias = ''): string {
 }
 
 /**
- * The floor of `metric`'s bands: a counted metric's rebuild band (the rebuild_bands table, 0 when
- * it holds none), 0 for requests/second.
- */
-export function floorSql(metric: Metric): string {
-  if (!metric.countColumn) return '0::DOUBLE';
-  return `(SELECT coalesce(max(band), 0::DOUBLE) FROM rebuild_bands WHERE metric = '${metric.countColumn}')`;
-}
-
-/**
- * The noise band of a pair: the larger spread and `floor` (floorSql), NULL when either spread is
- * unknown (DuckDB's greatest would skip a NULL).
+ * The noise band of a pair: the larger spread and `floor`, NULL when either spread is unknown
+ * (DuckDB's greatest would skip a NULL). A metric's floor is its table's band_floor column
+ * (src/sql/load.ts): the same on every row of one metric.
  */
 export function bandSql(spreadA: string, spreadB: string, floor: string): string {
   return `CASE WHEN (${spreadA}) IS NOT NULL AND (${spreadB}) IS NOT NULL THEN greatest(${spreadA}, ${spreadB}, ${floor}) END`;

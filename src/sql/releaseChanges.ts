@@ -5,7 +5,7 @@
  * stayed within noise, had no noise estimate, or lack a count on either side, and why.
  */
 import { type Metric } from '../vocabulary';
-import { bandSql, cellSpreadSql, floorSql, geomeanSql, ratioSql, verdictSql } from './noise';
+import { bandSql, cellSpreadSql, geomeanSql, ratioSql, verdictSql } from './noise';
 import { query, type Query, type SqlParam } from './query';
 
 /** One (pair of releases, mode, test): its configurations' changes, counted by verdict. */
@@ -67,7 +67,7 @@ export function releaseChangesQuery(pairs: readonly (readonly [string, string])[
      items AS MATERIALIZED (
        SELECT p.pair_index, p.from_version, p.to_version, a.mode, a.test, a.test_index,
               a.compiler, a.flag_set, a.compiler_index, a.flag_index,
-              ${ratio} AS ratio, ${bandSql(cellSpreadSql('a'), cellSpreadSql('b'), floorSql(metric))} AS band,
+              ${ratio} AS ratio, ${bandSql(cellSpreadSql('a'), cellSpreadSql('b'), 'a.band_floor')} AS band,
               ${missing} AS missing
        FROM pairs p
        JOIN ${metric.table} a ON a.version = p.from_version

@@ -11,7 +11,7 @@
  * geometric-mean band and the noise verdict of noise.ts; the counts are the items' verdicts.
  */
 import { type ConfigRef, type Metric, type RatioInterval, RPS, type Verdict, type VerdictCounts } from '../vocabulary';
-import { bandSql, cellSpreadSql, floorSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
+import { bandSql, cellSpreadSql, geomeanBandSql, geomeanSql, ratioSql, verdictCountsSql, verdictSql } from './noise';
 import { query, type Query } from './query';
 
 /** One configuration's score in one mode, for one version or (version null) over all versions. */
@@ -61,7 +61,7 @@ export interface SummaryItemRow {
  */
 const items = (metric: Metric) => `pairs AS MATERIALIZED (
   SELECT c.compiler, c.flag_set, c.compiler_index, c.flag_index, c.mode, c.version, c.test, c.test_index,
-         ${ratioSql('c.best_rps', 'b.best_rps')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'), floorSql(metric))} AS band
+         ${ratioSql('c.best_rps', 'b.best_rps')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'), 'c.band_floor')} AS band
   FROM ${metric.table} c JOIN ${metric.table} b ON b.version = c.version AND b.mode = c.mode AND b.test = c.test
   WHERE c.status = 'ok' AND b.status = 'ok' AND c.protocol = 'reference' AND b.compiler = ? AND b.flag_set = ? AND ${ratioSql('c.best_rps', 'b.best_rps')} IS NOT NULL
 ),

@@ -3,9 +3,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  bandSql, floorSql, geomeanBandSql, geomeanSql, ratioSql, spreadSql, verdictCountsSql, verdictSql,
+  bandSql, geomeanBandSql, geomeanSql, ratioSql, spreadSql, verdictCountsSql, verdictSql,
 } from '../../src/sql/noise';
-import { METRICS, RPS } from '../../src/vocabulary';
 import { openNodeDuckDB } from '../support/node-duckdb.mjs';
 
 let run: (sql: string) => Record<string, unknown>[];
@@ -45,17 +44,6 @@ describe('bandSql', () => {
   it('is at least the floor, and still nothing when either spread is unknown', () => {
     expect(each(bandSql('a', 'b', '0.005'), 'i, a, b', '(1, 0.02, 0.01), (2, 0.0, 0.0), (3, NULL, 0.0), (4, 0.001, 0.004)'))
       .toEqual([0.02, 0.005, null, 0.005]);
-  });
-});
-
-describe('floorSql', () => {
-  it("is a counted metric's rebuild band, 0 without one, and 0 for requests/second", () => {
-    run(`CREATE OR REPLACE TABLE rebuild_bands (metric VARCHAR, band DOUBLE)`);
-    const floors = () => run(`SELECT ${floorSql(METRICS.ir)} AS ir, ${floorSql(METRICS.l1)} AS l1, ${floorSql(RPS)} AS rps`)[0];
-    expect(floors()).toEqual({ ir: 0, l1: 0, rps: 0 });
-    run(`INSERT INTO rebuild_bands VALUES ('instructions_per_request', 0.0049), ('l1_misses_per_request', 0.41)`);
-    expect(floors()).toEqual({ ir: 0.0049, l1: 0.41, rps: 0 });
-    run('DROP TABLE rebuild_bands');
   });
 });
 
