@@ -9,7 +9,7 @@
  *   level     each other level against the level of the plan's first flag set (-Os vs -O2,
  *             -Ofast vs -O2): same version, mode, test, compiler and LTO;
  *   lto       -flto against the same flags without it: same version, mode, test, compiler, level.
- * An effect is the geometric mean of its pairs' ratios (each pair's band the larger spread), per
+ * An effect is the geometric mean of its pairs' ratios (each pair's band the larger spread, at least the floor), per
  * version and over all versions, with the noise verdict of noise.ts.
  */
 import { type Metric, type RatioInterval, RPS, type Verdict, type VerdictCounts } from '../vocabulary';

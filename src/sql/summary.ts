@@ -4,7 +4,7 @@
  * study's score), with the distribution of the per-test changes behind each mean.
  *
  * An item is one test's ratio (configuration / baseline, best repeat over best repeat):
- *   - for one version: the ratio on that version, its band the larger spread of the two;
+ *   - for one version: the ratio on that version, its band the larger spread of the two (at least the floor);
  *   - over all versions: the geometric mean of the test's ratios on every version where both
  *     configurations measured it, its band the geometric mean of their bands.
  * A score is the geometric mean of a scope's items (each test weighs the same), with the

@@ -37,7 +37,7 @@ export interface VersionVerdictRow {
   prev_version: string | null;
   /** This version's figure over that release's, minus 1 (0.05 = 5% faster); null without a ratio (a zero figure on one side: noise.ts). */
   change: number | null;
-  /** The noise band of that change: the larger spread of the two winners. */
+  /** The noise band of that change: the larger spread of the two winners, at least the metric's floor (noise.ts). */
   change_band: number | null;
   /** faster = an improvement beyond noise (for a cost: cheaper), slower = a regression beyond noise. */
   change_verdict: Verdict | null;
