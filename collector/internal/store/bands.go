@@ -90,11 +90,11 @@ func comparesRebuilds(r CountRun) bool {
 	return true
 }
 
-// SameInputs says whether a and b are builds of one cell from the same
+// sameInputs says whether a and b are builds of one cell from the same
 // inputs: one source (git commit, or tarball SHA-256), one compiler version,
 // one jemalloc address width where both are known, the same compatibility
 // flags and the same PGO profile (none, or one digest).
-func SameInputs(a, b Build) bool {
+func sameInputs(a, b Build) bool {
 	sameSource := (a.SourceCommit != "" && a.SourceCommit == b.SourceCommit) ||
 		(a.SourceSHA256 != "" && a.SourceSHA256 == b.SourceSHA256)
 	sameVaddr := a.JemallocLgVaddr == nil || b.JemallocLgVaddr == nil || *a.JemallocLgVaddr == *b.JemallocLgVaddr
@@ -102,11 +102,11 @@ func SameInputs(a, b Build) bool {
 		a.CompatFlags == b.CompatFlags && deref(a.PGOProfileSHA256) == deref(b.PGOProfileSHA256)
 }
 
-// RebuildPair is two builds of one cell from the same inputs, both counted.
-type RebuildPair struct{ A, B Build }
+// rebuildPair is two builds of one cell from the same inputs, both counted.
+type rebuildPair struct{ A, B Build }
 
 // SameCode says whether both builds have one known code hash.
-func (p RebuildPair) SameCode() bool {
+func (p rebuildPair) SameCode() bool {
 	return deref(p.A.CodeSHA256) != "" && deref(p.A.CodeSHA256) == deref(p.B.CodeSHA256)
 }
 
@@ -167,26 +167,22 @@ func (d *Data) countedBuilds() map[string]buildFigures {
 	return figs
 }
 
-// RebuildPairs are every two counted builds of one cell from the same inputs
-// (SameInputs), ordered by cell and build id.
-func (d *Data) RebuildPairs() []RebuildPair {
-	return rebuildPairs(d.Builds, d.countedBuilds())
-}
-
-func rebuildPairs(builds []Build, figs map[string]buildFigures) []RebuildPair {
+// rebuildPairs are every two builds of one cell from the same inputs
+// (sameInputs) that figs has counts of, ordered by cell and build id.
+func rebuildPairs(builds []Build, figs map[string]buildFigures) []rebuildPair {
 	byCell := map[string][]Build{}
 	for _, b := range builds {
 		if b.Status == "ok" && len(figs[b.BuildID]) > 0 {
 			byCell[b.CellID] = append(byCell[b.CellID], b)
 		}
 	}
-	var out []RebuildPair
+	var out []rebuildPair
 	for _, bs := range byCell {
 		sort.Slice(bs, func(i, j int) bool { return bs[i].BuildID < bs[j].BuildID })
 		for i := range bs {
 			for j := i + 1; j < len(bs); j++ {
-				if SameInputs(bs[i], bs[j]) {
-					out = append(out, RebuildPair{bs[i], bs[j]})
+				if sameInputs(bs[i], bs[j]) {
+					out = append(out, rebuildPair{bs[i], bs[j]})
 				}
 			}
 		}
@@ -216,7 +212,7 @@ func relativeDifference(a, b float64) (float64, bool) {
 }
 
 // MeasureRebuildBands measures, per counted metric, how far its figures move
-// between the two builds of every rebuild pair (RebuildPairs): the
+// between the two builds of every rebuild pair (rebuildPairs): the
 // |relative difference| of each (mode, test) both builds counted, each
 // build's figure the mean of its runs. Runs of an earlier protocol, runs of
 // a build whose own repeats differed, and runs set aside for jemalloc's

@@ -100,7 +100,8 @@ func rebuildFixture() *Data {
 
 func TestRebuildPairsAreTwoCountedBuildsOfOneCellFromTheSameInputs(t *testing.T) {
 	var got []string
-	for _, p := range rebuildFixture().RebuildPairs() {
+	d := rebuildFixture()
+	for _, p := range rebuildPairs(d.Builds, d.countedBuilds()) {
 		got = append(got, fmt.Sprintf("%s %s-%s same code %v", p.A.CellID, p.A.BuildID, p.B.BuildID, p.SameCode()))
 	}
 	want := []string{
