@@ -53,7 +53,7 @@ export function modeAnswers(rows: readonly AnswerRow[]): ModeAnswer[] {
 /**
  * "In pipe mode, gcc -Ofast runs 2.97% fewer instructions per request than gcc -O2 (geometric
  * mean over 21 tests and 158 releases); gcc -Os -flto runs 7.46% more. 5 of 11 builds are cheaper
- * and 6 costlier beyond noise (the repeats' spread, at least the rebuild band)."
+ * and 6 costlier beyond noise."
  */
 function modeSentence(mode: string, baseline: string, builds: readonly AnswerBuild[], releases: number): string {
   const others = builds.filter((b) => !b.baseline);
@@ -66,7 +66,7 @@ function modeSentence(mode: string, baseline: string, builds: readonly AnswerBui
     ? `${cheapest.name} runs ${fewerOrMore(cheapest.change)} instructions per request than ${baseline}`
     : `no build runs fewer instructions per request than ${baseline}`;
   return `In ${mode} mode, ${lead} (over every test and ${releases} releases); ${costliest.name} runs ${fewerOrMore(costliest.change)}. ` +
-    `${cheaper} of ${others.length} builds are cheaper and ${costlier} costlier beyond noise (the repeats' spread, at least the rebuild band).`;
+    `${cheaper} of ${others.length} builds are cheaper and ${costlier} costlier beyond noise.`;
 }
 
 /** A precision mode's scores as precisionSummary gives them, the parts the speed sentence reads. */

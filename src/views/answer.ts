@@ -39,7 +39,8 @@ function whyLine(noise: readonly AnswerNoiseRow[]): string {
     ? `requests/second repeats on this hardware lie a median ${rps.map((n) => `${pct(n.rps_median ?? 0)} (${n.mode})`).join(' / ')} apart, too far to rank builds`
     : 'requests/second have no repeats on this hardware yet';
   const floor = Math.max(0, ...noise.map((n) => n.ir_floor));
-  const rebuilt = floor > 0 ? `, a rebuild of a cell up to ${(floor * 100).toFixed(2)}% (the least noise band of a verdict)` : '';
+  // The rebuild band is the least noise band of every verdict (src/sql/noise.ts).
+  const rebuilt = floor > 0 ? `, rebuilds up to ${(floor * 100).toFixed(2)}%` : '';
   return `Ranked by instructions per request, counted under Valgrind: repeated counts of a build lie at most ${(counted * 100).toFixed(2)}% apart${rebuilt}, while ${spread}.`;
 }
 
