@@ -52,6 +52,8 @@ commands:
   merge   merge data directories (e.g. shards) into one: collector merge -out DIR IN...
   dumpdiff compare two counting runs' callgrind dumps test by test (where a disturbed run parted
           from the other, and in which functions): collector dumpdiff [-top N] DIR_A DIR_B
+  bands   measure each counted metric's rebuild band (how far its counts move between two builds
+          of one cell from the same inputs) and write rebuild_bands.parquet: collector bands -data DIR
   recover add runs that earlier versions of a dataset had and that were measured again to its
           redone tables: collector recover -data DIR [-redo-... rules] EARLIER_DIR...
   version print the collector version
@@ -100,6 +102,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		err = cmdDumpDiff(args[1:], stdout, stderr)
 	case "recover":
 		err = cmdRecover(args[1:], stdout, stderr)
+	case "bands":
+		err = cmdBands(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, collectorVersion())
 	case "help", "-h", "--help":
@@ -719,6 +723,7 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	report.Totals(stdout, d)
 	report.Builds(stdout, d)
 	report.Integrity(stdout, d)
+	report.RebuildBands(stdout, d.MeasureRebuildBands())
 	report.PrintStretches(stdout, d, *gap)
 	report.Spread(stdout, d)
 	report.Probes(stdout, d)
@@ -734,6 +739,33 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout)
 		report.Noise(stdout, d, other)
 	}
+	return nil
+}
+
+// cmdBands measures the rebuild bands of a data directory's counts, writes
+// them there (rebuild_bands.parquet, alone: no other table is rewritten) and
+// prints them; with -n it only prints.
+func cmdBands(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bands", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "public/data", "data directory")
+	dryRun := fs.Bool("n", false, "print the bands without writing them")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	d, err := store.Load(*data)
+	if err != nil {
+		return err
+	}
+	if *dryRun {
+		report.RebuildBands(stdout, d.MeasureRebuildBands())
+		return nil
+	}
+	if err := d.WriteRebuildBands(*data); err != nil {
+		return err
+	}
+	report.RebuildBands(stdout, d.RebuildBands)
+	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*data, store.RebuildBandsFile))
 	return nil
 }
 

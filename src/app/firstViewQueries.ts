@@ -14,7 +14,7 @@ import { hardwareRankingQuery, hardwareRatiosQuery } from '../sql/acrossHardware
 import { configBarsQuery, versionBarsQuery } from '../sql/charts';
 import { answerNoiseQuery, answerQuery } from '../sql/answer';
 import { compareQuery } from '../sql/compare';
-import { countedFiguresQuery, spreadQuery, winnerTallyQuery } from '../sql/counted';
+import { countedFiguresQuery, rebuildBandsQuery, spreadQuery, winnerTallyQuery } from '../sql/counted';
 import { effectsQuery } from '../sql/effects';
 import { compilersQuery, countProtocolQuery, coverageQuery, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import { testDurationQuery } from '../sql/precision';
@@ -78,7 +78,7 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
   // draw from files as well, without waiting for the engine.
   const drilldowns = catalog.charts.map(({ mode, test }, i) => ({ file: drilldownFile(i, mode, test), queries: [configBarsQuery(mode, test, metric), configBarsQuery(mode, test, RPS)] }));
   return {
-    paint: [answerQuery(), answerNoiseQuery(), versionBarsQuery(null, metric, currentOnly, first), versionVerdictsQuery(metric, currentOnly, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), countProtocolQuery(), datesQuery()],
+    paint: [answerQuery(), answerNoiseQuery(), versionBarsQuery(null, metric, currentOnly, first), versionVerdictsQuery(metric, currentOnly, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), countProtocolQuery(), datesQuery(), rebuildBandsQuery()],
     files: [
       ...(others.length ? [{ file: `${ANSWER_DIR}charts.json`, queries: others.flatMap((part) => [versionBarsQuery(null, metric, currentOnly, part), versionVerdictsQuery(metric, currentOnly, part)]) }] : []),
       { file: `${ANSWER_DIR}charts-rps.json`, queries: [first, ...others].flatMap((part) => [versionBarsQuery(null, RPS, currentOnly, part), versionVerdictsQuery(RPS, currentOnly, part)]) },

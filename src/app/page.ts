@@ -17,7 +17,7 @@ import {
   type AppState, type Catalog as StateCatalog, chartKey, DEFAULTS, orderRange, protocolOf, reconcileState, sameState, zoomedToLine,
 } from '../model/state';
 import { configBarsQuery } from '../sql/charts';
-import { countedFiguresQuery } from '../sql/counted';
+import { countedFiguresQuery, rebuildBandsQuery } from '../sql/counted';
 import { compilersQuery, countProtocolQuery, coverageQuery, type CoverageRow, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import type { QueryRunner } from '../sql/query';
 import { chartElementId, createChartCard } from '../ui/chartCard';
@@ -138,13 +138,13 @@ function queryRunners(source: Source, dataUrl: string): Runners {
 /** Fills the header: how much of the matrix is collected (of the class shown), and how it was measured. */
 async function renderHeader(background: QueryRunner, dataCatalog: Catalog): Promise<CoverageRow> {
   const { hardware, selectedHardware } = dataCatalog;
-  const [[coverage], machines, compilers, protocol, countProtocol, [dates]] = await Promise.all([
+  const [[coverage], machines, compilers, protocol, countProtocol, [dates], rebuildBands] = await Promise.all([
     background.run(coverageQuery()), background.run(machinesQuery()), background.run(compilersQuery()),
-    background.run(protocolQuery()), background.run(countProtocolQuery()), background.run(datesQuery()),
+    background.run(protocolQuery()), background.run(countProtocolQuery()), background.run(datesQuery()), background.run(rebuildBandsQuery()),
   ]);
   if (!coverage) throw new Error('The coverage query returned no row.');
   renderCoverage(byId('coverage'), coverage, hardware.length > 1 ? selectedHardware?.label : undefined);
-  renderMeasurement(byId('measurement'), { coverage, machines, compilers, protocol, countProtocol, dates });
+  renderMeasurement(byId('measurement'), { coverage, machines, compilers, protocol, countProtocol, rebuildBands, dates });
   appendTimeShare(byId('measurement'), background);
   return coverage;
 }

@@ -1,6 +1,6 @@
 /**
  * The answer chart: one row per build, sorted, a dot at its change in instructions per request
- * against the baseline (filled beyond the repeats' spread, hollow within it), its noise band
+ * against the baseline (filled beyond its noise band, hollow within it), its noise band
  * shaded around the dot, a dashed line at the baseline, and the change written at the right.
  * Rows are list items that name all of it. It only draws.
  */
@@ -86,6 +86,6 @@ export function answerChart(el: HTMLElement, builds: readonly AnswerBuild[], lab
 /** A row in words, for screen readers: "clang -Ofast -flto: −2.26% instructions per request, beyond the spread ±0.00%". */
 function rowText(b: AnswerBuild): string {
   if (b.baseline) return `${b.name}: the baseline`;
-  const band = b.band === null ? 'spread unknown' : `${b.verdict === 'tie' ? 'within' : 'beyond'} the repeats' spread of ±${(b.band * 100).toFixed(2)}%`;
+  const band = b.band === null ? 'spread unknown' : `${b.verdict === 'tie' ? 'within' : 'beyond'} the noise band of ±${(b.band * 100).toFixed(2)}%`;
   return `${b.name}: ${signedPercent(b.change)} instructions per request, ${band}`;
 }

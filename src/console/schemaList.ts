@@ -28,7 +28,7 @@ const HARDWARE_NOTE = 'of the hardware shown on this page only (the machines mac
 const COUNTED_NOTES = Object.fromEntries(COUNTED_METRICS.map((m) => [m.table, {
   tag: 'derived',
   note: `Built at page load (a view): cell_status's rows and columns for ${m.name}, counts.${m.countColumn ?? ''}; `
-    + 'best_rps and min_rps hold the cheapest and the costliest repeat. The charts read it under that metric.',
+    + 'best_rps and min_rps hold the cheapest and the costliest repeat, band_floor the metric\'s rebuild band (rebuild_bands, 0 without one). The charts read it under that metric.',
   sql: countStatusSql(m),
 }]));
 
@@ -68,6 +68,10 @@ const NOTES: Readonly<Record<string, { tag: string; note: string; sql?: string }
   count_runs_superseded: {
     tag: 'every machine',
     note: 'count_runs_superseded.parquet as published: counting runs set aside, kept as evidence and never charted: runs of earlier counting protocols, and both repeats of a (cell, mode) counted again because they differed (redone: in which test, by how much). Their counts are in counts_superseded.parquet, which the page does not load.',
+  },
+  rebuild_bands: {
+    tag: 'every machine',
+    note: 'rebuild_bands.parquet as published: per counted metric, the largest relative difference between two counted builds of one cell from the same inputs (band), the floor of its noise bands; empty when the data has no such file. Each metric\'s table carries it as band_floor.',
   },
   ...COUNTED_NOTES,
   versions: { tag: 'derived', note: 'Built at page load: each planned version and its release order (ord, 0 = oldest).', sql: PLAN_VERSIONS_SQL },

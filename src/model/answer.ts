@@ -2,7 +2,7 @@
  * The page's answer in words and marks, from answerQuery's rows (src/sql/answer.ts): per mode,
  * each build against the baseline in instructions per request, sorted cheapest first, and one
  * sentence saying which build runs the fewest instructions, by how much, and how many builds
- * differ beyond the repeats' spread.
+ * differ beyond noise (the repeats' spread, at least the metric's rebuild band: src/sql/noise.ts).
  */
 import type { AnswerRow } from '../sql/answer';
 import { configName } from './changeText';
@@ -53,7 +53,7 @@ export function modeAnswers(rows: readonly AnswerRow[]): ModeAnswer[] {
 /**
  * "In pipe mode, gcc -Ofast runs 2.97% fewer instructions per request than gcc -O2 (geometric
  * mean over 21 tests and 158 releases); gcc -Os -flto runs 7.46% more. 5 of 11 builds are cheaper
- * and 6 costlier beyond the repeats' spread."
+ * and 6 costlier beyond noise."
  */
 function modeSentence(mode: string, baseline: string, builds: readonly AnswerBuild[], releases: number): string {
   const others = builds.filter((b) => !b.baseline);
@@ -66,7 +66,7 @@ function modeSentence(mode: string, baseline: string, builds: readonly AnswerBui
     ? `${cheapest.name} runs ${fewerOrMore(cheapest.change)} instructions per request than ${baseline}`
     : `no build runs fewer instructions per request than ${baseline}`;
   return `In ${mode} mode, ${lead} (over every test and ${releases} releases); ${costliest.name} runs ${fewerOrMore(costliest.change)}. ` +
-    `${cheaper} of ${others.length} builds are cheaper and ${costlier} costlier beyond the repeats' spread.`;
+    `${cheaper} of ${others.length} builds are cheaper and ${costlier} costlier beyond noise.`;
 }
 
 /** A precision mode's scores as precisionSummary gives them, the parts the speed sentence reads. */

@@ -97,7 +97,7 @@ export function hardwareRatiosQuery(a: string, b: string): Query<HardwareRatioRo
   return query(
     `WITH ${ITEMS},
      judged AS (
-       SELECT *, b_best / a_best AS ratio, ${bandSql('a_spread', 'b_spread')} AS band
+       SELECT *, b_best / a_best AS ratio, ${bandSql('a_spread', 'b_spread', '0::DOUBLE')} AS band
        FROM items
      ),
      judged_v AS (SELECT *, ${verdictSql('ratio', 'band')} AS verdict FROM judged),
@@ -145,8 +145,8 @@ export function hardwareRankingQuery(a: string, b: string, base: ConfigRef): Que
     `WITH ${ITEMS},
      pairs AS (
        SELECT c.mode, c.compiler, c.flag_set, c.compiler_index, c.flag_index, c.version,
-              c.a_best / o.a_best AS a_ratio, ${bandSql('c.a_spread', 'o.a_spread')} AS a_band,
-              c.b_best / o.b_best AS b_ratio, ${bandSql('c.b_spread', 'o.b_spread')} AS b_band
+              c.a_best / o.a_best AS a_ratio, ${bandSql('c.a_spread', 'o.a_spread', '0::DOUBLE')} AS a_band,
+              c.b_best / o.b_best AS b_ratio, ${bandSql('c.b_spread', 'o.b_spread', '0::DOUBLE')} AS b_band
        FROM items c
        JOIN items o ON o.version = c.version AND o.mode = c.mode AND o.test = c.test
        WHERE o.compiler = ? AND o.flag_set = ?

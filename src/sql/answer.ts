@@ -53,7 +53,7 @@ export function answerQuery(): Query<AnswerRow> {
      ),
      items AS (
        SELECT c.mode, c.compiler, c.flag_set, c.compiler_index, c.flag_index, c.test, c.version,
-              ${ratioSql('c.best_rps', 'b.best_rps')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'))} AS band
+              ${ratioSql('c.best_rps', 'b.best_rps')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'), 'c.band_floor')} AS band
        FROM figures c
        JOIN figures b ON b.version = c.version AND b.mode = c.mode AND b.test = c.test
        JOIN baseline z ON z.compiler = b.compiler AND z.flag_set = b.flag_set
@@ -88,6 +88,8 @@ export interface AnswerNoiseRow {
   rps_figures: number;
   /** Largest spread of instructions-per-request repeats, a fraction; null without two repeats. */
   ir_max: number | null;
+  /** The rebuild band of instructions per request (ir_status.band_floor), the floor of its verdicts; 0 without one. */
+  ir_floor: number;
 }
 
 /** The repeats' spread per reference mode, in requests/second (the hardware shown) and in instructions per request. */
@@ -99,8 +101,9 @@ export function answerNoiseQuery(): Query<AnswerNoiseRow> {
      counted AS (
        SELECT mode, ${cellSpreadSql()} AS spread FROM ${ir.table} WHERE status = 'ok'
      )
-     SELECT m.mode, r.rps_median, coalesce(r.rps_figures, 0)::INTEGER AS rps_figures, c.ir_max
+     SELECT m.mode, r.rps_median, coalesce(r.rps_figures, 0)::INTEGER AS rps_figures, c.ir_max, coalesce(f.ir_floor, 0) AS ir_floor
      FROM (SELECT DISTINCT mode FROM ${ir.table}) m
+     LEFT JOIN (SELECT max(band_floor) AS ir_floor FROM ${ir.table}) f ON true
      LEFT JOIN (SELECT mode, median(spread) AS rps_median, count(spread) AS rps_figures FROM rps GROUP BY mode) r ON r.mode = m.mode
      LEFT JOIN (SELECT mode, max(spread) AS ir_max FROM counted GROUP BY mode) c ON c.mode = m.mode
      ORDER BY m.mode`,

@@ -170,7 +170,7 @@ export function configBarsQuery(mode: string, test: string, metric: Metric = RPS
             c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags, c.busy_pct, c.steal_pct, c.protocol, c.cv,
             coalesce(c.score = top.top_score, false) AS winner,
             ${ratioSql('c.best_rps', 'top.top_rps')} - 1 AS vs_winner, c.spread,
-            CASE WHEN c.score < top.top_score AND c.protocol = 'reference' THEN ${verdictSql(ratioSql('c.best_rps', 'top.top_rps'), bandSql('top.top_spread', 'c.spread'), metric.lower)} END AS vs_winner_verdict
+            CASE WHEN c.score < top.top_score AND c.protocol = 'reference' THEN ${verdictSql(ratioSql('c.best_rps', 'top.top_rps'), bandSql('top.top_spread', 'c.spread', 'c.band_floor'), metric.lower)} END AS vs_winner_verdict
      FROM c JOIN top ON top.mode = c.mode AND top.test = c.test AND top.version = c.version
      ORDER BY c.version, c.compiler_index, c.flag_index`,
     [mode, test],

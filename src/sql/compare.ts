@@ -47,7 +47,7 @@ const side = (name: string, s: SideRef, metric: Metric, protocol: Protocol) => {
   // For one configuration each group has one row; for a version's best, the exact score picks the winner.
   const sql = `${name} AS (
     SELECT mode, test, min(test_index) AS test_index, arg_min(status, ${STATUS_PRIORITY}) AS status,
-           arg_max(best_rps, score) AS best, arg_max(${protocol === 'reference' ? cellSpreadSql() : 'NULL::DOUBLE'}, score) AS spread, arg_max(cv, score) AS cv,
+           arg_max(best_rps, score) AS best, arg_max(${protocol === 'reference' ? cellSpreadSql() : 'NULL::DOUBLE'}, score) AS spread, arg_max(cv, score) AS cv, max(band_floor) AS band_floor,
            arg_max(compiler || ' ' || flag_set, score) AS config, arg_min(reason, ${STATUS_PRIORITY}) AS reason
     FROM ${metric.table} WHERE ${where} AND protocol = '${protocol}' GROUP BY mode, test
   )`;
@@ -64,7 +64,7 @@ export function compareQuery(a: SideRef, b: SideRef, metric: Metric = RPS, proto
        SELECT a.mode, a.test, a.test_index, a.status AS a_status, a.best AS a_best, a.spread AS a_spread, a.cv AS a_cv,
               a.config AS a_config, a.reason AS a_reason,
               b.status AS b_status, b.best AS b_best, b.spread AS b_spread, b.cv AS b_cv, b.config AS b_config, b.reason AS b_reason,
-              ${ratioSql('b.best', 'a.best')} AS ratio, ${bandSql('a.spread', 'b.spread')} AS band
+              ${ratioSql('b.best', 'a.best')} AS ratio, ${bandSql('a.spread', 'b.spread', 'a.band_floor')} AS band
        FROM a JOIN b ON a.mode = b.mode AND a.test = b.test
      ),
      judged AS (SELECT *, ${verdictSql('ratio', 'band', metric.lower)} AS verdict FROM rows)

@@ -2,7 +2,7 @@
  * Queries about the counted metrics as a whole: whether any count is published, and how many
  * chart winners each metric decides beyond noise (the summary's comparison of the instruments).
  */
-import { METRIC_IDS, metricOf } from '../vocabulary';
+import { METRIC_IDS, type MetricId, metricOf } from '../vocabulary';
 import { cellSpreadSql } from './noise';
 import { query, type Query } from './query';
 import { versionVerdictsQuery } from './verdicts';
@@ -96,4 +96,28 @@ export function countCoverageQuery(): Query<CountCoverageRow> {
        (SELECT count(DISTINCT x.cell_id) FROM count_runs_superseded x WHERE x.mode = s.mode AND x.redone LIKE 'repeats differed%')::INTEGER AS redone_cells,
        (SELECT count(DISTINCT x.cell_id) FROM count_runs_superseded x WHERE x.mode = s.mode AND x.redone NOT LIKE 'repeats differed%')::INTEGER AS rebuilt_cells
 FROM ${metricOf('ir').table} s GROUP BY s.mode ORDER BY s.mode`);
+}
+
+/** One counted metric's rebuild band (rebuild_bands, docs/data-schema.md): the floor of its noise bands. */
+export interface RebuildBandRow {
+  /** The metric's id (src/vocabulary.ts). */
+  metric: MetricId;
+  /** The largest relative difference between two builds of one cell from the same inputs (0.0049 = 0.49%); 0 without a pair. */
+  band: number;
+  /** The 95th percentile of those differences; null without a pair. */
+  p95: number | null;
+  /** Rebuild pairs compared, of them pairs of identical code, and the cells they are of. */
+  pairs: number;
+  identical_code_pairs: number;
+  cells: number;
+}
+
+/** Every counted metric's rebuild band, in the metrics' order; no rows when the data has no rebuild_bands file. */
+export function rebuildBandsQuery(): Query<RebuildBandRow> {
+  const counted = METRIC_IDS.filter((id) => metricOf(id).countColumn);
+  const ids = counted.map((id) => `WHEN '${metricOf(id).countColumn}' THEN '${id}'`).join(' ');
+  const order = counted.map((id, i) => `WHEN '${metricOf(id).countColumn}' THEN ${i}`).join(' ');
+  return query(`SELECT CASE metric ${ids} END AS metric, band, p95, pairs, identical_code_pairs, cells
+FROM rebuild_bands WHERE metric IN (${counted.map((id) => `'${metricOf(id).countColumn}'`).join(', ')})
+ORDER BY CASE metric ${order} END`);
 }

@@ -8,10 +8,15 @@
  *   spread    of a configuration (one test, one mode): |best − worst| / best over its measured
  *             repeats (for a cost the best repeat is the lowest); unknown (NULL) with fewer than
  *             two repeats.
- *   band      of a pair: the larger of the two spreads; unknown (NULL) when either is unknown:
- *             one repeat says nothing about how far that configuration's own figure can move
- *             (a single repeat caught in a slow spell of the host must not be called slower
- *             beyond the other's small spread).
+ *   band      of a pair: the larger of the two spreads, and at least the metric's floor; unknown
+ *             (NULL) when either spread is unknown: one repeat says nothing about how far that
+ *             configuration's own figure can move (a single repeat caught in a slow spell of the
+ *             host must not be called slower beyond the other's small spread).
+ *   floor     of a counted metric: its rebuild band (rebuild_bands.band, docs/method.md "Rebuild
+ *             bands"), how far the metric moves when a cell is built again from the same inputs;
+ *             a build's repeats agree exactly, so without it a count's band would be 0. 0 for
+ *             requests/second, and where the data has no rebuild band. Each metric's table
+ *             carries it as band_floor (src/sql/load.ts).
  *   verdict   of a ratio r = B / A against its band: 'faster' when r − 1 > band, 'slower' when
  *             1 / r − 1 > band (the faster side beats the slower by more than the band, either
  *             way round), 'tie' otherwise, 'unknown' when the band is unknown. For a cost
@@ -44,9 +49,13 @@ export function cellSpreadSql(alias = ''): string {
   return spreadSql(`${p}best_rps`, `${p}min_rps`, `${p}ok_repeats`);
 }
 
-/** The noise band of a pair: the larger spread, NULL when either is unknown (DuckDB's greatest would skip a NULL). */
-export function bandSql(spreadA: string, spreadB: string): string {
-  return `CASE WHEN (${spreadA}) IS NOT NULL AND (${spreadB}) IS NOT NULL THEN greatest(${spreadA}, ${spreadB}) END`;
+/**
+ * The noise band of a pair: the larger spread and `floor`, NULL when either spread is unknown
+ * (DuckDB's greatest would skip a NULL). A metric's floor is its table's band_floor column
+ * (src/sql/load.ts): the same on every row of one metric.
+ */
+export function bandSql(spreadA: string, spreadB: string, floor: string): string {
+  return `CASE WHEN (${spreadA}) IS NOT NULL AND (${spreadB}) IS NOT NULL THEN greatest(${spreadA}, ${spreadB}, ${floor}) END`;
 }
 
 /**

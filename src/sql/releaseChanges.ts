@@ -67,7 +67,7 @@ export function releaseChangesQuery(pairs: readonly (readonly [string, string])[
      items AS MATERIALIZED (
        SELECT p.pair_index, p.from_version, p.to_version, a.mode, a.test, a.test_index,
               a.compiler, a.flag_set, a.compiler_index, a.flag_index,
-              ${ratio} AS ratio, ${bandSql(cellSpreadSql('a'), cellSpreadSql('b'))} AS band,
+              ${ratio} AS ratio, ${bandSql(cellSpreadSql('a'), cellSpreadSql('b'), 'a.band_floor')} AS band,
               ${missing} AS missing
        FROM pairs p
        JOIN ${metric.table} a ON a.version = p.from_version

@@ -5,7 +5,7 @@
  */
 
 /** Table names, one Parquet file each under <base>/data/. */
-export const TABLES = ['plan', 'builds', 'runs', 'results', 'machines', 'redone_runs', 'redone_results', 'counts', 'count_runs', 'count_runs_superseded'] as const;
+export const TABLES = ['plan', 'builds', 'runs', 'results', 'machines', 'redone_runs', 'redone_results', 'counts', 'count_runs', 'count_runs_superseded', 'rebuild_bands'] as const;
 
 /** One of the published tables. */
 export type TableName = (typeof TABLES)[number];
@@ -14,14 +14,14 @@ export type TableName = (typeof TABLES)[number];
 export const REQUIRED_TABLE: TableName = 'plan';
 
 /**
- * The name a published file is read under: `all_<table>`, except machines. The queries read the
+ * The name a published file is read under: `all_<table>`, except machines and rebuild_bands. The queries read the
  * names without the prefix, views (src/sql/hardware.ts, src/sql/load.ts planViewsSql) of the
  * configurations shown (the reference ones, or with the extended ones too) and, for builds, runs,
  * results and the redone runs and results, of one hardware class; counts, count_runs and
  * count_runs_superseded are one dataset for every machine (a count does not depend on the CPU).
  */
 export function storedName(table: TableName): string {
-  return table === 'machines' ? table : `all_${table}`;
+  return table === 'machines' || table === 'rebuild_bands' ? table : `all_${table}`;
 }
 
 /** File name of a table inside the data folder. */
@@ -101,6 +101,14 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
   // Counting runs set aside (collector count): earlier protocols' runs, and both repeats of a
   // (cell, mode) counted again because they differed, with why (redone).
   count_runs_superseded: { ...COUNT_RUNS, redone: 'VARCHAR' },
+  // How far each counted metric moves between two builds of one cell from the same inputs: the
+  // floor of its noise bands (src/sql/noise.ts), written by the collector with the counts; a data
+  // folder without the file (written before it) has an empty table, and the floor is 0.
+  rebuild_bands: {
+    metric: 'VARCHAR', band: 'DOUBLE', p50: 'DOUBLE', p95: 'DOUBLE', max: 'DOUBLE', pairs: 'INTEGER',
+    identical_code_pairs: 'INTEGER', cells: 'INTEGER', tests: 'INTEGER', runs: 'INTEGER', superseded_runs: 'INTEGER',
+    protocol: 'INTEGER',
+  },
 };
 
 const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_latency_ms', 'max_latency_ms'];

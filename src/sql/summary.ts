@@ -4,7 +4,7 @@
  * study's score), with the distribution of the per-test changes behind each mean.
  *
  * An item is one test's ratio (configuration / baseline, best repeat over best repeat):
- *   - for one version: the ratio on that version, its band the larger spread of the two;
+ *   - for one version: the ratio on that version, its band the larger spread of the two (at least the floor);
  *   - over all versions: the geometric mean of the test's ratios on every version where both
  *     configurations measured it, its band the geometric mean of their bands.
  * A score is the geometric mean of a scope's items (each test weighs the same), with the
@@ -61,7 +61,7 @@ export interface SummaryItemRow {
  */
 const items = (metric: Metric) => `pairs AS MATERIALIZED (
   SELECT c.compiler, c.flag_set, c.compiler_index, c.flag_index, c.mode, c.version, c.test, c.test_index,
-         ${ratioSql('c.best_rps', 'b.best_rps')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'))} AS band
+         ${ratioSql('c.best_rps', 'b.best_rps')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'), 'c.band_floor')} AS band
   FROM ${metric.table} c JOIN ${metric.table} b ON b.version = c.version AND b.mode = c.mode AND b.test = c.test
   WHERE c.status = 'ok' AND b.status = 'ok' AND c.protocol = 'reference' AND b.compiler = ? AND b.flag_set = ? AND ${ratioSql('c.best_rps', 'b.best_rps')} IS NOT NULL
 ),

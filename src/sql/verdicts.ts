@@ -37,7 +37,7 @@ export interface VersionVerdictRow {
   prev_version: string | null;
   /** This version's figure over that release's, minus 1 (0.05 = 5% faster); null without a ratio (a zero figure on one side: noise.ts). */
   change: number | null;
-  /** The noise band of that change: the larger spread of the two winners. */
+  /** The noise band of that change: the larger spread of the two winners, at least the metric's floor (noise.ts). */
   change_band: number | null;
   /** faster = an improvement beyond noise (for a cost: cheaper), slower = a regression beyond noise. */
   change_verdict: Verdict | null;
@@ -66,16 +66,16 @@ export interface Standing {
  */
 export function versionVerdictsQuery(metric: Metric = RPS, currentOnly = false, charts: ChartSubset = null): Query<VersionVerdictRow> {
   // No ratio to a rival (the winner counts zero, the rival more: noise.ts) is no tie: the winner is clear of it.
-  const versusWinner = verdictSql(ratioSql('t.best', 'f.best_rps'), bandSql('t.spread', 'f.spread'), metric.lower);
+  const versusWinner = verdictSql(ratioSql('t.best', 'f.best_rps'), bandSql('t.spread', 'f.spread', 'f.band_floor'), metric.lower);
   const change = ratioSql('t.best', 'p.prev_best');
   const subset = chartSubsetSql('s', charts);
   return query(
     `WITH f AS MATERIALIZED (
-       SELECT s.mode, s.test, s.version, v.ord, v.current, s.compiler, s.flag_set, s.best_rps, s.score, ${cellSpreadSql('s')} AS spread
+       SELECT s.mode, s.test, s.version, v.ord, v.current, s.compiler, s.flag_set, s.best_rps, s.score, ${cellSpreadSql('s')} AS spread, s.band_floor
        FROM ${metric.table} s JOIN versions v ON v.version = s.version WHERE s.status = 'ok' AND s.protocol = 'reference'${charts ? ` AND ${subset.sql}` : ''}
      ),
      t AS MATERIALIZED (
-       SELECT mode, test, version, ord, current, max(score) AS score, arg_max(best_rps, score) AS best, arg_max(spread, score) AS spread
+       SELECT mode, test, version, ord, current, max(score) AS score, arg_max(best_rps, score) AS best, arg_max(spread, score) AS spread, max(band_floor) AS band_floor
        FROM f GROUP BY mode, test, version, ord, current
      ),
      rivals AS (
@@ -98,8 +98,8 @@ export function versionVerdictsQuery(metric: Metric = RPS, currentOnly = false, 
                  WHEN r.unknowns > 0 THEN 'unknown' ELSE 'clear' END AS winner_call,
             coalesce(r.ties, 0) AS ties, r.runner_compiler, r.runner_flag_set, r.runner_best, r.runner_spread,
             p.prev_version, ${change} - 1 AS change,
-            ${bandSql('t.spread', 'p.prev_spread')} AS change_band,
-            ${verdictSql(change, bandSql('t.spread', 'p.prev_spread'), metric.lower)} AS change_verdict
+            ${bandSql('t.spread', 'p.prev_spread', 't.band_floor')} AS change_band,
+            ${verdictSql(change, bandSql('t.spread', 'p.prev_spread', 't.band_floor'), metric.lower)} AS change_verdict
      FROM t
      LEFT JOIN rivals r ON r.mode = t.mode AND r.test = t.test AND r.version = t.version
      LEFT JOIN prev p ON p.mode = t.mode AND p.test = t.test AND p.version = t.version${currentOnly ? '\n     WHERE t.current' : ''}

@@ -1,7 +1,8 @@
 /** The header's "how this was measured" and "how much is collected" parts, from the data. */
 import { formatBytes, formatCount } from '../model/format';
+import type { RebuildBandRow } from '../sql/counted';
 import type { CompilerRow, CountProtocolRow, CoverageRow, DatesRow, MachineRow, ProtocolRow } from '../sql/meta';
-import { COUNT_WORKLOAD_NOTE } from '../vocabulary';
+import { COUNT_WORKLOAD_NOTE, metricOf } from '../vocabulary';
 import { h } from './dom';
 
 /** Everything the header shows, as queried. */
@@ -12,6 +13,8 @@ export interface HeaderInfo {
   readonly protocol: readonly ProtocolRow[];
   /** The counting runs' protocol per mode (empty: nothing counted). */
   readonly countProtocol: readonly CountProtocolRow[];
+  /** The counted metrics' rebuild bands (empty: the data has none). */
+  readonly rebuildBands: readonly RebuildBandRow[];
   readonly dates: DatesRow | undefined;
 }
 
@@ -55,6 +58,31 @@ export function countProtocolLines(rows: readonly CountProtocolRow[]): string[] 
       older ? `${older} older run setting${older === 1 ? '' : 's'} besides (each run's own in the status grid)` : '',
     ].filter(Boolean).join('; '),
   ].filter(Boolean);
+}
+
+/** A band as a percentage: two decimals below 10%, one above, "<0.01%" for a difference above 0 below that. */
+function bandPercent(fraction: number): string {
+  if (fraction > 0 && fraction < 0.0001) return '<0.01%';
+  return `${(fraction * 100).toFixed(fraction < 0.1 ? 2 : 1)}%`;
+}
+
+/**
+ * What the rebuild bands are and, per counted metric, its band from the data (docs/method.md,
+ * "Rebuild bands"); without the table, that counted verdicts have no floor.
+ */
+export function rebuildBandLines(rows: readonly RebuildBandRow[]): string[] {
+  if (!rows.length) {
+    return ['The data has no rebuild bands (rebuild_bands.parquet): a counted figure\'s noise band is its repeats\' spread alone, '
+      + '0 where they agree, so a counted verdict here has no floor for what a rebuild of the same cell can change.'];
+  }
+  return [
+    'A counted figure\'s noise band is at least its metric\'s rebuild band: the largest difference between two builds of one cell '
+      + 'from the same source, compiler and settings, both counted, over every such pair, mode and test. A build\'s repeats agree exactly; '
+      + 'another build of the cell can be other code, or the same code placed elsewhere.',
+    ...rows.map((r) => `${metricOf(r.metric).name}: ${r.pairs
+      ? `${bandPercent(r.band)} (95% of differences within ${bandPercent(r.p95 ?? 0)}), over ${formatCount(r.pairs)} rebuild pair${r.pairs === 1 ? '' : 's'} of ${formatCount(r.cells)} cell${r.cells === 1 ? '' : 's'}, ${formatCount(r.identical_code_pairs)} of identical code`
+      : 'no rebuild compared yet, floor 0'}`),
+  ];
 }
 
 function item(term: string, ...details: (Node | string)[]): HTMLElement[] {
@@ -110,9 +138,11 @@ export function renderMeasurement(dl: HTMLElement, info: HeaderInfo): void {
       lines(countProtocolLines(info.countProtocol)),
       h('p', { class: 'count-workload mt-1 text-slate-700' }, COUNT_WORKLOAD_NOTE)))
     : [];
+  const bands = info.countProtocol.length ? item('Rebuild bands', h('div', { class: 'rebuild-bands' }, lines(rebuildBandLines(info.rebuildBands)))) : [];
   dl.replaceChildren(
     ...item('Protocol', protocol),
     ...counted,
+    ...bands,
     ...item('Machine', machines),
     ...item('Compilers', compilers),
     ...item('Collected', dates, info.dates?.collector_versions ? ` (collector ${info.dates.collector_versions})` : ''),

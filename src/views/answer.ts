@@ -31,14 +31,17 @@ export interface AnswerOptions {
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-/** The one line under the heading: why the answer is counted, from the repeats' spreads. */
+/** The one line under the heading: why the answer is counted, from the repeats' spreads and the rebuild band. */
 function whyLine(noise: readonly AnswerNoiseRow[]): string {
   const rps = noise.filter((n) => n.rps_median !== null);
   const counted = Math.max(0, ...noise.map((n) => n.ir_max ?? 0));
   const spread = rps.length
     ? `requests/second repeats on this hardware lie a median ${rps.map((n) => `${pct(n.rps_median ?? 0)} (${n.mode})`).join(' / ')} apart, too far to rank builds`
     : 'requests/second have no repeats on this hardware yet';
-  return `Ranked by instructions per request, counted under Valgrind: repeated counts of a build lie at most ${(counted * 100).toFixed(2)}% apart, while ${spread}.`;
+  const floor = Math.max(0, ...noise.map((n) => n.ir_floor));
+  // The rebuild band is the least noise band of every verdict (src/sql/noise.ts).
+  const rebuilt = floor > 0 ? `, rebuilds up to ${(floor * 100).toFixed(2)}%` : '';
+  return `Ranked by instructions per request, counted under Valgrind: repeated counts of a build lie at most ${(counted * 100).toFixed(2)}% apart${rebuilt}, while ${spread}.`;
 }
 
 /** Builds the answer into `root`: settles once the counted part is drawn (the rounds follow). */

@@ -84,7 +84,7 @@ function modeTable(mode: string, rows: readonly CompareRow[], a: SideRef, b: Sid
 export function createCompare(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('compare', 'Compare two builds', [
     'Any two versions, or any two configurations, test by test: the change is B over A (best repeat against best repeat), ',
-    '▲/▼ when beyond the noise band (the larger run-to-run spread of the two), ≈ within it; the last row of each mode is the geometric mean. ',
+    '▲/▼ when beyond the noise band (the larger run-to-run spread of the two; for a counted metric at least its rebuild band), ≈ within it; the last row of each mode is the geometric mean. ',
     'A side can be a version at its fastest configuration for each test.',
   ], () => ctx.link({ section: 'compare' }), ctx.tools);
   const configOptions = (): (readonly [string, string])[] => [[BEST, 'best per test'], ...ctx.configs.map((c) => [configKey(c), configName(c)] as const)];

@@ -36,7 +36,7 @@ const PRECISION_INTRO = 'For each release the precision modes measured against t
 
 const INTRO = [
   'For each release with counts against the one before it with counts among the releases shown (the version range; the current versions, or every release), per test and mode, the configurations whose counted cost ',
-  'per request changed beyond noise: the noise band of a configuration is the larger spread of its counting repeats on the two releases. ',
+  'per request changed beyond noise: the noise band of a configuration is the larger spread of its counting repeats on the two releases, at least the metric\'s rebuild band (How this was measured). ',
   'A release without counts (not counted yet, or not built) is skipped: the pair around it spans it and says so, and a change found there lies somewhere in that span until the releases between are counted. ',
   'Within a pair, a missing count (not collected, build failed, unsupported) is listed as missing, never as a change. ',
   'The page\'s metric when it is a counted one (instructions, estimated cycles, simulated misses per request), else instructions per request. ',

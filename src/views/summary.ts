@@ -74,7 +74,7 @@ function durationBlock(): { element: HTMLElement; show(rows: Parameters<typeof d
 export function createSummary(ctx: AnalysisContext): SectionView {
   const frame = sectionFrame('summary', 'Summary: which build is fastest?', [
     "Each configuration's figure in the page's metric relative to a baseline, as the geometric mean of its per-test ratios (best repeat against best repeat), ",
-    'with one dot per test. ▲ and ▼ mark changes beyond the noise band (the larger run-to-run spread of the two builds), ≈ changes within it; ',
+    'with one dot per test. ▲ and ▼ mark changes beyond the noise band (the larger run-to-run spread of the two builds; for a counted metric at least its rebuild band), ≈ changes within it; ',
     'blue is better, orange worse (for a counted cost, lower is better: ▼ cheaper is blue). ',
     'The shaded band around 0 is the noise band of the mean. Over all versions, each test is first averaged over the versions both builds measured.',
   ], () => ctx.link({ section: 'summary' }), ctx.tools);

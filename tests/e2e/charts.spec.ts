@@ -38,6 +38,8 @@ test('charts render one figure per test and mode with the header from the data',
   await page.locator('#measurement details.count-protocol summary').click();
   await expect(page.locator('#measurement')).toContainText('data: redis-benchmark -c 1 -n 20000 -d 64 -r 9999999999 --seed 42; server env FREEZECLOCK_SETTLE_READS=no');
   await expect(page.locator('#measurement .count-workload')).toContainText('changed only where a count would otherwise not repeat');
+  // The floor of the counted metrics' noise bands, from the data's rebuild_bands.
+  await expect(page.locator('#measurement .rebuild-bands')).toContainText('instructions per request: 0.25% (95% of differences within 0.02%), over 3 rebuild pairs of 3 cells');
   await expect(page.locator('#axis-warning')).toContainText('do not start at zero');
   await expect(set.locator('.axis-note')).toContainText(/axis [\d,]+ – [\d,]+ req\/s/);
   await screenshot(page, testInfo, 'overview');

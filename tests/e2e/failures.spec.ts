@@ -81,6 +81,14 @@ test('a partly published dataset names the missing files and shows the rest', as
   await expect(page.locator('#measurement')).toContainText('Fixture CPU @ 2.00GHz');
 });
 
+test('a dataset without rebuild bands says that counted verdicts have no floor', async ({ page }) => {
+  await engineOnly(page);
+  await page.route('**/data/rebuild_bands.parquet', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.goto('./');
+  await expect(page.locator('[data-notice="missing-files"]')).toContainText('Not published yet: rebuild_bands.parquet');
+  await expect(page.locator('#measurement .rebuild-bands')).toContainText('The data has no rebuild bands (rebuild_bands.parquet)');
+});
+
 test('DuckDB-WASM failing to start shows a clear error', async ({ page }) => {
   await engineOnly(page);
   await page.route('**/assets/duckdb-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));

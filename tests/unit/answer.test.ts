@@ -1,7 +1,7 @@
 /**
  * The page's answer (src/sql/answer.ts, src/model/answer.ts) states the README headline's counted
  * figures: run on the published data, its cheapest and costliest build per mode, their changes
- * and the counts beyond the repeats' spread are those of README.md's headline block (written in
+ * and the counts beyond noise are those of README.md's headline block (written in
  * Go by collector/internal/headline). A change to either definition fails here.
  */
 import fs from 'node:fs';

@@ -37,8 +37,13 @@ describe('ratioSql', () => {
 
 describe('bandSql', () => {
   it('takes the larger spread, and nothing when either spread is unknown', () => {
-    expect(each(bandSql('a', 'b'), 'i, a, b', '(1, 0.02, 0.01), (2, NULL, 0.01), (3, 0.01, NULL), (4, NULL::DOUBLE, NULL::DOUBLE), (5, 0.0, 0.0)'))
+    expect(each(bandSql('a', 'b', '0.0'), 'i, a, b', '(1, 0.02, 0.01), (2, NULL, 0.01), (3, 0.01, NULL), (4, NULL::DOUBLE, NULL::DOUBLE), (5, 0.0, 0.0)'))
       .toEqual([0.02, null, null, null, 0]);
+  });
+
+  it('is at least the floor, and still nothing when either spread is unknown', () => {
+    expect(each(bandSql('a', 'b', '0.005'), 'i, a, b', '(1, 0.02, 0.01), (2, 0.0, 0.0), (3, NULL, 0.0), (4, 0.001, 0.004)'))
+      .toEqual([0.02, 0.005, null, 0.005]);
   });
 });
 
@@ -61,7 +66,7 @@ describe('verdictSql', () => {
     // B2: best 103, worst 102 (0.97%): +3% beats the 2% band. B3: one repeat of 110: B's spread is
     // unknown, so the band is too, +10% or not (A's 2% says nothing of how far B's one figure can move).
     // B4: best 92, worst 90 (2.17%): A is 100 / 92 - 1 = 8.7% faster, beyond 2.17%.
-    const sql = verdictSql('b_best / a_best', bandSql(spreadSql('a_best', 'a_worst', 'a_n'), spreadSql('b_best', 'b_worst', 'b_n')));
+    const sql = verdictSql('b_best / a_best', bandSql(spreadSql('a_best', 'a_worst', 'a_n'), spreadSql('b_best', 'b_worst', 'b_n'), '0.0'));
     expect(each(sql, 'i, a_best, a_worst, a_n, b_best, b_worst, b_n',
       '(1, 100.0, 98.0, 3, 101.5, 100.0, 3), (2, 100.0, 98.0, 3, 103.0, 102.0, 3), (3, 100.0, 98.0, 3, 110.0, 110.0, 1), (4, 100.0, 98.0, 3, 92.0, 90.0, 2)'))
       .toEqual(['tie', 'faster', 'unknown', 'slower']);

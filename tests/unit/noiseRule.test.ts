@@ -12,6 +12,8 @@ import { openNodeDuckDB } from '../support/node-duckdb.mjs';
 interface Pair {
   name: string; lower: boolean; a: number[]; b: number[];
   spread_a: number | null; spread_b: number | null; band: number | null; ratio: number | null; verdict: string;
+  /** The least band (a counted metric's rebuild band); 0 when absent. */
+  floor?: number;
 }
 interface Geomean {
   name: string; items: { ratio: number; band: number | null }[]; ratio: number; band: number | null; verdict: string;
@@ -44,7 +46,7 @@ describe('the noise rule on the shared fixture', () => {
     const spreadA = spreadSql('a.best', 'a.worst', 'a.n');
     const spreadB = spreadSql('b.best', 'b.worst', 'b.n');
     const ratio = ratioSql('b.best', 'a.best');
-    const band = bandSql(spreadA, spreadB);
+    const band = bandSql(spreadA, spreadB, `${c.floor ?? 0}::DOUBLE`);
     const [row] = run(`WITH a AS (${repeatsSql(c.a, c.lower)}), b AS (${repeatsSql(c.b, c.lower)})
       SELECT ${spreadA} AS spread_a, ${spreadB} AS spread_b, ${band} AS band, ${ratio} AS ratio,
         ${verdictSql(ratio, band, c.lower)} AS verdict FROM a, b`);

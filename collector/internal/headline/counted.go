@@ -6,6 +6,9 @@ import (
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
+// InstructionsColumn is the counts column the counted headline reads.
+const InstructionsColumn = "instructions_per_request"
+
 // Counted is the counted instrument's part of the headline: instructions per
 // request under Valgrind, one dataset for every machine; lower is better.
 type Counted struct {
@@ -26,12 +29,17 @@ type Counted struct {
 	// largest spread of such a (cell, test)'s counts over all its builds.
 	Rebuilt       int
 	RebuiltSpread map[string]float64
+	// RebuildBand is the floor of every counted band: the rebuild band of
+	// instructions per request (store.RebuildBand), 0 where the data has
+	// none.
+	RebuildBand float64
 }
 
 // countFigures reads the counts out of d as figures: best is the cheapest
-// repeat, worst the costliest.
+// repeat, worst the costliest; the floor of their bands is the rebuild band
+// of instructions per request that d holds (0 without the table).
 func countFigures(d *store.Data) figures {
-	f := figures{of: map[key]figure{}, tests: map[string][]string{}}
+	f := figures{of: map[key]figure{}, tests: map[string][]string{}, floor: store.RebuildBandOf(d.RebuildBands, InstructionsColumn)}
 	for _, c := range d.Counts {
 		if c.Status == "ok" && c.InstructionsPerRequest != nil {
 			f.add(key{Build{c.Compiler, c.FlagSet}, c.Version, c.Mode, c.Test}, *c.InstructionsPerRequest, true)
@@ -73,6 +81,7 @@ func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Count
 		}
 	}
 	f := countFigures(d)
+	out.RebuildBand = f.floor
 	for _, mode := range p.modes {
 		for _, b := range builds {
 			s := f.againstAllVersions(b, baseline, mode, p.versions)

@@ -34,6 +34,9 @@ func (f figure) spread() float64 {
 type figures struct {
 	of    map[key]figure
 	tests map[string][]string
+	// floor is the least band of any item: for a counted metric its rebuild
+	// band (store.RebuildBand), 0 for requests/second.
+	floor float64
 }
 
 // bestFigures reads the measured repeats of class's machines out of d.
@@ -81,9 +84,9 @@ func (g figure) withRate(v float64) figure {
 }
 
 // item is one test's ratio of two figures with its band: the larger of the
-// two spreads, NaN when either is unknown.
-func item(b, a figure) (ratio, band float64) {
-	return b.best / a.best, math.Max(b.spread(), a.spread()) // Max is NaN if either is
+// two spreads and the floor, NaN when either spread is unknown.
+func item(b, a figure, floor float64) (ratio, band float64) {
+	return b.best / a.best, math.Max(math.Max(b.spread(), a.spread()), floor) // Max is NaN if either is
 }
 
 // geomean is the score of items: the geometric mean of their ratios, and of
@@ -121,7 +124,7 @@ func (f figures) againstAllVersions(b, base Build, mode string, versions []strin
 			x, okX := f.of[key{b, v, mode, test}]
 			y, okY := f.of[key{base, v, mode, test}]
 			if okX && okY {
-				r, band := item(x, y)
+				r, band := item(x, y, f.floor)
 				rs, bs = append(rs, r), append(bs, band)
 			}
 		}
@@ -141,7 +144,7 @@ func (f figures) releases(b Build, newer, older, mode string) Score {
 		x, okX := f.of[key{b, newer, mode, test}]
 		y, okY := f.of[key{b, older, mode, test}]
 		if okX && okY {
-			r, band := item(x, y)
+			r, band := item(x, y, f.floor)
 			ratios, bands = append(ratios, r), append(bands, band)
 		}
 	}

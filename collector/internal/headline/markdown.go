@@ -152,8 +152,8 @@ func (h Headline) countedShort() string {
 		if cheapest == (Build{}) {
 			continue
 		}
-		modes = append(modes, fmt.Sprintf("%s mode cheapest %s (%s), costliest %s (%s), %d of %s cheaper and %d costlier beyond the repeats' spread",
-			m, cheapest, signed(lo.Ratio-1, 2), costliest, signed(hi.Ratio-1, 2), cheaper, plural(counted, "build"), costlier))
+		modes = append(modes, fmt.Sprintf("%s mode cheapest %s (%s), costliest %s (%s), %d of %s cheaper and %d costlier beyond %s",
+			m, cheapest, signed(lo.Ratio-1, 2), costliest, signed(hi.Ratio-1, 2), cheaper, plural(counted, "build"), costlier, c.beyond()))
 	}
 	slices.Sort(spreads)
 	text := fmt.Sprintf("**Instructions per request** (counted under Valgrind, two repeats of a build at most %s apart%s; %s, %s): ",
@@ -344,8 +344,27 @@ func (h Headline) countedText() string {
 		head += " " + m + " mode |"
 		rule += "---|"
 	}
-	return text + fmt.Sprintf(" Against %s, on the releases where both are counted (▲ costlier, ▼ cheaper beyond the\n"+
-		"repeats' spread, ± the spread):\n\n%s\n%s\n%s", h.Baseline, head, rule, strings.Join(rows, "\n"))
+	return text + fmt.Sprintf(" Against %s, on the releases where both are counted (▲ costlier, ▼ cheaper beyond\n"+
+		"%s):\n\n%s\n%s\n%s", h.Baseline, c.bandText(), head, rule, strings.Join(rows, "\n"))
+}
+
+// bandText names what a counted verdict must exceed and what ± gives: the
+// repeats' spread, or the rebuild band when the data has one and it is
+// larger (docs/method.md, "Rebuild bands").
+func (c Counted) bandText() string {
+	if c.RebuildBand == 0 {
+		return c.beyond() + ", ± the spread"
+	}
+	return c.beyond() + ", ± the band"
+}
+
+// beyond is what a counted verdict must exceed: "the repeats' spread", with
+// the rebuild band when the data has one.
+func (c Counted) beyond() string {
+	if c.RebuildBand == 0 {
+		return "the repeats' spread"
+	}
+	return fmt.Sprintf("the repeats' spread or the rebuild band (%.2f%%), whichever is larger", 100*c.RebuildBand)
 }
 
 // countedScoreText is scoreText with two decimals.
@@ -420,6 +439,6 @@ func (h Headline) extendedText() string {
 	}
 	return fmt.Sprintf("**Extended builds, counted cost** (matrix.toml's extended flag sets: -O3, -O3 -flto, and stock, the\n"+
 		"release's own Makefile defaults): %s, on %s. Against %s, on the releases where both are counted\n"+
-		"(▲ costlier, ▼ cheaper beyond the repeats' spread, ± the spread); %s:\n\n%s\n%s\n%s",
-		cellsSoFar(e.Cells, h.ExtendedPlanned, " counted"), releasesText(e.Versions), h.Baseline, IntelStudy, head, rule, strings.Join(rows, "\n"))
+		"(▲ costlier, ▼ cheaper beyond %s); %s:\n\n%s\n%s\n%s",
+		cellsSoFar(e.Cells, h.ExtendedPlanned, " counted"), releasesText(e.Versions), h.Baseline, e.bandText(), IntelStudy, head, rule, strings.Join(rows, "\n"))
 }

@@ -12,11 +12,13 @@ import (
 type noiseFixture struct {
 	Tolerance float64 `json:"tolerance"`
 	Pairs     []struct {
-		Name        string
-		Lower       bool
-		A, B        []float64
-		SpreadA     *float64 `json:"spread_a"`
-		SpreadB     *float64 `json:"spread_b"`
+		Name    string
+		Lower   bool
+		A, B    []float64
+		SpreadA *float64 `json:"spread_a"`
+		SpreadB *float64 `json:"spread_b"`
+		// Floor is the least band (a counted metric's rebuild band), 0 when absent.
+		Floor       float64
 		Band, Ratio *float64
 		Verdict     string
 	}
@@ -88,7 +90,7 @@ func TestTheNoiseRuleOnTheSharedFixture(t *testing.T) {
 	f := readNoiseFixture(t)
 	for _, c := range f.Pairs {
 		a, b := repeatsFigure(c.A, c.Lower), repeatsFigure(c.B, c.Lower)
-		ratio, band := item(b, a)
+		ratio, band := item(b, a, c.Floor)
 		got := Score{Ratio: ratio, Band: band}
 		if !agrees(a.spread(), orNaN(c.SpreadA), f.Tolerance) || !agrees(b.spread(), orNaN(c.SpreadB), f.Tolerance) ||
 			!agrees(band, orNaN(c.Band), f.Tolerance) || !agrees(ratio, orNaN(c.Ratio), f.Tolerance) || siteVerdict(got, c.Lower) != c.Verdict {

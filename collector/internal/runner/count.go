@@ -185,7 +185,7 @@ func (c *collector) redoStaleSources(selected map[string]bool) ([]string, error)
 			return nil, err
 		}
 		if stale {
-			reasons[b.BuildID] = fmt.Sprintf("built from %s, not the source %s resolves to now", describeSource(b), b.Version)
+			reasons[b.BuildID] = fmt.Sprintf("%s%s, not the source %s resolves to now", store.RedoneStaleSource, describeSource(b), b.Version)
 		}
 	}
 	return c.data.SupersedeBuilds(reasons), nil

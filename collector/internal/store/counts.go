@@ -213,7 +213,7 @@ func (d *Data) RedoDiffering(cells map[string]bool) []string {
 	}
 	reasons := map[group]string{}
 	for g, w := range worst {
-		reasons[g] = fmt.Sprintf("repeats differed: %s %.4f%% apart", w.test, 100*w.spread)
+		reasons[g] = fmt.Sprintf("%s: %s %.4f%% apart", RedoneRepeatsDiffered, w.test, 100*w.spread)
 	}
 	if len(reasons) == 0 {
 		return nil
@@ -248,7 +248,7 @@ func (d *Data) RedoWrongLgVaddr(fixed int) []string {
 	reasons := map[string]string{}
 	for _, b := range d.Builds {
 		if WrongLgVaddr(b, fixed) {
-			reasons[b.BuildID] = fmt.Sprintf("built with jemalloc configured for the build host's %d-bit virtual addresses (machine %s), not %d", *b.JemallocLgVaddr, b.MachineID, fixed)
+			reasons[b.BuildID] = fmt.Sprintf("%s %d-bit virtual addresses (machine %s), not %d", RedoneWrongLgVaddr, *b.JemallocLgVaddr, b.MachineID, fixed)
 		}
 	}
 	return d.SupersedeBuilds(reasons)

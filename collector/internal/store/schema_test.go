@@ -30,6 +30,7 @@ var publishedTables = map[string]any{
 	"plan": store.Plan{}, "builds": store.Build{}, "runs": store.Run{}, "results": store.Result{}, "machines": store.Machine{},
 	"redone_runs": store.RedoneRun{}, "redone_results": store.Result{}, "calibrations": store.Calibration{},
 	"counts": store.Count{}, "count_runs": store.CountRun{}, "counts_superseded": store.Count{}, "count_runs_superseded": store.CountRun{},
+	"rebuild_bands": store.RebuildBand{},
 }
 
 // siteSkipsTable lists the tables the site deliberately does not load.

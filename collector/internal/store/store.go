@@ -34,6 +34,10 @@ type Data struct {
 	SupersededCounts    []Count
 	// Calibrations are the precision modes' request counts per test.
 	Calibrations []Calibration
+	// RebuildBands are the counted metrics' rebuild bands as the data
+	// directory holds them (none in directories written before the table);
+	// every save that writes counts computes them again (MeasureRebuildBands).
+	RebuildBands []RebuildBand
 }
 
 // File names of the tables inside a data directory.
@@ -86,6 +90,9 @@ func Load(dir string) (*Data, error) {
 		return nil, err
 	}
 	if d.Calibrations, err = read[Calibration](dir, CalibrationsFile); err != nil {
+		return nil, err
+	}
+	if d.RebuildBands, err = read[RebuildBand](dir, RebuildBandsFile); err != nil {
 		return nil, err
 	}
 	d.Dedupe()
@@ -155,7 +162,8 @@ func (d *Data) Save(dir string) error {
 }
 
 // writeCountsAndMachines ends every save: counts before their runs (as
-// results before runs), then machines.
+// results before runs), the rebuild bands they give (when anything was
+// counted), then machines.
 func (d *Data) writeCountsAndMachines(dir string) error {
 	if err := write(dir, CountsFile, d.Counts); err != nil {
 		return err
@@ -163,7 +171,19 @@ func (d *Data) writeCountsAndMachines(dir string) error {
 	if err := write(dir, CountRunsFile, d.CountRuns); err != nil {
 		return err
 	}
+	if len(d.CountRuns)+len(d.SupersededCountRuns) > 0 {
+		if err := d.WriteRebuildBands(dir); err != nil {
+			return err
+		}
+	}
 	return write(dir, MachinesFile, d.Machines)
+}
+
+// WriteRebuildBands computes the rebuild bands of d's counts (MeasureRebuildBands)
+// and writes them, alone, into dir.
+func (d *Data) WriteRebuildBands(dir string) error {
+	d.RebuildBands = d.MeasureRebuildBands()
+	return write(dir, RebuildBandsFile, d.RebuildBands)
 }
 
 // SaveBuildsAndCounts writes only the tables a build or a counting run adds
