@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -137,31 +135,35 @@ func TestStatsGolden(t *testing.T) {
 	}
 }
 
-// collector bands writes rebuild_bands.parquet into the data directory,
-// alone, and prints the bands; with -n it only prints them.
-func TestBandsWritesTheRebuildBandsAlone(t *testing.T) {
-	data := statsFixture(t)
-	file := filepath.Join(data, store.RebuildBandsFile)
-	os.Remove(file) // statsFixture's save wrote it; the command must write it again
-	before, err := os.Stat(filepath.Join(data, store.CountsFile))
+// stats -precision reads the precision modes from the config and prints each
+// configuration's effect against gcc -O2.
+func TestStatsPrecisionPrintsEffects(t *testing.T) {
+	data := t.TempDir()
+	d := &store.Data{Machines: []store.Machine{{MachineID: "m1", CPUModel: "Test CPU", Cores: 2}}}
+	seed := int64(1)
+	for i, f := range []struct {
+		cell   string
+		repeat int
+		rps    float64
+	}{{"gcc|-O2", 1, 100}, {"clang|-O2", 1, 104}, {"gcc|-O2", 2, 100}, {"clang|-O2", 2, 106}} {
+		id := string(rune('a' + i))
+		rps := f.rps
+		d.Runs = append(d.Runs, store.Run{RunID: id, CellID: "7.4.1|" + f.cell, Version: "7.4.1", Mode: "pipe-long", Repeat: int32(f.repeat), MachineID: "m1", Status: "ok", RoundSeed: &seed})
+		d.Results = append(d.Results, store.Result{RunID: id, CellID: "7.4.1|" + f.cell, Version: "7.4.1", Mode: "pipe-long", Test: "SET", Status: "ok", RPS: &rps})
+	}
+	if err := d.Save(data); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "stats", "-precision", "-config", "matrix.toml", "-data", data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out, stderr, err := runCLI(t, "bands", "-n", "-data", data); err != nil || !strings.Contains(out, "rebuild band: instructions_per_request: no rebuild pair yet, band 0") {
-		t.Fatalf("bands -n: %v %s\n%s", err, stderr, out)
+	for _, want := range []string{"7.4.1 pipe-long (precision, interleaved rounds) on Test CPU, 2 cores: 2 rounds, 1 tests", "clang -O2      +5.00%    1.00%         faster", "seed 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stats -precision lacks %q:\n%s", want, out)
+		}
 	}
-	if _, err := os.Stat(file); !os.IsNotExist(err) {
-		t.Fatalf("bands -n wrote %s (%v)", file, err)
-	}
-	out, stderr, err := runCLI(t, "bands", "-data", data)
-	if err != nil || !strings.Contains(out, "wrote "+file) {
-		t.Fatalf("bands: %v %s\n%s", err, stderr, out)
-	}
-	d, err := store.Load(data)
-	if err != nil || len(d.RebuildBands) != len(store.CountedMetrics) {
-		t.Fatalf("loaded %v, %d bands; want one per counted metric", err, len(d.RebuildBands))
-	}
-	if after, err := os.Stat(filepath.Join(data, store.CountsFile)); err != nil || !after.ModTime().Equal(before.ModTime()) {
-		t.Errorf("bands rewrote %s (%v)", store.CountsFile, err)
+	if out2, _, _ := runCLI(t, "stats", "-precision", "-seed", "9", "-config", "matrix.toml", "-data", data); !strings.Contains(out2, "seed 9") {
+		t.Errorf("-seed not used:\n%s", out2)
 	}
 }
