@@ -39,6 +39,8 @@ test('a console query in the URL opens the console, runs it and shows its rows u
     /^plan · 84 rows$/, /^builds · 71 rows · this hardware$/, /^runs · 638 rows · this hardware$/, /^results · 6,360 rows · this hardware$/,
     /^machines · 2 rows$/, /^redone_runs · 2 rows · this hardware$/, /^redone_results · 20 rows · this hardware$/,
     /^counts · 2,680 rows · every machine$/, /^count_runs · 268 rows · every machine$/, /^count_runs_superseded · 4 rows · every machine$/,
+    // Each counted metric's rebuild band, the floor of its noise bands.
+    /^rebuild_bands · 5 rows · every machine$/,
     // all_* hold the extended configurations' rows too (8 cells: builds, counting runs and counts).
     /^all_builds · 82 rows · every machine$/, /^all_count_runs · 300 rows · every configuration$/, /^all_count_runs_superseded · 4 rows · every configuration$/,
     /^all_counts · 3,000 rows · every configuration$/, /^all_plan · 92 rows · every configuration$/,
