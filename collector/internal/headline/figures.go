@@ -151,6 +151,21 @@ func (f figures) releases(b Build, newer, older, mode string) Score {
 	return geomean(ratios, bands)
 }
 
+// versions are those of versions (in their order) that have a figure.
+func (f figures) versions(versions []string) []string {
+	has := map[string]bool{}
+	for k := range f.of {
+		has[k.version] = true
+	}
+	var out []string
+	for _, v := range versions {
+		if has[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // medianSpread is the median spread of repeats in mode over the figures with
 // two or more repeats (0 when there are none), as collector stats prints it.
 func (f figures) medianSpread(mode string) float64 {

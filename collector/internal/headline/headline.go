@@ -60,7 +60,8 @@ type Headline struct {
 	Baseline Build
 	Builds   []Build
 	Scores   map[Build]map[string]Score
-	// Oldest and Newest are the plan's first and last versions; Releases the
+	// Oldest and Newest are the first and last of the plan's versions with
+	// measured figures in the class (the plan's when none has); Releases the
 	// newest's score against the oldest's, both built as Baseline, per mode.
 	Oldest, Newest string
 	Releases       map[string]Score
@@ -104,7 +105,13 @@ func Compute(d *store.Data) Headline {
 	}
 	f := bestFigures(d, h.Class)
 	h.Baseline, h.Builds = p.builds[0], p.builds[1:]
-	h.Oldest, h.Newest = p.versions[0], p.versions[len(p.versions)-1]
+	// The measured figures' span: the plan's versions the class has figures
+	// of (a current version not measured yet, e.g. a new release, is left out).
+	measured := f.versions(p.versions)
+	if len(measured) == 0 {
+		measured = p.versions
+	}
+	h.Oldest, h.Newest = measured[0], measured[len(measured)-1]
 	for _, mode := range p.modes {
 		for _, b := range h.Builds {
 			if h.Scores[b] == nil {

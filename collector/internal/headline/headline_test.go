@@ -339,3 +339,21 @@ func TestExtendedBuildsHaveALineOfTheirOwnAndStayOutOfTheReferenceFigures(t *tes
 		}
 	}
 }
+
+// A release planned but not measured yet (a new current version) does not
+// become the newest of the measured span: the releases' score stays the
+// measured newest against the oldest.
+func TestMeasuredSpanLeavesOutAPlannedReleaseWithoutRuns(t *testing.T) {
+	d := handMade()
+	for ci, c := range []string{"gcc", "clang"} {
+		d.Plan = append(d.Plan, store.Plan{CellID: "3.0.0|" + c + "|-O2", Version: "3.0.0", VersionIndex: 2, Compiler: c,
+			CompilerIndex: int32(ci), FlagSet: "-O2", Modes: "data", Repeats: 2})
+	}
+	h := Compute(d)
+	if h.Oldest != "1.0.0" || h.Newest != "2.0.0" {
+		t.Fatalf("span %s..%s, want 1.0.0..2.0.0 (3.0.0 has no runs)", h.Oldest, h.Newest)
+	}
+	if r := h.Releases["data"]; r.Tests != 1 || !near(r.Ratio, 1) {
+		t.Errorf("releases = %+v, want 2.0.0 against 1.0.0 on SET", r)
+	}
+}
