@@ -395,14 +395,10 @@ func runMake(ctx context.Context, s Spec, dir string, args []string, logf *os.Fi
 // FixedBuildID is the REDIS_BUILD_ID every server is compiled with. From 2.8
 // on, src/mkreleasehdr.sh writes the host name and the time of the build into
 // release.h (from 5.0 on, SOURCE_DATE_EPOCH's value instead when it is set),
-// and the server embeds it. A time that differs from build to build changes
-// only the ID's bytes in a build without LTO, and under clang's LTO changes
-// the code: 7.4.1 clang -O2 -flto relinked with release.o alone compiled at
-// another time differed in 7,299 bytes of .text, and two such builds counted
-// up to 11 instructions per request (0.49%) apart (docs/evidence/reproducible-builds.md). With the
-// ID fixed, a rebuild, here or on another machine, is the same binary. The
-// value is SOURCE_DATE_EPOCH's form (5.0+), the frozen clock's time
-// (internal/count).
+// and the server embeds it; under clang's LTO a different time changes the
+// code (docs/evidence/reproducible-builds.md). With the ID fixed, a rebuild,
+// here or on another machine, is the same binary. The value is
+// SOURCE_DATE_EPOCH's form (5.0+), the frozen clock's time (internal/count).
 const FixedBuildID = "1700000000"
 
 var buildIDLine = regexp.MustCompile(`(?m)^#define REDIS_BUILD_ID "(.*)"$`)

@@ -144,8 +144,7 @@ func Effect(logRatios [][]float64, o Options) Summary {
 // few samples the bootstrap distribution of a mean is too narrow (its
 // spread is the sample's with divisor n, not n − 1) and normal where the
 // mean's is Student's t, so the plain percentile interval covers far less
-// than it says: 84% for a "95%" interval from 5 rounds, 91% expanded
-// (scripts/bootstrap-coverage.py). The expanded
+// than it says (docs/evidence/noise-structure.md). The expanded
 // interval takes the quantiles alpha'/2 and 1 − alpha'/2 with
 // alpha' = 2 Φ(−√(n/(n−1)) · t(1 − alpha/2, n − 1)): from 5 rounds the
 // 0.1% and 99.9% quantiles, from 2 or 3 the smallest and largest resample.
