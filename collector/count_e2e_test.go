@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"github.com/redis-compiler-benchmarks/collector/internal/build"
 	"github.com/redis-compiler-benchmarks/collector/internal/count"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
+	"github.com/redis-compiler-benchmarks/collector/internal/testenv"
 )
 
 // TestCountEndToEnd builds Redis 7.0.15 from Debian's source tarball with gcc
@@ -22,19 +21,9 @@ import (
 // 0.1%, and -Os costs a different number of instructions than -O2. It needs
 // RCB_DEBIAN_TARBALLS (see TestEndToEnd) and valgrind; it takes minutes.
 func TestCountEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Redis and counts it under Valgrind")
-	}
-	tarDir := os.Getenv("RCB_DEBIAN_TARBALLS")
-	if tarDir == "" {
-		t.Fatal("RCB_DEBIAN_TARBALLS is not set (see TestEndToEnd); or run go test -short")
-	}
-	ctx := context.Background()
-	if deadline, ok := t.Deadline(); ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-30*time.Second))
-		defer cancel()
-	}
+	testenv.Real(t, "builds Redis and counts it under Valgrind")
+	tarDir := testenv.Tarballs(t, true)
+	ctx := testenv.Context(t)
 	tmp := t.TempDir()
 	data := filepath.Join(tmp, "data")
 	args := []string{"count", "-config", "testdata/e2e-fixture-count-matrix.toml", "-data", data,

@@ -2,16 +2,15 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
+	"github.com/redis-compiler-benchmarks/collector/internal/testenv"
 )
 
 // TestCountShardsMergeToTheSerialCounts counts 3 configurations (gcc -O2, -Os,
@@ -28,25 +27,15 @@ func TestCountShardsMergeToTheSerialCounts(t *testing.T) {
 	if os.Getenv("RCB_SLOW_TESTS") == "" {
 		t.Skip("a slow real-build test: scripts/test-slow.sh runs it (RCB_SLOW_TESTS=1)")
 	}
-	if testing.Short() {
-		t.Skip("builds Redis and counts it under Valgrind")
-	}
-	tarDir := os.Getenv("RCB_DEBIAN_TARBALLS")
-	if tarDir == "" {
-		t.Fatal("RCB_DEBIAN_TARBALLS is not set (see TestEndToEnd); or run go test -short")
-	}
+	testenv.Real(t, "builds Redis and counts it under Valgrind")
+	tarDir := testenv.Tarballs(t, true)
 	versions := []string{"7.0.15"}
 	if _, err := os.Stat(filepath.Join(tarDir, "redis_8.0.2.orig.tar.gz")); err == nil {
 		versions = append(versions, "8.0.2")
 	} else {
 		t.Logf("1 version: %s has no redis_8.0.2.orig.tar.gz (Debian trixie's source)", tarDir)
 	}
-	ctx := context.Background()
-	if deadline, ok := t.Deadline(); ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-30*time.Second))
-		defer cancel()
-	}
+	ctx := testenv.Context(t)
 	tmp := t.TempDir()
 	fixture, err := os.ReadFile("testdata/e2e-fixture-shard-matrix.toml")
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
 	"github.com/redis-compiler-benchmarks/collector/internal/machine"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
+	"github.com/redis-compiler-benchmarks/collector/internal/testenv"
 )
 
 // e2eCell is one of the two cells the end-to-end test collects.
@@ -43,14 +44,8 @@ var e2eCells = []e2eCell{
 // redis_7.0.15.orig.tar.gz (`apt-get source --download-only redis` on bookworm).
 // It takes minutes: give go test a -timeout of 30m or more.
 func TestEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and benchmarks Redis")
-	}
-	tarDir := os.Getenv("RCB_DEBIAN_TARBALLS")
-	if tarDir == "" {
-		t.Fatal("RCB_DEBIAN_TARBALLS is not set: it must name a directory with Debian's redis_7.0.15.orig.tar.gz " +
-			"(apt-get source --download-only redis, with a bookworm deb-src entry); or run go test -short")
-	}
+	testenv.Real(t, "builds and benchmarks Redis")
+	tarDir := testenv.Tarballs(t, true)
 	tarball, err := os.ReadFile(filepath.Join(tarDir, "redis_7.0.15.orig.tar.gz"))
 	if err != nil {
 		t.Fatalf("RCB_DEBIAN_TARBALLS=%s: %v", tarDir, err)

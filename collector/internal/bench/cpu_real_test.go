@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/testenv"
 )
 
 // TestCPUPerTestAgreesWithProcOnARealServer runs three tests in one client
@@ -16,13 +18,8 @@ import (
 // before and after: the tests' server CPU adds up to the server's CPU over
 // the invocation, and every busy fraction lies in [0, 1].
 func TestCPUPerTestAgreesWithProcOnARealServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real binaries")
-	}
-	server, client := os.Getenv("RCB_TEST_SERVER"), os.Getenv("RCB_TEST_CLIENT")
-	if server == "" || client == "" {
-		t.Skip("set RCB_TEST_SERVER (a redis-server) and RCB_TEST_CLIENT (a 7.4.1 redis-benchmark)")
-	}
+	testenv.Real(t, "runs real binaries")
+	server, client := testenv.Binaries(t)
 	for _, mode := range []struct {
 		name string
 		args []string
@@ -94,13 +91,8 @@ func procCPU(t *testing.T, pid int) float64 {
 // server rejects) against a real server: every test with a row has CPU
 // figures, and in every one the server used CPU time.
 func TestRunGivesEveryMeasuredTestItsCPUFigures(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real binaries")
-	}
-	server, client := os.Getenv("RCB_TEST_SERVER"), os.Getenv("RCB_TEST_CLIENT")
-	if server == "" || client == "" {
-		t.Skip("set RCB_TEST_SERVER (a redis-server) and RCB_TEST_CLIENT (a 7.4.1 redis-benchmark)")
-	}
+	testenv.Real(t, "runs real binaries")
+	server, client := testenv.Binaries(t)
 	spec := Spec{Server: server, Client: client, Args: []string{"-n", "10000", "--csv", "-d", "64", "-r", "9999999999"},
 		Dir: t.TempDir(), ServerCPU: -1, ClientCPU: -1, StartTimeout: 10 * time.Second, RunTimeout: 2 * time.Minute}
 	out, err := Run(context.Background(), spec)

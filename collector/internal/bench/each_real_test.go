@@ -2,11 +2,12 @@ package bench
 
 import (
 	"context"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/testenv"
 )
 
 // precisionTests are the default tests as the precision modes run them: each
@@ -32,13 +33,8 @@ func precisionTests() []TestRun {
 // 100 ms, then runs each with its count: every test the server has is ok and
 // lasts about that long; the others are unsupported.
 func TestCalibrateThenRunEachWithRealBinaries(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real binaries")
-	}
-	server, client := os.Getenv("RCB_TEST_SERVER"), os.Getenv("RCB_TEST_CLIENT")
-	if server == "" || client == "" {
-		t.Skip("set RCB_TEST_SERVER (a redis-server) and RCB_TEST_CLIENT (a 7.4.1 redis-benchmark)")
-	}
+	testenv.Real(t, "runs real binaries")
+	server, client := testenv.Binaries(t)
 	spec := Spec{Server: server, Client: client, Args: []string{"--csv", "-d", "64", "-r", "9999999999"}, Dir: t.TempDir(),
 		ServerCPU: -1, ClientCPU: -1, StartTimeout: 10 * time.Second, RunTimeout: 2 * time.Minute}
 	tests := precisionTests()

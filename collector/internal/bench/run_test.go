@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/testenv"
 )
 
 // TestRunOldServerRecoversFromUnsupportedTests runs a real new client against a
@@ -15,13 +17,8 @@ import (
 // RCB_TEST_SERVER=.../2.6.17/redis-server. The client stops at ZPOPMIN; Run
 // must run the remaining tests again and end with XADD unsupported too.
 func TestRunOldServerRecoversFromUnsupportedTests(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs real binaries")
-	}
-	server, client := os.Getenv("RCB_TEST_SERVER"), os.Getenv("RCB_TEST_CLIENT")
-	if server == "" || client == "" {
-		t.Skip("set RCB_TEST_SERVER (a 2.6.17 redis-server) and RCB_TEST_CLIENT (a 7.4.1 redis-benchmark)")
-	}
+	testenv.Real(t, "runs real binaries")
+	server, client := testenv.Binaries(t)
 	dir := t.TempDir()
 	out, err := Run(context.Background(), Spec{
 		Server: server, Client: client, Args: []string{"-n", "500", "--csv"}, Dir: dir,

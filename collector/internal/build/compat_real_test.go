@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/testenv"
 )
 
 // TestMatrixCompatRulesFixWhatTheyMatch compiles, with each compiler of the
@@ -21,9 +22,7 @@ import (
 // [[compat]] rule of matrix.toml that the failure matches must build (a flag
 // quoted for sh among them).
 func TestMatrixCompatRulesFixWhatTheyMatch(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles")
-	}
+	testenv.Real(t, "compiles")
 	ref, err := config.Load("../../matrix.toml")
 	if err != nil {
 		t.Fatal(err)

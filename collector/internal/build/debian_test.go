@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/testenv"
 )
 
 // slowRealBuild skips a test that builds Redis several times unless
@@ -14,9 +16,7 @@ func slowRealBuild(t *testing.T) {
 	if os.Getenv("RCB_SLOW_TESTS") == "" {
 		t.Skip("a slow real-build test: scripts/test-slow.sh runs it (RCB_SLOW_TESTS=1)")
 	}
-	if testing.Short() {
-		t.Skip("builds Redis")
-	}
+	testenv.Real(t, "builds Redis")
 }
 
 // debianTree extracts Debian's source tarball of version from
@@ -24,10 +24,7 @@ func slowRealBuild(t *testing.T) {
 // temporary directory; the test is skipped when the variable is not set.
 func debianTree(t *testing.T, version string) string {
 	t.Helper()
-	tarDir := os.Getenv("RCB_DEBIAN_TARBALLS")
-	if tarDir == "" {
-		t.Skip("RCB_DEBIAN_TARBALLS is not set (scripts/test.sh sets it)")
-	}
+	tarDir := testenv.Tarballs(t, false)
 	src := filepath.Join(t.TempDir(), "src")
 	if err := os.MkdirAll(src, 0o755); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
+	"github.com/redis-compiler-benchmarks/collector/internal/testenv"
 )
 
 // TestBuildDepsGetFlagsRealRedis builds Redis 7.0.15 (Debian's source tarball,
@@ -25,13 +26,8 @@ import (
 // the compile lines of each dependency in the build log and that the binary
 // runs. It takes about 3 minutes of both cores.
 func TestBuildDepsGetFlagsRealRedis(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Redis")
-	}
-	tarDir := os.Getenv("RCB_DEBIAN_TARBALLS")
-	if tarDir == "" {
-		t.Skip("RCB_DEBIAN_TARBALLS is not set (scripts/test.sh sets it)")
-	}
+	testenv.Real(t, "builds Redis")
+	tarDir := testenv.Tarballs(t, false)
 	for _, cc := range []struct {
 		compiler       config.Compiler
 		ldflags, tools string

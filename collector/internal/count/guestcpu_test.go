@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/testenv"
 )
 
 // wellFormed is a signature's shape: vendor, leaf 1, then glibc's version.
@@ -16,14 +18,8 @@ var wellFormed = regexp.MustCompile(`^[A-Za-z_]{12} max=0x[0-9a-f]+ .*\b1=[0-9a-
 // The probe runs under the counted instrument's Valgrind command and gives
 // the same signature every time.
 func TestProbeGuestCPUUnderValgrindRepeats(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles the probe and runs it under Valgrind")
-	}
-	for _, tool := range []string{"valgrind", "gcc", "setarch"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s", tool)
-		}
-	}
+	testenv.Real(t, "compiles the probe and runs it under Valgrind")
+	testenv.Tools(t, "valgrind", "gcc", "setarch")
 	ctx := context.Background()
 	var sigs []string
 	for _, dir := range []string{"a", "b"} {
@@ -53,14 +49,8 @@ func TestProbeGuestCPUUnderValgrindRepeats(t *testing.T) {
 // CPU model), whatever this host's CPU is. A host that presents another guest
 // CPU is refused by collector count and merge (runner.SetupConflict).
 func TestGuestCPUUnderValgrindIsNotTheHosts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles the probe and runs it under Valgrind")
-	}
-	for _, tool := range []string{"valgrind", "gcc", "setarch"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s", tool)
-		}
-	}
+	testenv.Real(t, "compiles the probe and runs it under Valgrind")
+	testenv.Tools(t, "valgrind", "gcc", "setarch")
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := Spec{Valgrind: "valgrind", Dir: dir, ToolArgs: []string{"--tool=callgrind"}}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/redis-compiler-benchmarks/collector/internal/testenv"
 )
 
 func TestBusyPercentIsPercentOfOneCPU(t *testing.T) {
@@ -33,9 +35,7 @@ func TestOtherCPUListsBusyProcessesButNotExcludedOrKernelOnes(t *testing.T) {
 }
 
 func TestDescribeReadsThisMachine(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures memory bandwidth")
-	}
+	testenv.Real(t, "measures memory bandwidth")
 	in := Describe(Identify())
 	if in.Cores < 1 || in.MemoryBytes <= 0 || in.Kernel == "" || in.MemWriteBPS <= 0 || len(in.ID) != 12 {
 		t.Errorf("incomplete machine description: %+v", in)
@@ -43,9 +43,7 @@ func TestDescribeReadsThisMachine(t *testing.T) {
 }
 
 func TestMemWriteProbeWritesForItsTime(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures memory bandwidth")
-	}
+	testenv.Real(t, "measures memory bandwidth")
 	MemWriteProbe() // faults the buffer in
 	start := time.Now()
 	rate := MemWriteProbe()
