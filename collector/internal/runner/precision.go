@@ -132,7 +132,7 @@ func againText(tests []bench.Remeasured, failed string, minTime time.Duration) s
 			}
 		}
 	}
-	line := fmt.Sprintf(", %d tests under min_time %s measured again: %s", len(tests), minTime, strings.Join(each, ", "))
+	line := fmt.Sprintf(", measured again for lasting less than min_time %s: %s", minTime, strings.Join(each, ", "))
 	if failed != "" {
 		line += " (server: " + failed + ")"
 	}

@@ -123,7 +123,7 @@ func TestAgainTextNamesTestsMeasuredAgainAndThoseStillShort(t *testing.T) {
 		{Test: "LPOP", Before: 700 * time.Millisecond, After: 1420 * time.Millisecond},
 		{Test: "SPOP", Before: 900 * time.Millisecond},
 	}
-	want := ", 3 tests under min_time 1.5s measured again: GET 1.20s -> 1.61s, LPOP 0.70s -> 1.42s, SPOP 0.90s -> no figure (server: exited)" +
+	want := ", measured again for lasting less than min_time 1.5s: GET 1.20s -> 1.61s, LPOP 0.70s -> 1.42s, SPOP 0.90s -> no figure (server: exited)" +
 		"; still short, stored as such: LPOP, SPOP"
 	if got := againText(tests, "exited", 1500*time.Millisecond); got != want {
 		t.Errorf("againText =\n%q\nwant\n%q", got, want)
