@@ -178,6 +178,13 @@ export function metricOf(id: MetricId): Metric {
 /** Coefficient of variation above which a figure is marked unstable (Redis's benchmark specification). */
 export const UNSTABLE_CV = 0.1;
 
+/**
+ * The precision modes' min_time, seconds (collector/matrix.toml, [[benchmark.precision]] min_time):
+ * each test is calibrated to last at least this long; a result that lasted less (requests / rps)
+ * fell short, and is marked.
+ */
+export const MIN_TIME_SECONDS = 1.5;
+
 /** Counting runs per cell and mode that the counting protocol plans (collector/matrix.toml, [count] repeats). */
 export const COUNT_REPEATS = 2;
 
@@ -214,6 +221,8 @@ export interface Bar {
   readonly busy?: boolean;
   /** A figure whose coefficient of variation over its rounds is above 10% (UNSTABLE_CV): labelled "⚠ unstable". */
   readonly unstable?: boolean;
+  /** A precision figure with a round that lasted less than MIN_TIME_SECONDS: named in the card's note. */
+  readonly short?: boolean;
   /** The bar's accessible name. */
   readonly ariaLabel: string;
   /** Lines shown on hover and focus. */

@@ -4,7 +4,7 @@
  */
 import type { ConfigRow, VersionRow } from '../sql/charts';
 import type { Standing, VersionVerdictRow, WinnerCall } from '../sql/verdicts';
-import { type Bar, type CellStatus, type Metric, RPS } from '../vocabulary';
+import { type Bar, type CellStatus, type Metric, MIN_TIME_SECONDS, RPS } from '../vocabulary';
 import { formatChange, intervalVerdictText, verdictGlyphs, verdictText } from './changeText';
 import { formatFigure, formatMs, formatPercent, formatSpread } from './format';
 import { changeGlyph } from './metric';
@@ -71,20 +71,32 @@ export function busyText(load: MachineLoad): string {
 }
 
 /** A row of a precision mode: its figure is the geometric mean over its rounds. */
-type Figure = Pick<VersionRow, 'best_rps' | 'min_rps' | 'ok_repeats' | 'planned_repeats' | 'protocol' | 'cv'>;
+type Figure = Pick<VersionRow, 'best_rps' | 'min_rps' | 'ok_repeats' | 'planned_repeats' | 'protocol' | 'cv' | 'short_rounds'>;
 
 /** Whether a precision figure's coefficient of variation over its rounds is above UNSTABLE_CV. */
 export const isUnstable = (row: Pick<VersionRow, 'protocol' | 'cv'>): boolean => row.protocol === 'precision' && row.cv !== null && unstable(row.cv);
 
 /**
+ * Whether a precision figure has a round that lasted less than the mode's min_time (the collector
+ * measures such a test once more with a longer count; one still short is stored as it is).
+ */
+export const isShort = (row: Pick<VersionRow, 'protocol' | 'short_rounds'>): boolean => row.protocol === 'precision' && row.short_rounds > 0;
+
+/** "; ⚠ 1 round shorter than 1.5 s" for a figure with short rounds, else ''. */
+function shortText(row: Figure): string {
+  if (!isShort(row)) return '';
+  return `; ⚠ ${row.short_rounds} round${row.short_rounds === 1 ? '' : 's'} shorter than ${MIN_TIME_SECONDS} s (one millisecond of the client's clock weighs more)`;
+}
+
+/**
  * "geometric mean of 5 of 5 rounds, coefficient of variation 0.4%" ("⚠ unstable" above 10%);
- * "1 of 5 rounds: a single round, no interval".
+ * "1 of 5 rounds: a single round, no interval"; a round shorter than min_time is named.
  */
 function roundsText(row: Figure): string {
   const counted = `geometric mean of ${row.ok_repeats ?? '?'} of ${row.planned_repeats ?? '?'} rounds`;
-  if (row.ok_repeats === 1) return `${counted}: a single round, no interval`;
-  if (row.cv === null) return counted;
-  return `${counted}, coefficient of variation ${formatPercent(row.cv)}${isUnstable(row) ? ` ⚠ unstable (above ${formatPercent(UNSTABLE_CV)})` : ''}`;
+  if (row.ok_repeats === 1) return `${counted}: a single round, no interval${shortText(row)}`;
+  if (row.cv === null) return `${counted}${shortText(row)}`;
+  return `${counted}, coefficient of variation ${formatPercent(row.cv)}${isUnstable(row) ? ` ⚠ unstable (above ${formatPercent(UNSTABLE_CV)})` : ''}${shortText(row)}`;
 }
 
 /** How a figure was made: its repeats and their spread, or (a precision mode) its rounds and their variation. */
@@ -156,6 +168,7 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
     low: lowOf(row),
     busy: isBusy(row),
     unstable: isUnstable(row),
+    short: isShort(row),
     change,
     ...(change ? { changeMark: changeGlyph(metric, change) } : {}),
     ariaLabel: `Redis ${row.version}: ${figure} ${metric.spoken}${row.protocol === 'precision' ? ' (geometric mean over the rounds)' : ''}, best configuration ${config}${verdict ? `, ${winnerCallText(verdict, row.best_rps, metric)}` : ''}${verdict ? previousReleaseText(verdict, ', ', metric) : ''}${isBusy(row) ? ', measured on a busy machine' : ''}${isUnstable(row) ? ', unstable (coefficient of variation above 10%)' : ''}. Show its configurations.`,
@@ -221,6 +234,7 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
     low: lowOf(row),
     busy: isBusy(row),
     unstable: isUnstable(row),
+    short: isShort(row),
     ariaLabel: `Redis ${version} ${name}: ${figure} ${metric.spoken}${called || (row.winner && call === undefined) ? ', winner' : tie ? ', tie within noise' : row.winner ? `, ${metric.best}` : ''}${isBusy(row) ? ', measured on a busy machine' : ''}${isUnstable(row) ? ', unstable (coefficient of variation above 10%)' : ''}. Back to all versions.`,
     tooltip: [
       `${name} — ${figure} ${metric.unit}`,

@@ -59,6 +59,8 @@ export interface VersionRow {
   cv: number | null;
   /** 'precision' in a precision mode (best_rps is then the geometric mean over the rounds), else 'reference'. */
   protocol: Protocol;
+  /** The winner's rounds that lasted less than the precision modes' min_time (0 in a reference mode). */
+  short_rounds: number;
   /** Configurations planned for this version and mode, and how many of them are in each state. */
   planned_cells: number;
   ok_cells: number;
@@ -103,6 +105,7 @@ export function versionBarsQuery(
             ${winner('busy_pct')} AS busy_pct,
             ${winner('steal_pct')} AS steal_pct,
             ${winner('cv')} AS cv,
+            ${winner('short_rounds')} AS short_rounds,
             min(s.protocol) AS protocol,
             arg_min(s.reason, ${STATUS_PRIORITY}) AS reason,
             count(*)::INTEGER AS planned_cells,
@@ -150,6 +153,8 @@ export interface ConfigRow {
   cv: number | null;
   /** 'precision' in a precision mode (best_rps is then the geometric mean over the rounds, and the verdicts are in the chart's verdicts), else 'reference'. */
   protocol: Protocol;
+  /** The rounds that lasted less than the precision modes' min_time (0 in a reference mode). */
+  short_rounds: number;
   /** This configuration against the winner by the noise rule: 'slower' beyond noise, 'tie' within it ('unknown' without spreads); null for the winner and without a figure. */
   vs_winner_verdict: Verdict | null;
 }
@@ -167,7 +172,7 @@ export function configBarsQuery(mode: string, test: string, metric: Metric = RPS
           top AS (SELECT mode, test, version, max(score) AS top_score, ${metric.lower ? 'min' : 'max'}(best_rps) AS top_rps, arg_max(spread, score) AS top_spread
                   FROM c GROUP BY mode, test, version)
      SELECT c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
-            c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags, c.busy_pct, c.steal_pct, c.protocol, c.cv,
+            c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags, c.busy_pct, c.steal_pct, c.protocol, c.cv, c.short_rounds,
             coalesce(c.score = top.top_score, false) AS winner,
             ${ratioSql('c.best_rps', 'top.top_rps')} - 1 AS vs_winner, c.spread,
             CASE WHEN c.score < top.top_score AND c.protocol = 'reference' THEN ${verdictSql(ratioSql('c.best_rps', 'top.top_rps'), bandSql('top.top_spread', 'c.spread', 'c.band_floor'), metric.lower)} END AS vs_winner_verdict

@@ -3,7 +3,7 @@
  * cell_status every chart query reads. All aggregation lives here and in charts.ts, in SQL.
  */
 import { LAZY_COLUMNS, lazyTable, OPTIONAL_COLUMNS, SCHEMA, storedName, type TableName, tableFile } from './schema';
-import { COUNT_REPEATS, COUNTED_METRICS, type Metric, RPS } from '../vocabulary';
+import { COUNT_REPEATS, COUNTED_METRICS, type Metric, MIN_TIME_SECONDS, RPS } from '../vocabulary';
 import { query, type Query } from './query';
 import { depColumnsQuery } from './releaseCauses';
 
@@ -205,7 +205,9 @@ const pickBuild = (column: string): string =>
  * two). A precision mode's planned_repeats is the most rounds any version has in it on the class.
  * busy_pct and steal_pct are how busy the machine was while the cell was measured in the mode (see
  * run_counts). band_floor, the floor of the noise bands (src/sql/noise.ts), is 0: requests/second
- * has no rebuild band.
+ * has no rebuild band. short_rounds counts the repeats or rounds that lasted less than the
+ * precision modes' min_time (requests / rps under MIN_TIME_SECONDS; 0 in a reference mode, whose
+ * results have no requests).
  * `score` ranks the configurations of a version for picking its winner: the figure to the
  * cent (as redis-benchmark prints it), ties broken by compiler then flag-set order. It is an
  * exact integer in a DOUBLE (below 2^53 up to 90 million requests/s), so max() and arg_max()
@@ -264,7 +266,8 @@ test_stats AS (
          count(rps)::INTEGER AS ok_repeats,
          arg_max(p50_latency_ms, rps)::DOUBLE AS p50_ms,
          bool_or(status = 'unsupported') AS unsupported,
-         min(error) FILTER (WHERE status <> 'ok') AS test_error
+         min(error) FILTER (WHERE status <> 'ok') AS test_error,
+         count(*) FILTER (WHERE requests / rps < ${MIN_TIME_SECONDS})::INTEGER AS short_rounds
   FROM results GROUP BY cell_id, mode, test
 )
 SELECT cm.cell_id, cm.version, cm.compiler, cm.flag_set, cm.compiler_index, cm.flag_index, cm.mode,
@@ -274,7 +277,7 @@ SELECT cm.cell_id, cm.version, cm.compiler, cm.flag_set, cm.compiler_index, cm.f
        coalesce(ts.test_error, b.build_error) AS reason,
        b.cc_version, b.cflags, b.ldflags, b.compat_flags, rc.busy_pct, rc.steal_pct,
        round(${FIGURE} * ${scoreSteps(RPS)}) * 10000 - (cm.compiler_index * 100 + cm.flag_index) AS score,
-       cm.protocol, ts.cv, 0::DOUBLE AS band_floor
+       cm.protocol, ts.cv, 0::DOUBLE AS band_floor, coalesce(ts.short_rounds, 0) AS short_rounds
 FROM cell_modes cm
 CROSS JOIN tests t
 LEFT JOIN build b ON b.cell_id = cm.cell_id
@@ -293,7 +296,7 @@ LEFT JOIN test_stats ts ON ts.cell_id = cm.cell_id AND ts.mode = cm.mode AND ts.
  * the builds), else not_collected; never a zero. A count does not depend on the machine: no load
  * figures (busy_pct, steal_pct and p50_ms are NULL). score ranks the cheapest first in steps of
  * the metric's resolution, ties broken by compiler then flag-set order (as cell_status's); cv is
- * NULL. band_floor is the metric's rebuild band (rebuild_bands, 0 without one): the floor of its
+ * NULL, short_rounds 0. band_floor is the metric's rebuild band (rebuild_bands, 0 without one): the floor of its
  * noise bands (src/sql/noise.ts).
  */
 export function countStatusSql(metric: Metric): string {
@@ -319,7 +322,7 @@ SELECT s.cell_id, s.version, s.compiler, s.flag_set, s.compiler_index, s.flag_in
        CASE WHEN c.cell_id IS NOT NULL THEN c.test_error WHEN s.status = 'build_failed' THEN s.reason END AS reason,
        s.cc_version, s.cflags, s.ldflags, s.compat_flags, NULL::DOUBLE AS busy_pct, NULL::DOUBLE AS steal_pct,
        -round(c.best * ${scoreSteps(metric)}) * 10000 - (s.compiler_index * 100 + s.flag_index) AS score,
-       s.protocol, NULL::DOUBLE AS cv, coalesce(f.band, 0)::DOUBLE AS band_floor
+       s.protocol, NULL::DOUBLE AS cv, coalesce(f.band, 0)::DOUBLE AS band_floor, 0::INTEGER AS short_rounds
 FROM cell_status s
 LEFT JOIN count_stats c ON c.cell_id = s.cell_id AND c.mode = s.mode AND c.test = s.test
 LEFT JOIN count_run_stats r ON r.cell_id = s.cell_id AND r.mode = s.mode

@@ -6,7 +6,7 @@ import { barChart, type BarChart } from '../chart/barChart';
 import type { AxisView } from '../model/domain';
 import { formatAxisRange } from '../model/format';
 import { pipeResolutionText } from '../model/metric';
-import { type Bar, type Metric, RPS } from '../vocabulary';
+import { type Bar, type Metric, MIN_TIME_SECONDS, RPS } from '../vocabulary';
 import { copyLink } from './copyLink';
 import { h } from './dom';
 
@@ -48,6 +48,10 @@ const MODE_TEXT: Record<string, string> = {
 /** The subtitle's note on unstable figures ('' for none). */
 const unstableText = (labels: readonly string[]) =>
   (labels.length ? ` · ⚠ unstable (coefficient of variation over the rounds above 10%): ${labels.join(', ')}` : '');
+
+/** The subtitle's note on figures with a round shorter than the precision modes' min_time ('' for none). */
+export const shortRoundsText = (labels: readonly string[]) =>
+  (labels.length ? ` · ⚠ a round shorter than ${MIN_TIME_SECONDS} s (one millisecond of the client's clock weighs more): ${labels.join(', ')}` : '');
 
 /** Releases named in a subtitle before it counts them instead (every release: most change). */
 const MAX_LISTED_CHANGES = 12;
@@ -137,7 +141,8 @@ export function createChartCard(key: string, mode: string, test: string, actions
       subtitle.textContent = `${precision ? 'Fastest configuration per version (geometric mean over its rounds)' : 'Best configuration per version'} · ${measured} of ${bars.length} versions measured · click a bar for its configurations`
         + (changes.length ? ` · ${precision ? 'the 95% interval excludes 0' : 'beyond noise'} against the release before: ${changeList(changes)}` : '')
         + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '')
-        + unstableText(bars.filter((b) => b.unstable).map((b) => b.label));
+        + unstableText(bars.filter((b) => b.unstable).map((b) => b.label))
+        + shortRoundsText(bars.filter((b) => b.short).map((b) => b.label));
       draw(bars, view, `${test}, ${mode} mode: one bar per Redis version`, (bar) => actions.open(bar.key), true);
       if (focus !== undefined) chart?.focusBar(focus);
     },
@@ -153,7 +158,8 @@ export function createChartCard(key: string, mode: string, test: string, actions
       const busy = bars.filter((b) => b.busy).map((b) => `${b.group} ${b.label}`);
       subtitle.textContent = `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${standing}${precision ? ' (95% intervals of the paired rounds)' : ''}`
         + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '')
-        + unstableText(bars.filter((b) => b.unstable).map((b) => `${b.group} ${b.label}`));
+        + unstableText(bars.filter((b) => b.unstable).map((b) => `${b.group} ${b.label}`))
+        + shortRoundsText(bars.filter((b) => b.short).map((b) => `${b.group} ${b.label}`));
       draw(bars, view, `${test}, ${mode} mode: configurations of Redis ${version}`, () => actions.close());
       if (focus) chart?.focusBar(winner?.key);
     },

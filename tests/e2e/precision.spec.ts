@@ -81,7 +81,7 @@ test('the mode control reaches the precision modes, says which versions have the
   await expect(summary(page).locator('figure[data-mode="data"]')).toHaveCount(1);
 });
 
-test("a precision chart's bars are geometric means over rounds, its drilldown's winner is called by intervals, an unstable figure is marked", async ({ page }, testInfo) => {
+test("a precision chart's bars are geometric means over rounds, its drilldown's winner is called by intervals, an unstable figure and a short round are marked", async ({ page }, testInfo) => {
   await page.goto('./?metric=rps&mode=precision&open=data-long:INCR@6.2.16');
   await waitForCharts(page);
   await expect(page.locator('figure[data-chart-key]:visible')).toHaveCount(20);
@@ -112,6 +112,8 @@ test("a precision chart's bars are geometric means over rounds, its drilldown's 
   await expect(bar(shaky, '7.4.1|gcc|-Os -flto')).toHaveAttribute('data-unstable', 'true');
   await expect(bar(shaky, '7.4.1|gcc|-Os -flto')).toHaveAttribute('aria-label', /unstable \(coefficient of variation above 10%\)/);
   await expect(shaky.locator('figcaption')).toContainText('⚠ unstable (coefficient of variation over the rounds above 10%): gcc -Os -flto');
+  // Its third round lasted less than min_time (requests / rps under 1.5 s): the card names it.
+  await expect(shaky.locator('figcaption')).toContainText("⚠ a round shorter than 1.5 s (one millisecond of the client's clock weighs more): gcc -Os -flto");
   await screenshot(page, testInfo, 'precision-drilldown');
 
   // A counted metric is not measured in the precision modes: picking one goes back to the reference modes.

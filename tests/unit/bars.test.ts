@@ -8,7 +8,7 @@ const colorOf = (compiler: string) => (compiler === 'gcc' ? 'blue' : 'orange');
 const measured: VersionRow = {
   mode: 'data', test: 'SET', test_index: 2, version: '7.4.1', ord: 6, status: 'ok',
   best_rps: 123456.7, min_rps: 120000, ok_repeats: 3, planned_repeats: 3, p50_ms: 0.311,
-  compiler: 'clang', flag_set: '-O2 -flto', cc_version: 'clang 19', busy_pct: 4, steal_pct: null, reason: null, cv: 0.014, protocol: 'reference',
+  compiler: 'clang', flag_set: '-O2 -flto', cc_version: 'clang 19', busy_pct: 4, steal_pct: null, reason: null, cv: 0.014, protocol: 'reference', short_rounds: 0,
   planned_cells: 12, ok_cells: 10, unsupported_cells: 0, failed_cells: 0,
   build_failed_cells: 2, server_failed_cells: 0, not_collected_cells: 0,
 };
@@ -69,7 +69,7 @@ const configRow: ConfigRow = {
   version: '7.4.1', cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_rps: 100000, min_rps: 99000,
   ok_repeats: 1, planned_repeats: 3, p50_ms: null, reason: null, cc_version: 'gcc-12', cflags: '-Os',
   ldflags: '-Os', compat_flags: '', busy_pct: null, steal_pct: null, winner: false, vs_winner: -0.05, spread: null, vs_winner_verdict: null,
-  cv: null, protocol: 'reference',
+  cv: null, protocol: 'reference', short_rounds: 0,
 };
 
 describe('configBar', () => {
@@ -115,7 +115,7 @@ describe('bars under a counted cost (lower is better)', () => {
     const row: ConfigRow = {
       version: '7.4.1', cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_rps: 5257.6, min_rps: 5258, ok_repeats: 2,
       planned_repeats: 2, p50_ms: null, reason: null, cc_version: null, cflags: '-Os', ldflags: '', compat_flags: '', busy_pct: null, steal_pct: null,
-      winner: false, vs_winner: 0.09, spread: 0.0001, vs_winner_verdict: 'slower', cv: null, protocol: 'reference',
+      winner: false, vs_winner: 0.09, spread: 0.0001, vs_winner_verdict: 'slower', cv: null, protocol: 'reference', short_rounds: 0,
     };
     expect(configBar(row, colorOf, 'clear', METRICS.ir).tooltip).toContain('Redis 7.4.1, 9.0% costlier than the cheapest, beyond noise');
   });

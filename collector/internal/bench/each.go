@@ -80,7 +80,7 @@ func runOne(ctx context.Context, s Spec, srv *server, t TestRun, n int64, raw *s
 	if stderr != "" {
 		fmt.Fprintf(raw, "[stderr]\n%s", stderr)
 	}
-	res := Result{Test: t.Name, Index: t.Index}
+	res := Result{Test: t.Name, Index: t.Index, Requests: n}
 	if rows := ParseCSV(stdout); len(rows) > 0 {
 		row := rows[0]
 		res.CPU = cpuByTest(run.marks)[row.Test]
@@ -121,7 +121,7 @@ func clientFailure(cerr error, stdout, stderr string) (status, msg string) {
 func markRuns(ts []TestRun, status, msg string) []Result {
 	var out []Result
 	for _, t := range ts {
-		out = append(out, Result{Test: t.Name, Index: t.Index, Status: status, Error: msg})
+		out = append(out, Result{Test: t.Name, Index: t.Index, Status: status, Error: msg, Requests: t.Requests})
 	}
 	return out
 }

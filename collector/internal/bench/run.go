@@ -43,6 +43,9 @@ type Result struct {
 	Status string // ok, unsupported, failed, crashed, timeout
 	Row    *Row
 	Error  string
+	// Requests is the -n the test ran with (a precision mode's; 0 in a
+	// reference run, whose count is in its mode's arguments).
+	Requests int64
 	// CPU is where the server's and the client's time went during the test;
 	// nil when the client printed no row or /proc could not be read.
 	CPU *TestCPU
@@ -58,6 +61,11 @@ type Outcome struct {
 	CPUSeconds float64
 	// ServerFailed is set when the server did not start, crashed or hung.
 	ServerFailed string
+	// Remeasured are the precision tests measured again for lasting less
+	// than min_time (RunPrecision), and AgainFailed why the server of that
+	// second run failed ("" when it did not).
+	Remeasured  []Remeasured
+	AgainFailed string
 }
 
 // Run starts a fresh server, runs every default test once in the client's

@@ -43,13 +43,12 @@ func (c *collector) do(ctx context.Context, t Task) (string, error) {
 		m = measurement{out: bench.Outcome{ServerFailed: calibration.Error()}, start: now, end: now, bookkeeping: now}
 	} else {
 		summary = withNote(summary, c.settle(ctx))
-		if m, err = measure(ctx, spec, tests, t.Mode.TestsPerServer); err != nil {
+		if m, err = measure(ctx, spec, tests, t.Mode.TestsPerServer, t.Mode.MinTime.Duration); err != nil {
 			return summary, err
 		}
 	}
 	run := c.runRow(t, buildID, spec, m)
 	rows := resultRows(run, m.out.Results)
-	withRequests(rows, tests)
 	c.data.Results = append(c.data.Results, rows...)
 	if err := os.WriteFile(evidencePath(c.WorkDir, t), []byte(m.out.Raw), 0o644); err != nil {
 		return summary, err
@@ -118,15 +117,18 @@ type measurement struct {
 	// when the collector's own work after the run began: both are overhead.
 	probeBefore time.Duration
 	bookkeeping time.Time
+	// minTime is a precision mode's min_time (0 in a reference mode).
+	minTime time.Duration
 }
 
 // measure runs the benchmark of spec between the host probes and reads how
 // busy the machine and its host were meanwhile: every default test in one
 // client invocation, or, given tests (a precision mode), each test on its own
 // with its request count, perServer tests or more to a fresh server
-// (bench.Groups; 0: all on one).
-func measure(ctx context.Context, spec bench.Spec, tests []bench.TestRun, perServer int) (measurement, error) {
-	var m measurement
+// (bench.Groups; 0: all on one), and those that lasted less than minTime
+// once more with a longer count (bench.RunPrecision).
+func measure(ctx context.Context, spec bench.Spec, tests []bench.TestRun, perServer int, minTime time.Duration) (measurement, error) {
+	m := measurement{minTime: minTime}
 	probeStart := time.Now()
 	m.memBefore = machine.MemWriteProbe()
 	m.probeBefore = time.Since(probeStart)
@@ -137,7 +139,7 @@ func measure(ctx context.Context, spec bench.Spec, tests []bench.TestRun, perSer
 	run := bench.Run
 	if tests != nil {
 		run = func(ctx context.Context, spec bench.Spec) (bench.Outcome, error) {
-			return bench.RunGroups(ctx, spec, bench.Groups(tests, perServer))
+			return bench.RunPrecision(ctx, spec, tests, perServer, minTime)
 		}
 	}
 	out, err := run(ctx, spec)
@@ -224,6 +226,10 @@ func resultRows(run store.Run, tests []bench.Result) []store.Result {
 			e := r.Error
 			res.Error = &e
 		}
+		if r.Requests > 0 {
+			n := r.Requests
+			res.Requests = &n
+		}
 		if c := r.CPU; c != nil {
 			res.ServerUserS, res.ServerSysS, res.ServerBusy = &c.Server.User, &c.Server.Sys, &c.Server.Busy
 			res.ClientUserS, res.ClientSysS, res.ClientBusy = &c.Client.User, &c.Client.Sys, &c.Client.Busy
@@ -266,6 +272,7 @@ func runLine(run store.Run, m measurement, over time.Duration) string {
 	if m.out.ServerFailed != "" {
 		line += ", server: " + m.out.ServerFailed
 	}
+	line += againText(m.out.Remeasured, m.out.AgainFailed, m.minTime)
 	line += fmt.Sprintf(", host steal %.1f%%, memory write %.1f/%.1f GB/s", m.steal, m.memBefore/1e9, m.memAfter/1e9)
 	line += fmt.Sprintf(", overhead %.3fs (%.2f%%)", over.Seconds(), 100*over.Seconds()/time.Since(m.start).Seconds())
 	return line

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/bench"
@@ -110,15 +111,33 @@ func calibrationRows(cal bench.Calibration, t Task, class, buildID, machineID st
 	return rows
 }
 
-// withRequests sets each result row's request count from tests.
-func withRequests(rows []store.Result, tests []bench.TestRun) {
-	n := map[string]int64{}
-	for _, t := range tests {
-		n[t.Name] = t.Requests
+// againText is the log line's note on the tests a precision run measured
+// again for lasting less than minTime (bench.RunPrecision): each with how
+// long it lasted before and after, and those still short, which the data
+// marks (results.requests / results.rps under min_time); "" when none.
+func againText(tests []bench.Remeasured, failed string, minTime time.Duration) string {
+	if len(tests) == 0 {
+		return ""
 	}
-	for i := range rows {
-		if v, ok := n[rows[i].Test]; ok {
-			rows[i].Requests = &v
+	var each, short []string
+	for _, t := range tests {
+		switch {
+		case t.After == 0:
+			each = append(each, fmt.Sprintf("%s %.2fs -> no figure", t.Test, t.Before.Seconds()))
+			short = append(short, t.Test)
+		default:
+			each = append(each, fmt.Sprintf("%s %.2fs -> %.2fs", t.Test, t.Before.Seconds(), t.After.Seconds()))
+			if t.After < minTime {
+				short = append(short, t.Test)
+			}
 		}
 	}
+	line := fmt.Sprintf(", measured again for lasting less than min_time %s: %s", minTime, strings.Join(each, ", "))
+	if failed != "" {
+		line += " (server: " + failed + ")"
+	}
+	if len(short) > 0 {
+		line += fmt.Sprintf("; still short, stored as such: %s", strings.Join(short, ", "))
+	}
+	return line
 }

@@ -92,14 +92,13 @@ func TestCalibratedIsTheClasssCompleteCalibration(t *testing.T) {
 // count each test ran with. A reference run has neither.
 func TestPrecisionRunRowCarriesRoundAndRequests(t *testing.T) {
 	task := calTask(t)
-	m := measurement{out: bench.Outcome{Results: []bench.Result{{Test: "SET", Index: 2, Status: "ok", Row: &bench.Row{Test: "SET", RPS: 1e5}}}}, start: t0, end: t0.Add(time.Minute)}
+	m := measurement{out: bench.Outcome{Results: []bench.Result{{Test: "SET", Index: 2, Status: "ok", Row: &bench.Row{Test: "SET", RPS: 1e5}, Requests: 180000}}}, start: t0, end: t0.Add(time.Minute)}
 	c := &collector{machine: machine.Info{ID: "m1"}}
 	run := c.runRow(task, "b1", bench.Spec{}, m)
 	if *run.RoundSeed != 5 || *run.RoundPosition != 3 || run.ClientArgs != "--csv" {
 		t.Errorf("run %+v", run)
 	}
 	rows := resultRows(run, m.out.Results)
-	withRequests(rows, []bench.TestRun{{Name: "SET", Requests: 180000}})
 	if *rows[0].Requests != 180000 {
 		t.Errorf("requests %v", rows[0].Requests)
 	}
@@ -107,7 +106,26 @@ func TestPrecisionRunRowCarriesRoundAndRequests(t *testing.T) {
 	if r := c.runRow(ref, "b1", bench.Spec{}, m); r.RoundSeed != nil || r.RoundPosition != nil {
 		t.Errorf("reference run has round columns: %+v", r)
 	}
+	m.out.Results[0].Requests = 0 // a reference run's result: its count is in the mode's arguments
 	if rows := resultRows(run, m.out.Results); rows[0].Requests != nil {
-		t.Error("a result has a request count before withRequests")
+		t.Error("a reference result has a request count")
+	}
+}
+
+// The log line names each test measured again with both durations, and
+// those still short after it.
+func TestAgainTextNamesTestsMeasuredAgainAndThoseStillShort(t *testing.T) {
+	if got := againText(nil, "", 1500*time.Millisecond); got != "" {
+		t.Errorf("nothing measured again: %q", got)
+	}
+	tests := []bench.Remeasured{
+		{Test: "GET", Before: 1200 * time.Millisecond, After: 1610 * time.Millisecond},
+		{Test: "LPOP", Before: 700 * time.Millisecond, After: 1420 * time.Millisecond},
+		{Test: "SPOP", Before: 900 * time.Millisecond},
+	}
+	want := ", measured again for lasting less than min_time 1.5s: GET 1.20s -> 1.61s, LPOP 0.70s -> 1.42s, SPOP 0.90s -> no figure (server: exited)" +
+		"; still short, stored as such: LPOP, SPOP"
+	if got := againText(tests, "exited", 1500*time.Millisecond); got != want {
+		t.Errorf("againText =\n%q\nwant\n%q", got, want)
 	}
 }
