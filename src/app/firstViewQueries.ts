@@ -24,7 +24,7 @@ import { releaseChangesQuery } from '../sql/releaseChanges';
 import { summaryItemsQuery, summaryQuery } from '../sql/summary';
 import { versionVerdictsQuery } from '../sql/verdicts';
 import { METRIC_IDS, METRICS, metricOf, RPS } from '../vocabulary';
-import { chartParts } from './chartData';
+import { chartParts } from '../views/chartData';
 
 /** Queries whose answers the build writes into one file. */
 export interface AnswerGroup {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createChartData, FIRST_CHUNK, verdictKey } from '../../src/app/chartData';
+import { createChartData, FIRST_CHUNK, verdictKey } from '../../src/views/chartData';
 import { compilerColors } from '../../src/chart/palette';
 import { DRILLDOWNS_FILE, firstViewQueries } from '../../src/app/firstViewQueries';
 import { decodeRows } from '../../src/data/columns';
