@@ -72,6 +72,35 @@ export function chartElementId(key: string): string {
   return `chart-${key.replace(/[^A-Za-z0-9]+/g, '-').replace(/-+$/, '')}`;
 }
 
+/** Where a bar is measured on a busy machine, and where its precision figure is unstable: the subtitle's warnings. */
+function warningsText(bars: readonly Bar[], name: (bar: Bar) => string): string {
+  const busy = bars.filter((b) => b.busy).map(name);
+  return (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '')
+    + unstableText(bars.filter((b) => b.unstable).map(name));
+}
+
+/** The subtitle over one bar per version: how many are measured, and which changed against the release before. */
+function versionsSubtitle(bars: readonly Bar[], precision: boolean): string {
+  const measured = bars.filter((b) => b.value !== null).length;
+  // Releases better or worse than the one before beyond the noise band, the arrow by the number's sign.
+  const changes = bars.filter((b) => b.change).map((b) => `${b.changeMark ?? (b.change === 'faster' ? '▲' : '▼')} ${b.label}`);
+  return `${precision ? 'Fastest configuration per version (geometric mean over its rounds)' : 'Best configuration per version'} · ${measured} of ${bars.length} versions measured · click a bar for its configurations`
+    + (changes.length ? ` · ${precision ? 'the 95% interval excludes 0' : 'beyond noise'} against the release before: ${changeList(changes)}` : '')
+    + warningsText(bars, (b) => b.label);
+}
+
+/** The subtitle over one version's configurations: the best one, or those within noise of it. */
+function configsSubtitle(version: string, bars: readonly Bar[], metric: Metric, precision: boolean): string {
+  const winner = bars.find((b) => b.winner);
+  const tied = bars.filter((b) => b.noise === 'tie').map((b) => `${b.group} ${b.label}`);
+  const standing = !winner ? 'no configuration measured'
+    : tied.length ? `≈ one group within noise of the best, in no order: ${tied.join(', ')}`
+    : winner.noise === 'unknown' ? `? ${metric.best}: ${winner.group} ${winner.label}, no winner called (${precision ? 'fewer than two rounds: no interval' : 'too few repeats to judge the noise'})`
+    : `★ ${metric.best}: ${winner.group} ${winner.label}`;
+  return `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${standing}${precision ? ' (95% intervals of the paired rounds)' : ''}`
+    + warningsText(bars, (b) => `${b.group} ${b.label}`);
+}
+
 /**
  * Creates the card for the chart `key` (mode and test); `precision`: a precision mode's chart,
  * whose bars are geometric means over rounds judged by bootstrap intervals.
@@ -130,32 +159,16 @@ export function createChartCard(key: string, mode: string, test: string, actions
     showVersions(bars, view, focus) {
       element.dataset.drill = '';
       back.hidden = true;
-      const measured = bars.filter((b) => b.value !== null).length;
-      // Releases better or worse than the one before beyond the noise band, the arrow by the number's sign.
-      const changes = bars.filter((b) => b.change).map((b) => `${b.changeMark ?? (b.change === 'faster' ? '▲' : '▼')} ${b.label}`);
-      const busy = bars.filter((b) => b.busy).map((b) => b.label);
-      subtitle.textContent = `${precision ? 'Fastest configuration per version (geometric mean over its rounds)' : 'Best configuration per version'} · ${measured} of ${bars.length} versions measured · click a bar for its configurations`
-        + (changes.length ? ` · ${precision ? 'the 95% interval excludes 0' : 'beyond noise'} against the release before: ${changeList(changes)}` : '')
-        + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '')
-        + unstableText(bars.filter((b) => b.unstable).map((b) => b.label));
+      subtitle.textContent = versionsSubtitle(bars, precision);
       draw(bars, view, `${test}, ${mode} mode: one bar per Redis version`, (bar) => actions.open(bar.key), true);
       if (focus !== undefined) chart?.focusBar(focus);
     },
     showConfigs(version, bars, view, focus) {
       element.dataset.drill = version;
       back.hidden = false;
-      const winner = bars.find((b) => b.winner);
-      const tied = bars.filter((b) => b.noise === 'tie').map((b) => `${b.group} ${b.label}`);
-      const standing = !winner ? 'no configuration measured'
-        : tied.length ? `≈ one group within noise of the best, in no order: ${tied.join(', ')}`
-        : winner.noise === 'unknown' ? `? ${metric.best}: ${winner.group} ${winner.label}, no winner called (${precision ? 'fewer than two rounds: no interval' : 'too few repeats to judge the noise'})`
-        : `★ ${metric.best}: ${winner.group} ${winner.label}`;
-      const busy = bars.filter((b) => b.busy).map((b) => `${b.group} ${b.label}`);
-      subtitle.textContent = `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${standing}${precision ? ' (95% intervals of the paired rounds)' : ''}`
-        + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '')
-        + unstableText(bars.filter((b) => b.unstable).map((b) => `${b.group} ${b.label}`));
+      subtitle.textContent = configsSubtitle(version, bars, metric, precision);
       draw(bars, view, `${test}, ${mode} mode: configurations of Redis ${version}`, () => actions.close());
-      if (focus) chart?.focusBar(winner?.key);
+      if (focus) chart?.focusBar(bars.find((b) => b.winner)?.key);
     },
     setHidden(hidden) {
       element.hidden = hidden;
