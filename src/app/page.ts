@@ -28,7 +28,7 @@ import { renderCoverage, renderMeasurement } from '../ui/header';
 import { renderLegend } from '../ui/legend';
 import { onceNearScreen } from '../ui/nearScreen';
 import { showLinkNotice, showNoData } from '../ui/notices';
-import { metricOf } from '../vocabulary';
+import { metricOf, RPS } from '../vocabulary';
 import { createAnalysis } from '../views/analysis';
 import { appendTimeShare } from '../views/timeShare';
 import { showAnswer } from '../views/answer';
@@ -100,7 +100,7 @@ export async function showDataset(source: Source, dataCatalog: Catalog, main: HT
   const roundsAfter = new Promise<void>((resolve) => (headerShown = resolve));
   // The answer is drawn before the charts (from the first view: a few milliseconds), so it does
   // not grow above them once a reader or a link has scrolled to one.
-  await showAnswer(byId('answer'), {
+  const answer = await showAnswer(byId('answer'), {
     db: runners.urgent, baseline: dataCatalog.configs[0], precisionModes: dataCatalog.precisionModes, rounds: dataCatalog.rounds,
     colorOf: (compiler) => colors(compiler), link: (patch) => absoluteUrlFor({ ...page.state, chart: null, ...patch }), roundsAfter,
   }).catch((error: unknown) => console.warn('the answer failed', error));
@@ -108,7 +108,7 @@ export async function showDataset(source: Source, dataCatalog: Catalog, main: HT
     const coverage = await header();
     headerShown();
     return coverage;
-  });
+  }, answer?.rounds ?? Promise.resolve());
 }
 
 /**
@@ -268,10 +268,11 @@ function followHistory(page: Page): void {
  * Draws the page for the first time and starts what follows it: the header (after the charts:
  * on two cores DuckDB's worker and the drawing would otherwise compete for the same CPU), the
  * sections, the noise verdicts, and at idle the drilldowns (all of them when they are small
- * enough to fetch whole, else those of each chart that comes near the screen); page:ready marks
- * the page idle after them, with the engine started.
+ * enough to fetch whole, else those of each chart that comes near the screen) and the other
+ * instrument's charts; page:ready marks the page idle after them and the answer's rounds, with the
+ * engine started.
  */
-async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise<void> {
+async function openPage(page: Page, header: () => Promise<CoverageRow>, answerRounds: Promise<void>): Promise<void> {
   followHistory(page);
   const { charts, analysis } = page;
   await render(page);
@@ -298,11 +299,23 @@ async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise
   // Once the page is idle, the drilldowns when the build kept them in one file (small data: then
   // no click waits); otherwise each chart's, from its file, as the chart comes near the screen (a
   // tap on a phone has no hover before it: the click then only draws), or when it is pointed at,
-  // focused or opened. The page is ready when the drilldowns of the charts near the screen are at
-  // hand and the engine has started: nothing else then loads.
+  // focused or opened. The page is ready when the drilldowns of the charts near the screen and the
+  // other instrument's charts are at hand, the answer's rounds drawn and the engine started:
+  // nothing else then loads.
   whenIdle(() => {
     const near = onceNearScreen(charts.entries.flatMap((c) =>
       page.runners.ownDrilldownFile(c.mode, c.test) ? [{ element: c.card.element, act: () => charts.data.configRows(c.mode, c.test, DEFAULTS.metric) }] : []));
-    void Promise.allSettled([page.runners.prefetch(), near, page.source.database()]).then(() => performance.mark('page:ready'));
+    void Promise.allSettled([page.runners.prefetch(), near, otherInstrument(page), answerRounds, page.source.database()]).then(() => performance.mark('page:ready'));
   });
+}
+
+/**
+ * The charts of the other instrument a reader switches to (requests/second, or from there
+ * instructions per request), fetched and decoded when precomputed files hold them: a switch then
+ * only draws.
+ */
+function otherInstrument(page: Page): Promise<unknown> {
+  const other = { ...page.state, metric: page.state.metric === RPS.id ? DEFAULTS.metric : RPS.id };
+  const inFiles = page.source.view !== null && other.releases === DEFAULTS.releases;
+  return inFiles ? page.charts.prepare(other) : Promise.resolve();
 }

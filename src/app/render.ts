@@ -1,5 +1,5 @@
 /**
- * Drawing the page's state: the chart cards (src/views/charts.ts), then the controls, the legend,
+ * Drawing the page's state: the legend, the chart cards (src/views/charts.ts), then the controls,
  * the console and the sections. The first render paces itself so the top of the page paints early.
  */
 import type { ScaleOrdinal } from 'd3-scale';
@@ -52,28 +52,54 @@ const nextFrame = () =>
     requestAnimationFrame(() => setTimeout(() => (clearTimeout(timer), resolve()), 0));
   });
 
+/** Main-thread work longer than this is a long task (a click waits for it): later renders yield after it. */
+const SLICE_MS = 50;
+
+/** Work in slices of about SLICE_MS: after() lets other tasks run once the slice is spent. */
+function timeSlices(): { after(): Promise<void> | undefined } {
+  let start = performance.now();
+  return {
+    after() {
+      if (performance.now() - start < SLICE_MS) return undefined;
+      return nextTask().then(() => void (start = performance.now()));
+    },
+  };
+}
+
 /**
- * Draws the page's state: every chart the filters show (only those whose inputs changed), then
- * the controls, legend, console and sections. The first render lets a frame through after the
- * first charts, and other tasks between later ones; a render begun after this one stops it.
+ * Draws the page's state: the legend, every chart the filters show (only those whose inputs
+ * changed), then the controls, console and sections. The first render lets a frame through after the
+ * first charts, and other tasks between later ones. A later render draws the charts on screen
+ * first and lets a frame through (charts:in-view marks them painted), then draws the others in
+ * slices, other tasks between them. A render begun after this one stops it.
  */
 export async function render(page: PageView, focus?: FocusRequest): Promise<void> {
   const { painting } = page;
   // Until every chart has been painted once, whichever render gets there marks it.
   const initial = !painting.allPainted;
   const s = page.state;
-  const drawn = await page.charts.draw(s, focus, (visible) => {
-    if (!initial) return undefined;
-    if (!painting.firstPainted && visible === FIRST_CHUNK) return firstPaint(page);
-    // Drawing every chart takes a while: the engine's start and a reader's click go between.
-    return visible % FIRST_CHUNK === 0 ? nextTask() : undefined;
-  });
-  if (!drawn) return;
-  page.controls.sync(s, drawn.visible, drawn.ofProtocol);
+  // The legend names the metric above the charts on screen, which are drawn first.
   if (painting.legendMetric !== s.metric) {
     painting.legendMetric = s.metric;
     renderLegend(byId('legend'), page.colors.domain(), (compiler) => page.colors(compiler), metricOf(s.metric));
   }
+  const slices = timeSlices();
+  const drawn = await page.charts.draw(s, focus, initial ? {
+    drawn: (count) => {
+      if (!painting.firstPainted && count === FIRST_CHUNK) return firstPaint(page);
+      // Drawing every chart takes a while: the engine's start and a reader's click go between.
+      return count % FIRST_CHUNK === 0 ? nextTask() : undefined;
+    },
+  } : {
+    drawn: () => slices.after(),
+    inView: (left) => {
+      const painted = nextFrame().then(() => void performance.mark('charts:in-view'));
+      // The charts left are drawn once the ones on screen have painted.
+      return left ? painted : undefined;
+    },
+  });
+  if (!drawn) return;
+  page.controls.sync(s, drawn.visible, drawn.ofProtocol);
   page.results.sync(s);
   page.analysis.render(s);
   page.main.setAttribute('aria-busy', 'false');

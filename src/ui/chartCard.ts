@@ -34,6 +34,8 @@ export interface ChartCard {
   /** Shows one version's configurations; `focus` moves keyboard focus into them. */
   showConfigs(version: string, bars: readonly Bar[], view: AxisView, focus: boolean): void;
   setHidden(hidden: boolean): void;
+  /** Says the card is being redrawn (it still shows the bars of the state before), or no longer. */
+  setRedrawing(redrawing: boolean): void;
   /** The metric the next bars are in: caption, axis note and words follow it. */
   setMetric(metric: Metric): void;
 }
@@ -171,7 +173,13 @@ export function createChartCard(key: string, mode: string, test: string, actions
       if (focus) chart?.focusBar(bars.find((b) => b.winner)?.key);
     },
     setHidden(hidden) {
-      element.hidden = hidden;
+      // Setting the attribute again would make the browser restyle the card.
+      if (element.hidden !== hidden) element.hidden = hidden;
+    },
+    setRedrawing(redrawing) {
+      element.classList.toggle('redrawing', redrawing);
+      if (redrawing) element.setAttribute('aria-busy', 'true');
+      else element.removeAttribute('aria-busy');
     },
     setMetric(next) {
       metric = next;

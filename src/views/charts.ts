@@ -62,6 +62,14 @@ export interface Drawn {
   readonly ofProtocol: number;
 }
 
+/** How a draw lets other work through: after each card drawn, and once the cards on screen are drawn. */
+export interface Pace {
+  /** After each card drawn, with how many have been drawn so far (a promise returned is awaited). */
+  readonly drawn: (count: number) => Promise<void> | undefined;
+  /** Set: the cards on screen are drawn first, then this is called with how many cards are left to draw (a promise returned is awaited). */
+  readonly inView?: (left: number) => Promise<void> | undefined;
+}
+
 /** The charts, driven by the app. */
 export interface Charts {
   /** The grid of cards, for the page. */
@@ -73,12 +81,16 @@ export interface Charts {
   /**
    * Draws `state` into every card the filters show (only those whose inputs changed) and brings
    * the data tables in line; `focus` goes to its card. `pace` is called after each card drawn
-   * with how many are visible so far; a promise it returns is awaited. Null when a later draw
-   * began meanwhile (this one then stops).
+   * with how many have been drawn so far; a promise it returns is awaited. With `inView`, the
+   * cards on screen are drawn first and `inView` is called (and awaited) once they are, with how
+   * many cards are left to draw; the cards left say they are being redrawn until they are. Null
+   * when a later draw began meanwhile (this one then stops).
    */
-  draw(state: AppState, focus: FocusRequest | undefined, pace: (visible: number) => Promise<void> | undefined): Promise<Drawn | null>;
+  draw(state: AppState, focus: FocusRequest | undefined, pace: Pace): Promise<Drawn | null>;
   /** Lets draws ask for the noise verdicts they lack (they wait for the header at load); resolves when the state's have arrived. */
   wantVerdicts(): Promise<unknown>;
+  /** Fetches and decodes what drawing `state`'s version bars needs (its bars and noise verdicts), drawing nothing. */
+  prepare(state: AppState): Promise<unknown>;
 }
 
 /** Says that noise verdicts failed: charts are drawn without their marks. */
@@ -121,8 +133,8 @@ export function createCharts(ctx: ChartsContext): Charts {
   const element = document.createElement('div');
   element.className = 'grid grid-cols-1 gap-4 xl:grid-cols-2';
   element.append(...entries.map((c) => c.card.element));
-  const drawing = { count: 0, drawn: new Map<string, string>(), verdictsWanted: false };
-  const grid = { ctx, data, entries, results, drawing };
+  const drawing = { count: 0, drawn: new Map<string, string>(), verdictsWanted: false, redrawing: new Set<string>() };
+  const grid = { ctx, data, entries, results, drawing, onScreen: watchOnScreen(entries) };
   return {
     element,
     entries,
@@ -132,12 +144,34 @@ export function createCharts(ctx: ChartsContext): Charts {
       drawing.verdictsWanted = true;
       return data.verdicts(ctx.state());
     },
+    prepare: (state) => Promise.all([data.versionRows(state), data.verdicts(state)]),
   };
+}
+
+/**
+ * The keys of the charts whose cards are on screen, kept by an IntersectionObserver: a draw reads
+ * them without making the browser lay out the page (empty until the first frame after this).
+ */
+function watchOnScreen(entries: readonly ChartEntry[]): ReadonlySet<string> {
+  const onScreen = new Set<string>();
+  const byElement = new Map<Element, string>(entries.map((c) => [c.card.element, c.key]));
+  const observer = new IntersectionObserver((records) => {
+    for (const r of records) {
+      const key = byElement.get(r.target);
+      if (key === undefined) continue;
+      if (r.isIntersecting) onScreen.add(key);
+      else onScreen.delete(key);
+    }
+  });
+  for (const element of byElement.keys()) observer.observe(element);
+  return onScreen;
 }
 
 /** The charts' parts and what they last drew. */
 interface Grid {
   readonly ctx: ChartsContext;
+  /** The keys of the charts on screen. */
+  readonly onScreen: ReadonlySet<string>;
   readonly data: ChartData;
   readonly entries: readonly ChartEntry[];
   readonly results: ChartResults;
@@ -148,13 +182,13 @@ interface Grid {
     readonly drawn: Map<string, string>;
     /** Whether the page has asked for noise verdicts yet. */
     verdictsWanted: boolean;
+    /** Charts whose cards say they are being redrawn (they show another state's bars until then). */
+    readonly redrawing: Set<string>;
   };
 }
 
 /** Draws a state into the cards the filters show (Charts.draw). */
-async function drawCharts(
-  grid: Grid, s: AppState, focus: FocusRequest | undefined, pace: (visible: number) => Promise<void> | undefined,
-): Promise<Drawn | null> {
+async function drawCharts(grid: Grid, s: AppState, focus: FocusRequest | undefined, pace: Pace): Promise<Drawn | null> {
   const { ctx, data, entries, drawing } = grid;
   const token = ++drawing.count;
   const { precisionModes } = ctx.catalog;
@@ -172,28 +206,52 @@ async function drawCharts(
   if (drawing.verdictsWanted && entries.some((c) => !precomputed(c) && (withPrecision || !precise(c)) && !data.verdictsIfReady(s, c.key))) {
     redrawWithVerdicts(ctx, data, s);
   }
-  let visible = 0;
-  for (const chart of entries) {
-    const shown = shownCharts.includes(chart);
-    chart.card.setHidden(!shown);
-    if (!shown) continue;
-    visible++;
+  for (const chart of entries) chart.card.setHidden(!shownCharts.includes(chart));
+  const order = pace.inView ? onScreenFirst(grid, shownCharts, s) : { first: [], rest: shownCharts };
+  let count = 0;
+  const drawOne = async (chart: ChartEntry): Promise<boolean> => {
     const verdicts = precomputed(chart)
       ? await data.chartVerdicts(s, chart.key).catch((error: unknown) => (warnVerdicts(error), null))
       : data.verdictsIfReady(s, chart.key);
-    if (token !== drawing.count) return null;
+    if (token !== drawing.count) return false;
     const drawn = await drawCard(grid, chart, s, metric, verdicts, focus);
+    if (token !== drawing.count) return false;
+    if (!drawn) return true;
+    const paused = pace.drawn(++count);
+    if (paused) await paused;
+    return token === drawing.count;
+  };
+  for (const chart of order.first) if (!(await drawOne(chart))) return null;
+  if (pace.inView) {
+    const paused = pace.inView(order.rest.filter((c) => drawing.redrawing.has(c.key)).length);
+    if (paused) await paused;
     if (token !== drawing.count) return null;
-    if (!drawn) continue;
-    const paused = pace(visible);
-    if (paused) {
-      await paused;
-      if (token !== drawing.count) return null;
-    }
   }
+  for (const chart of order.rest) if (!(await drawOne(chart))) return null;
   grid.results.sync(s);
   const precisionShown = protocolOf(s.mode, precisionModes) === 'precision';
-  return { visible, ofProtocol: entries.filter((c) => precise(c) === precisionShown).length };
+  return { visible: shownCharts.length, ofProtocol: entries.filter((c) => precise(c) === precisionShown).length };
+}
+
+/**
+ * The shown cards split into those on screen (drawn first) and the rest; each card that will show
+ * something else (another metric, view, range or drilldown) says it is being redrawn until it is.
+ */
+function onScreenFirst(grid: Grid, shown: readonly ChartEntry[], s: AppState): { first: ChartEntry[]; rest: ChartEntry[] } {
+  const { drawing } = grid;
+  for (const chart of shown) {
+    const changes = !(drawing.drawn.get(chart.key) ?? '').startsWith(`${inputsOf(grid, chart, s)}|`);
+    if (changes && !drawing.redrawing.has(chart.key)) {
+      drawing.redrawing.add(chart.key);
+      chart.card.setRedrawing(true);
+    }
+  }
+  return { first: shown.filter((c) => grid.onScreen.has(c.key)), rest: shown.filter((c) => !grid.onScreen.has(c.key)) };
+}
+
+/** What a card draws for state `s`, noise verdicts aside: equal when it would draw the same bars. */
+function inputsOf(grid: Grid, chart: ChartEntry, s: AppState): string {
+  return `${s.metric}|${s.view}|${grid.data.range(s).key}|${s.open[chart.key] ?? ''}`;
 }
 
 /** Asks for the noise verdicts a state shows, and draws the page again with them if it still shows those. */
@@ -215,9 +273,12 @@ async function drawCard(
   const { ctx, data, drawing } = grid;
   const token = drawing.count;
   const drill = s.open[chart.key];
-  const signature = `${s.metric}|${s.view}|${data.range(s).key}|${drill ?? ''}|${verdicts ? 'noise' : ''}`;
+  const signature = `${inputsOf(grid, chart, s)}|${verdicts ? 'noise' : ''}`;
   const focusHere = focus?.key === chart.key ? focus : undefined;
-  if (drawing.drawn.get(chart.key) === signature && !focusHere) return false;
+  if (drawing.drawn.get(chart.key) === signature && !focusHere) {
+    redrawn(grid, chart);
+    return false;
+  }
   chart.card.setMetric(metric);
   if (drill !== undefined) {
     const rows = (await data.configRows(chart.mode, chart.test, s.metric)).get(drill) ?? [];
@@ -231,9 +292,15 @@ async function drawCard(
     chart.card.showVersions(bars, s.view, focusHere?.kind === 'close' ? focusHere.version : undefined);
   }
   drawing.drawn.set(chart.key, signature);
+  redrawn(grid, chart);
   if (focusHere) {
     performance.mark('drilldown:drawn');
     ctx.focusGiven(focusHere);
   }
   return true;
+}
+
+/** A card no longer waits to be redrawn. */
+function redrawn(grid: Grid, chart: ChartEntry): void {
+  if (grid.drawing.redrawing.delete(chart.key)) chart.card.setRedrawing(false);
 }

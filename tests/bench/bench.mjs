@@ -35,7 +35,9 @@
  *   engine ready  the site's DuckDB-WASM with the tables prepared (tables:ready): the console,
  *                 other ranges and metrics, the status grid and the lazy columns need it
  *   metric switch once the page is ready, a click on the other metric (site: requests/second,
- *                 site-rps: instructions per request) -> every chart drawn in it (charts:drawn)
+ *                 site-rps: instructions per request), timed from the click event: in view = the
+ *                 charts on screen drawn in it and painted (charts:in-view; the target), all charts
+ *                 = every chart drawn in it (charts:drawn) and a frame painted after
  *   drilldown     a click on a version bar of a chart scrolled into view (three frames before the
  *                 click: its card painted) -> its configurations drawn and a frame painted: once
  *                 the page is ready, and an early one, as soon as all charts are painted (the
@@ -171,22 +173,36 @@ async function loadSite(page, url, i, switchTo) {
   const switched = await metricSwitch(page, switchTo);
   return {
     first: m['charts:first-painted'] ?? NaN, all: m['charts:all-painted'] ?? NaN, ready: m['page:ready'] ?? NaN,
-    engine: m2['tables:ready'] ?? NaN, drillEarly, drillReady, switched, charts: keys.length,
+    engine: m2['tables:ready'] ?? NaN, drillEarly, drillReady, switchInView: switched.inView, switchAll: switched.all, charts: keys.length,
   };
 }
 
 /**
- * A click on the metric control's `label` -> the charts drawn in that metric (the next
- * charts:drawn mark), in ms.
+ * A click on the metric control's `label` -> the charts on screen drawn in that metric and
+ * painted (the next charts:in-view mark, which the page sets a frame after drawing them), and
+ * every chart drawn (the next charts:drawn mark) and a frame painted after it; in ms from the
+ * click event (the first click listener's time: Playwright's own work to find and reach the
+ * control before it is not counted).
  * @param {import('@playwright/test').Page} page
  * @param {string} label
+ * @returns {Promise<{ inView: number, all: number }>}
  */
 async function metricSwitch(page, label) {
-  const t0 = await page.evaluate(() => performance.now());
+  await page.evaluate(() => {
+    /** @type {any} */ (window).benchSwitch = new Promise((resolve) => {
+      addEventListener('click', () => {
+        const t0 = performance.now();
+        const after = (/** @type {string} */ name) => performance.getEntriesByName(name).find((e) => e.startTime > t0)?.startTime;
+        new PerformanceObserver((_, observer) => {
+          if (after('charts:drawn') === undefined) return;
+          observer.disconnect();
+          requestAnimationFrame(() => setTimeout(() => resolve({ inView: (after('charts:in-view') ?? NaN) - t0, all: performance.now() - t0 }), 0));
+        }).observe({ type: 'mark' });
+      }, { capture: true, once: true });
+    });
+  });
   await page.getByText(label, { exact: true }).click();
-  const drawn = () => performance.getEntriesByName('charts:drawn').map((e) => e.startTime);
-  await page.waitForFunction((t) => performance.getEntriesByName('charts:drawn').some((e) => e.startTime > t), t0, { timeout: 120_000 });
-  return Math.min(...(await page.evaluate(drawn)).filter((t) => t > t0)) - t0;
+  return page.evaluate(() => /** @type {any} */ (window).benchSwitch);
 }
 
 /**
@@ -275,9 +291,13 @@ function summary(data, runs, requested) {
   const med = (/** @type {Record<string, number>[]} */ rs, /** @type {string} */ k) => median(rs.map((r) => r[k] ?? NaN));
   const site = {
     first: med(runs.site, 'first'), all: med(runs.site, 'all'), ready: med(runs.site, 'ready'), engine: med(runs.site, 'engine'),
-    drillEarly: med(runs.site, 'drillEarly'), drillReady: med(runs.site, 'drillReady'), switched: med(runs.site, 'switched'),
+    drillEarly: med(runs.site, 'drillEarly'), drillReady: med(runs.site, 'drillReady'),
+    switchInView: med(runs.site, 'switchInView'), switchAll: med(runs.site, 'switchAll'),
   };
-  const siteRpsLink = { first: med(runs['site-rps'], 'first'), all: med(runs['site-rps'], 'all'), ready: med(runs['site-rps'], 'ready'), switched: med(runs['site-rps'], 'switched') };
+  const siteRpsLink = {
+    first: med(runs['site-rps'], 'first'), all: med(runs['site-rps'], 'all'), ready: med(runs['site-rps'], 'ready'),
+    drillReady: med(runs['site-rps'], 'drillReady'), switchInView: med(runs['site-rps'], 'switchInView'), switchAll: med(runs['site-rps'], 'switchAll'),
+  };
   const duckdb = { first: med(runs.duckdb, 'first'), all: med(runs.duckdb, 'all') };
   const staticFloor = { first: med(runs.static, 'first'), all: med(runs.static, 'all') };
   return {
@@ -317,10 +337,11 @@ function report(r) {
   console.log(`  first chart    ${ms(site.first)}    ${ms(db.first)}    ${ms(st.first)}   site/static ${x(site.first, st.first)} (target <= 2x: ${ok(site.first <= 2 * st.first)}); site/DuckDB ${x(site.first, db.first)}`);
   console.log(`  all charts     ${ms(site.all)}    ${ms(db.all)}    ${ms(st.all)}   site/static ${x(site.all, st.all)} (target <= 3x: ${ok(site.all <= 3 * st.all)}); site/DuckDB ${x(site.all, db.all)}`);
   console.log(`  ?metric=rps    ${ms(rpsLink.first)}   first chart of a deep link to requests/second, site/static ${x(rpsLink.first, st.first)} (target <= 2x: ${ok(rpsLink.first <= 2 * st.first)}); all charts ${ms(rpsLink.all).trim()}`);
-  console.log(`  metric switch  ${ms(site.switched)}   instructions -> requests/second once ready (target <= 300 ms: ${ok(site.switched <= 300)}); ${Math.round(rpsLink.switched)} ms requests/second -> instructions`);
+  console.log(`  metric switch  ${ms(site.switchInView)}   instructions -> requests/second once ready, the charts on screen painted (target <= 300 ms: ${ok(site.switchInView <= 300)}); all charts ${ms(site.switchAll).trim()}`);
+  console.log(`                 ${ms(rpsLink.switchInView)}   requests/second -> instructions, the charts on screen painted (target <= 300 ms: ${ok(rpsLink.switchInView <= 300)}); all charts ${ms(rpsLink.switchAll).trim()}`);
   console.log(`  page ready     ${ms(site.ready)}   (target <= DuckDB floor + 1 s = ${Math.round(db.all + 1000).toLocaleString('en-US')} ms: ${ok(site.ready <= db.all + 1000)})`);
   console.log(`  engine ready   ${ms(site.engine)}   (the site's DuckDB-WASM with its tables; the DuckDB floor draws at ${Math.round(db.all).toLocaleString('en-US')} ms)`);
-  console.log(`  drilldown      ${ms(site.drillReady)}   once ready (target < 50 ms: ${ok(site.drillReady < 50)}); ${Math.round(site.drillEarly)} ms clicked the moment all charts are painted`);
+  console.log(`  drilldown      ${ms(site.drillReady)}   once ready (target < 50 ms: ${ok(site.drillReady < 50)}); ${Math.round(site.drillEarly)} ms clicked the moment all charts are painted; ${Math.round(rpsLink.drillReady)} ms once ready in requests/second`);
   console.log(`  JavaScript     ${kb(g.javascript).padStart(12)}   gzip, DuckDB worker included (target < 250 KiB: ${ok(g.javascript < 250 * 1024)}); wasm ${kb(g.wasm)}`);
   console.log(`  data at start  ${kb(g.data_at_start).padStart(12)}   gzip, before page ready: ${r.data_files_at_start.join(', ')}`);
 }
