@@ -53,6 +53,12 @@ export interface FirstViewQueries {
   readonly drilldowns: readonly AnswerGroup[];
 }
 
+/**
+ * The file of every chart's version bars and noise verdicts in requests/second (the default
+ * release set). index.html preloads it for a link to requests/second, with the first view.
+ */
+export const RPS_CHARTS_FILE = `${ANSWER_DIR}charts-rps.json`;
+
 /** The file of every chart's drilldowns, when the build keeps them together. */
 export const DRILLDOWNS_FILE = `${ANSWER_DIR}drilldowns.json`;
 
@@ -81,7 +87,7 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
     paint: [answerQuery(), answerNoiseQuery(), versionBarsQuery(null, metric, currentOnly, first), versionVerdictsQuery(metric, currentOnly, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), countProtocolQuery(), datesQuery(), rebuildBandsQuery()],
     files: [
       ...(others.length ? [{ file: `${ANSWER_DIR}charts.json`, queries: others.flatMap((part) => [versionBarsQuery(null, metric, currentOnly, part), versionVerdictsQuery(metric, currentOnly, part)]) }] : []),
-      { file: `${ANSWER_DIR}charts-rps.json`, queries: [first, ...others].flatMap((part) => [versionBarsQuery(null, RPS, currentOnly, part), versionVerdictsQuery(RPS, currentOnly, part)]) },
+      { file: RPS_CHARTS_FILE, queries: [first, ...others].flatMap((part) => [versionBarsQuery(null, RPS, currentOnly, part), versionVerdictsQuery(RPS, currentOnly, part)]) },
       // Every release's verdicts (releases=all), whose bars the engine draws: then it has them at once.
       ...(currentOnly ? [{ file: `${ANSWER_DIR}every-release-verdicts.json`, queries: [first, ...others].map((part) => versionVerdictsQuery(metric, false, part)) }] : []),
       {
