@@ -28,7 +28,7 @@ import { renderCoverage, renderMeasurement } from '../ui/header';
 import { renderLegend } from '../ui/legend';
 import { onceNearScreen } from '../ui/nearScreen';
 import { showLinkNotice, showNoData } from '../ui/notices';
-import { metricOf, RPS } from '../vocabulary';
+import { type MetricId, metricOf, RPS } from '../vocabulary';
 import { createAnalysis } from '../views/analysis';
 import { appendTimeShare } from '../views/timeShare';
 import { showAnswer } from '../views/answer';
@@ -57,10 +57,10 @@ interface Runners {
   /** Fetches the answer files the first view says to fetch once the page is idle (none without one). */
   prefetch(): Promise<void>;
   /**
-   * Whether a chart's drilldowns (in the default metric) are precomputed in a file of their own, fetched
-   * on demand: not without a first view, nor when every chart's are in one file fetched by prefetch.
+   * Whether a chart's drilldowns in a metric are precomputed in a file of their own, fetched on
+   * demand: not without a first view, nor when every chart's are in one file fetched by prefetch.
    */
-  ownDrilldownFile(mode: string, test: string): boolean;
+  ownDrilldownFile(mode: string, test: string, metric: MetricId): boolean;
 }
 
 /** The page: its parts, the state it shows, and what it checks a new state against. */
@@ -128,8 +128,8 @@ function queryRunners(source: Source, dataUrl: string): Runners {
     urgent: view ? answeringRunner(view, doors.urgent, load, source.wanted) : doors.urgent,
     background: view ? answeringRunner(view, doors.background, load, source.wanted) : doors.background,
     prefetch: async () => void (await Promise.all((view?.prefetch ?? []).map(load))),
-    ownDrilldownFile(mode, test) {
-      const file = view ? answerFile(view, configBarsQuery(mode, test, metricOf(DEFAULTS.metric))) : undefined;
+    ownDrilldownFile(mode, test, metric) {
+      const file = view ? answerFile(view, configBarsQuery(mode, test, metricOf(metric))) : undefined;
       return file !== undefined && !view?.prefetch.includes(file);
     },
   };
@@ -303,8 +303,14 @@ async function openPage(page: Page, header: () => Promise<CoverageRow>, answerRo
   // other instrument's charts are at hand, the answer's rounds drawn and the engine started:
   // nothing else then loads.
   whenIdle(() => {
-    const near = onceNearScreen(charts.entries.flatMap((c) =>
-      page.runners.ownDrilldownFile(c.mode, c.test) ? [{ element: c.card.element, act: () => charts.data.configRows(c.mode, c.test, DEFAULTS.metric) }] : []));
+    // In the metric shown when the chart comes near (a pointer or focus fetches another's).
+    const near = onceNearScreen(charts.entries.filter((c) => page.runners.ownDrilldownFile(c.mode, c.test, DEFAULTS.metric)).map((c) => ({
+      element: c.card.element,
+      act: () => {
+        const { metric } = page.state;
+        return page.runners.ownDrilldownFile(c.mode, c.test, metric) ? charts.data.configRows(c.mode, c.test, metric) : undefined;
+      },
+    })));
     void Promise.allSettled([page.runners.prefetch(), near, otherInstrument(page), answerRounds, page.source.database()]).then(() => performance.mark('page:ready'));
   });
 }
