@@ -12,8 +12,8 @@
  * Pages:
  *   site          the built site (its first view, DuckDB-WASM loading behind it), in its default
  *                 metric (instructions per request)
- *   site-rps      the same site from a deep link to requests/second (`?metric=rps`): no first view
- *                 for its charts, they wait for the engine
+ *   site-rps      the same site from a deep link to requests/second (`?metric=rps`): its charts
+ *                 from first-view/charts-rps.json, which index.html preloads with the first view
  *   DuckDB floor  tests/bench/floors/duckdb.html: a bare DuckDB-WASM page that fetches the Parquet
  *                 files, prepares the tables and runs the version bars query as the site does,
  *                 and draws every chart with the site's chart module; nothing else
@@ -28,10 +28,11 @@
  * Figures, from navigation start:
  *   first chart   the first four charts painted (the page's mark after a frame)
  *   all charts    every chart painted
- *   page ready    the site idle after its own work (page:ready: every chart, the header and the
- *                 noise verdicts drawn, the sections in view asked, the drilldowns at hand when
- *                 they are one file (else those of the charts near the screen), and the engine
- *                 started)
+ *   page ready    the site idle after its own work (page:ready: every chart, the header, the
+ *                 answer's rounds and the noise verdicts drawn, the sections in view asked, the
+ *                 drilldowns at hand when they are one file (else those of the charts near the
+ *                 screen), the other metric's charts (requests/second, or from there instructions)
+ *                 fetched, and the engine started)
  *   engine ready  the site's DuckDB-WASM with the tables prepared (tables:ready): the console,
  *                 other ranges and metrics, the status grid and the lazy columns need it
  *   metric switch once the page is ready, a click on the other metric (site: requests/second,
@@ -41,7 +42,8 @@
  *   drilldown     a click on a version bar of a chart scrolled into view (three frames before the
  *                 click: its card painted) -> its configurations drawn and a frame painted: once
  *                 the page is ready, and an early one, as soon as all charts are painted (the
- *                 engine may still be loading); a synthetic click with no pointer before it
+ *                 engine may still be loading); a synthetic click with no pointer before it; on
+ *                 both site pages (site-rps: in requests/second)
  *   JS / wasm     bytes the site requested, each file gzipped (level 9, as a static host would)
  *   data at start bytes of data files (Parquet, JSON) the site requested before page ready, gzipped
  */
@@ -336,7 +338,8 @@ function report(r) {
   console.log(`                      site     DuckDB floor  static floor`);
   console.log(`  first chart    ${ms(site.first)}    ${ms(db.first)}    ${ms(st.first)}   site/static ${x(site.first, st.first)} (target <= 2x: ${ok(site.first <= 2 * st.first)}); site/DuckDB ${x(site.first, db.first)}`);
   console.log(`  all charts     ${ms(site.all)}    ${ms(db.all)}    ${ms(st.all)}   site/static ${x(site.all, st.all)} (target <= 3x: ${ok(site.all <= 3 * st.all)}); site/DuckDB ${x(site.all, db.all)}`);
-  console.log(`  ?metric=rps    ${ms(rpsLink.first)}   first chart of a deep link to requests/second, site/static ${x(rpsLink.first, st.first)} (target <= 2x: ${ok(rpsLink.first <= 2 * st.first)}); all charts ${ms(rpsLink.all).trim()}`);
+  console.log(`  ?metric=rps    ${ms(rpsLink.first)}   first chart of a deep link to requests/second, site/static ${x(rpsLink.first, st.first)} (target <= 2x: ${ok(rpsLink.first <= 2 * st.first)})`);
+  console.log(`                 ${ms(rpsLink.all)}   all charts of it, site/static ${x(rpsLink.all, st.all)} (target <= 3x: ${ok(rpsLink.all <= 3 * st.all)}); page ready ${ms(rpsLink.ready).trim()} (target <= ${Math.round(db.all + 1000).toLocaleString('en-US')} ms: ${ok(rpsLink.ready <= db.all + 1000)})`);
   console.log(`  metric switch  ${ms(site.switchInView)}   instructions -> requests/second once ready, the charts on screen painted (target <= 300 ms: ${ok(site.switchInView <= 300)}); all charts ${ms(site.switchAll).trim()}`);
   console.log(`                 ${ms(rpsLink.switchInView)}   requests/second -> instructions, the charts on screen painted (target <= 300 ms: ${ok(rpsLink.switchInView <= 300)}); all charts ${ms(rpsLink.switchAll).trim()}`);
   console.log(`  page ready     ${ms(site.ready)}   (target <= DuckDB floor + 1 s = ${Math.round(db.all + 1000).toLocaleString('en-US')} ms: ${ok(site.ready <= db.all + 1000)})`);
