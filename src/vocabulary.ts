@@ -73,8 +73,8 @@ export interface Metric {
   readonly kind: 'measured' | 'counted';
   /**
    * The derived table with one row per planned cell × mode × test and cell_status's columns
-   * (src/sql/load.ts): best_rps and min_rps hold the best and the worst repeat in this metric's
-   * unit (for a cost the lowest and the highest), score ranks the best first.
+   * (src/sql/load.ts): best_value and worst_value hold the best and the worst repeat in this
+   * metric's unit (for a cost the lowest and the highest), score ranks the best first.
    */
   readonly table: string;
   /** The column of counts a counted metric reads (null for the measured one). */

@@ -23,8 +23,8 @@ import { releaseCausesQuery } from '../sql/releaseCauses';
 import { releaseChangesQuery } from '../sql/releaseChanges';
 import { summaryItemsQuery, summaryQuery } from '../sql/summary';
 import { versionVerdictsQuery } from '../sql/verdicts';
-import { METRIC_IDS, METRICS, metricOf, RPS } from '../vocabulary';
-import { chartParts } from './chartData';
+import { METRIC_IDS, type MetricId, METRICS, metricOf, RPS } from '../vocabulary';
+import { chartParts } from '../views/chartData';
 
 /** Queries whose answers the build writes into one file. */
 export interface AnswerGroup {
@@ -46,19 +46,29 @@ export interface FirstViewQueries {
    */
   readonly files: readonly AnswerGroup[];
   /**
-   * Each chart's drilldowns, a file per chart (fetched once the page is idle as the chart comes
+   * Each chart's drilldowns, a file per chart and metric (the default metric's and
+   * requests/second's; fetched, in the metric shown, once the page is idle as the chart comes
    * near the screen, or when a pointer or focus enters the chart, or a bar is opened); the build
    * puts them all in DRILLDOWNS_FILE instead when they are small.
    */
   readonly drilldowns: readonly AnswerGroup[];
 }
 
+/**
+ * The file of every chart's version bars and noise verdicts in requests/second (the default
+ * release set). index.html preloads it for a link to requests/second, with the first view.
+ */
+export const RPS_CHARTS_FILE = `${ANSWER_DIR}charts-rps.json`;
+
 /** The file of every chart's drilldowns, when the build keeps them together. */
 export const DRILLDOWNS_FILE = `${ANSWER_DIR}drilldowns.json`;
 
-/** A chart's drilldown file: its place on the page, mode and test, readable and unique. */
-const drilldownFile = (index: number, mode: string, test: string) =>
-  `${ANSWER_DIR}drilldowns/${String(index).padStart(2, '0')}-${mode}-${test.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}.json`;
+/**
+ * A chart's drilldown file in one metric: its place on the page, mode and test, readable and
+ * unique; the default metric's has no suffix, another's ends in its id ("-rps").
+ */
+const drilldownFile = (index: number, mode: string, test: string, metric: MetricId) =>
+  `${ANSWER_DIR}drilldowns/${String(index).padStart(2, '0')}-${mode}-${test.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}${metric === DEFAULTS.metric ? '' : `-${metric}`}.json`;
 
 /** The queries the page runs with the default state, for `catalog`. */
 export function firstViewQueries(catalog: Catalog): FirstViewQueries {
@@ -75,13 +85,14 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
   // The changes between releases: consecutive releases shown that have counts, in instructions per request.
   const pairs = releaseSpans(shown, catalog.countedVersions).spans.map((s) => [s.from, s.to] as const);
   // Requests/second too, the other instrument a reader switches to: its charts and drilldowns
-  // draw from files as well, without waiting for the engine.
-  const drilldowns = catalog.charts.map(({ mode, test }, i) => ({ file: drilldownFile(i, mode, test), queries: [configBarsQuery(mode, test, metric), configBarsQuery(mode, test, RPS)] }));
+  // draw from files as well, without waiting for the engine. A file per metric: the page fetches
+  // the drilldowns of the metric shown.
+  const drilldowns = catalog.charts.flatMap(({ mode, test }, i) => [metric, RPS].map((m) => ({ file: drilldownFile(i, mode, test, m.id), queries: [configBarsQuery(mode, test, m)] })));
   return {
     paint: [answerQuery(), answerNoiseQuery(), versionBarsQuery(null, metric, currentOnly, first), versionVerdictsQuery(metric, currentOnly, first), coverageQuery(), machinesQuery(), compilersQuery(), protocolQuery(), countProtocolQuery(), datesQuery(), rebuildBandsQuery()],
     files: [
       ...(others.length ? [{ file: `${ANSWER_DIR}charts.json`, queries: others.flatMap((part) => [versionBarsQuery(null, metric, currentOnly, part), versionVerdictsQuery(metric, currentOnly, part)]) }] : []),
-      { file: `${ANSWER_DIR}charts-rps.json`, queries: [first, ...others].flatMap((part) => [versionBarsQuery(null, RPS, currentOnly, part), versionVerdictsQuery(RPS, currentOnly, part)]) },
+      { file: RPS_CHARTS_FILE, queries: [first, ...others].flatMap((part) => [versionBarsQuery(null, RPS, currentOnly, part), versionVerdictsQuery(RPS, currentOnly, part)]) },
       // Every release's verdicts (releases=all), whose bars the engine draws: then it has them at once.
       ...(currentOnly ? [{ file: `${ANSWER_DIR}every-release-verdicts.json`, queries: [first, ...others].map((part) => versionVerdictsQuery(metric, false, part)) }] : []),
       {

@@ -14,13 +14,13 @@ import { configKey } from '../model/analysisState';
 import { defaultHardware } from '../model/hardware';
 import { precisionCoverageText } from '../model/precision';
 import {
-  type AppState, type Catalog as StateCatalog, chartKey, DEFAULTS, orderRange, protocolOf, reconcileState, sameState, zoomedToLine,
+  type AppState, type Catalog as StateCatalog, DEFAULTS, orderRange, protocolOf, reconcileState, sameState,
 } from '../model/state';
 import { configBarsQuery } from '../sql/charts';
 import { countedFiguresQuery, rebuildBandsQuery } from '../sql/counted';
 import { compilersQuery, countProtocolQuery, coverageQuery, type CoverageRow, datesQuery, machinesQuery, protocolQuery } from '../sql/meta';
 import type { QueryRunner } from '../sql/query';
-import { chartElementId, createChartCard } from '../ui/chartCard';
+import { chartElementId } from '../ui/chartCard';
 import { createControls, type StatePatch } from '../ui/controls';
 import { byId } from '../ui/dom';
 import { hardwareChoice } from '../ui/hardware';
@@ -28,14 +28,14 @@ import { renderCoverage, renderMeasurement } from '../ui/header';
 import { renderLegend } from '../ui/legend';
 import { onceNearScreen } from '../ui/nearScreen';
 import { showLinkNotice, showNoData } from '../ui/notices';
-import { metricOf } from '../vocabulary';
+import { type MetricId, metricOf, RPS } from '../vocabulary';
 import { createAnalysis } from '../views/analysis';
 import { appendTimeShare } from '../views/timeShare';
 import { showAnswer } from '../views/answer';
-import { type ChartData, createChartData } from './chartData';
+import { createCharts, type FocusRequest, warnVerdicts } from '../views/charts';
 import { absoluteUrlFor, onHistoryMove, recordState, stateFromLocation, urlFor } from './history';
 import { createOpenResults } from './openResults';
-import { type ChartEntry, type FocusRequest, type PageView, render, warnVerdicts } from './render';
+import { type PageView, render } from './render';
 import { trackScrolledChart } from './scroll';
 
 /** Where the page's queries go. */
@@ -57,10 +57,10 @@ interface Runners {
   /** Fetches the answer files the first view says to fetch once the page is idle (none without one). */
   prefetch(): Promise<void>;
   /**
-   * Whether a chart's drilldowns (in the default metric) are precomputed in a file of their own, fetched
-   * on demand: not without a first view, nor when every chart's are in one file fetched by prefetch.
+   * Whether a chart's drilldowns in a metric are precomputed in a file of their own, fetched on
+   * demand: not without a first view, nor when every chart's are in one file fetched by prefetch.
    */
-  ownDrilldownFile(mode: string, test: string): boolean;
+  ownDrilldownFile(mode: string, test: string, metric: MetricId): boolean;
 }
 
 /** The page: its parts, the state it shows, and what it checks a new state against. */
@@ -100,7 +100,7 @@ export async function showDataset(source: Source, dataCatalog: Catalog, main: HT
   const roundsAfter = new Promise<void>((resolve) => (headerShown = resolve));
   // The answer is drawn before the charts (from the first view: a few milliseconds), so it does
   // not grow above them once a reader or a link has scrolled to one.
-  await showAnswer(byId('answer'), {
+  const answer = await showAnswer(byId('answer'), {
     db: runners.urgent, baseline: dataCatalog.configs[0], precisionModes: dataCatalog.precisionModes, rounds: dataCatalog.rounds,
     colorOf: (compiler) => colors(compiler), link: (patch) => absoluteUrlFor({ ...page.state, chart: null, ...patch }), roundsAfter,
   }).catch((error: unknown) => console.warn('the answer failed', error));
@@ -108,7 +108,7 @@ export async function showDataset(source: Source, dataCatalog: Catalog, main: HT
     const coverage = await header();
     headerShown();
     return coverage;
-  });
+  }, answer?.rounds ?? Promise.resolve());
 }
 
 /**
@@ -128,8 +128,8 @@ function queryRunners(source: Source, dataUrl: string): Runners {
     urgent: view ? answeringRunner(view, doors.urgent, load, source.wanted) : doors.urgent,
     background: view ? answeringRunner(view, doors.background, load, source.wanted) : doors.background,
     prefetch: async () => void (await Promise.all((view?.prefetch ?? []).map(load))),
-    ownDrilldownFile(mode, test) {
-      const file = view ? answerFile(view, configBarsQuery(mode, test, metricOf(DEFAULTS.metric))) : undefined;
+    ownDrilldownFile(mode, test, metric) {
+      const file = view ? answerFile(view, configBarsQuery(mode, test, metricOf(metric))) : undefined;
       return file !== undefined && !view?.prefetch.includes(file);
     },
   };
@@ -157,20 +157,24 @@ async function renderHeader(background: QueryRunner, dataCatalog: Catalog): Prom
 function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main: HTMLElement, colors: ScaleOrdinal<string, string>, dataUrl: string): Page {
   const { versions, configs, hardware, selectedHardware } = dataCatalog;
   const colorOf = (compiler: string) => colors(compiler);
-  const data = createChartData(runners.urgent, versions, dataCatalog.charts, dataCatalog.currentVersions, dataCatalog.precisionModes);
   // The parts' actions run after the page exists: they read its state then.
   const current = () => page.state;
   const show = (next: AppState, focus?: FocusRequest) => setState(page, next, focus);
-  const charts = chartEntries(dataCatalog, data, current, show);
-  const grid = document.createElement('div');
-  grid.className = 'grid grid-cols-1 gap-4 xl:grid-cols-2';
-  grid.append(...charts.map((c) => c.card.element));
-  main.replaceChildren(grid);
+  const results = createOpenResults({ dataUrl, database: source.database, state: current, setState: (next) => show(next) });
+  const charts = createCharts({
+    catalog: dataCatalog, db: runners.urgent, precomputed: source.view !== null, compilers: colors.domain(), colorOf, dataUrl,
+    state: current, show, link: absoluteUrlFor, tools: results.tools,
+    redraw: () => void render(page, page.pendingFocus),
+    focusGiven: (focus) => {
+      if (page.pendingFocus === focus) page.pendingFocus = undefined;
+    },
+  });
+  main.replaceChildren(charts.element);
 
   const { precisionModes } = dataCatalog;
   const modes = [...new Set(dataCatalog.charts.map((c) => c.mode))];
   const catalog: StateCatalog = {
-    versions, charts: new Set(charts.map((c) => c.key)), configs: new Set(configs.map(configKey)), modes, precisionModes,
+    versions, charts: new Set(charts.entries.map((c) => c.key)), configs: new Set(configs.map(configKey)), modes, precisionModes,
     hardware, defaultHardware: defaultHardware(hardware)?.slug ?? null, hasExtended: dataCatalog.extendedConfigs.length > 0,
   };
   const state = initialState(catalog);
@@ -184,50 +188,19 @@ function createPage(source: Source, runners: Runners, dataCatalog: Catalog, main
     reference: modes.filter((m) => !precisionModes.includes(m)), precision: precisionModes,
     coverage: precisionCoverageText(precisionModes, dataCatalog.rounds, versions),
   }, [...new Set(dataCatalog.extendedConfigs.map((c) => c.flag_set))]);
-  const results = createOpenResults({
-    data, compilers: colors.domain(), colorOf, dataUrl, database: source.database,
-    state: current, setState: (next) => show(next), link: absoluteUrlFor,
-  });
-  for (const chart of charts) results.attach({ mode: chart.mode, test: chart.test, element: chart.card.element });
   const analysis = createAnalysis(byId('analysis'), {
     db: runners.background, versions, currentVersions: dataCatalog.currentVersions, configs, compilers: colors.domain(), colorOf, charts: dataCatalog.charts, hardware, selectedHardware,
     precisionModes, rounds: dataCatalog.rounds, countedVersions: dataCatalog.countedVersions, depColumns: dataCatalog.depColumns, measuredVersions: dataCatalog.measuredVersions,
     update: (patch) => show({ ...current(), ...patch }),
     link: (patch) => absoluteUrlFor({ ...current(), chart: null, ...patch }),
-    tools: results.sectionTools,
+    tools: results.tools,
   });
   const page: Page = {
-    state, pendingFocus: undefined, verdictsWanted: false,
-    painting: { count: 0, drawn: new Map(), firstPainted: false, allPainted: false, legendMetric: DEFAULTS.metric },
-    source, runners, main, versions, colors, data, charts, catalog, loadedHardware: state.hw, loadedExtended: dataCatalog.extended, controls, results, analysis, precisionModes,
+    state, pendingFocus: undefined,
+    painting: { firstPainted: false, allPainted: false, legendMetric: DEFAULTS.metric },
+    source, runners, main, versions, colors, charts, catalog, loadedHardware: state.hw, loadedExtended: dataCatalog.extended, controls, results, analysis,
   };
   return page;
-}
-
-/** A card per chart, whose actions open and close its drilldown, zoom to a release line and link to it. */
-function chartEntries(dataCatalog: Catalog, data: ChartData, current: () => AppState, show: (next: AppState, focus?: FocusRequest) => void): ChartEntry[] {
-  const zoomedTo = (line: string) => zoomedToLine(current(), dataCatalog.versions, line);
-  return dataCatalog.charts.map(({ mode, test }) => {
-    const key = chartKey(mode, test);
-    const card = createChartCard(key, mode, test, {
-      open: (version) => {
-        const state = current();
-        show({ ...state, open: { ...state.open, [key]: version }, chart: key }, { key, version, kind: 'open' });
-      },
-      close: () => {
-        const state = current();
-        const version = state.open[key];
-        if (version === undefined) return;
-        const { [key]: _closed, ...open } = state.open;
-        show({ ...state, open, chart: key }, { key, version, kind: 'close' });
-      },
-      prefetch: () => void data.configRows(mode, test, current().metric),
-      zoom: (line) => show({ ...zoomedTo(line), chart: key }),
-      zoomText: (line) => (zoomedTo(line).from === null ? 'Show every release again' : `Show only the ${line} releases`),
-      link: () => absoluteUrlFor({ ...current(), chart: key }),
-    }, dataCatalog.precisionModes.includes(mode));
-    return { key, mode, test, card };
-  });
 }
 
 /**
@@ -295,16 +268,17 @@ function followHistory(page: Page): void {
  * Draws the page for the first time and starts what follows it: the header (after the charts:
  * on two cores DuckDB's worker and the drawing would otherwise compete for the same CPU), the
  * sections, the noise verdicts, and at idle the drilldowns (all of them when they are small
- * enough to fetch whole, else those of each chart that comes near the screen); page:ready marks
- * the page idle after them, with the engine started.
+ * enough to fetch whole, else those of each chart that comes near the screen) and the other
+ * instrument's charts; page:ready marks the page idle after them and the answer's rounds, with the
+ * engine started.
  */
-async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise<void> {
+async function openPage(page: Page, header: () => Promise<CoverageRow>, answerRounds: Promise<void>): Promise<void> {
   followHistory(page);
-  const { data, analysis } = page;
+  const { charts, analysis } = page;
   await render(page);
   if (page.state.chart || page.state.section) scrollToState(page, page.state);
   trackScrolledChart(
-    () => [...analysis.places(), ...page.charts.filter((c) => !c.card.element.hidden).map((c) => ({ key: c.key, element: c.card.element }))],
+    () => [...analysis.places(), ...charts.entries.filter((c) => !c.card.element.hidden).map((c) => ({ key: c.key, element: c.card.element }))],
     () => page.state.chart ?? (page.state.section ? `#${page.state.section}` : null),
     (place) => {
       // Scrolling names the chart in view; the open section (a tab) stays open.
@@ -320,17 +294,34 @@ async function openPage(page: Page, header: () => Promise<CoverageRow>): Promise
   // Whether anything has been counted yet: the counted metrics say so in the control.
   void page.runners.background.run(countedFiguresQuery()).then(([row]) => page.controls.setCounted(row?.figures ?? 0), (error: unknown) => console.warn('counted figures unknown', error));
   analysis.start();
-  page.verdictsWanted = true;
   // Charts drawn before their noise verdicts (the engine's) are drawn again with them.
-  await data.verdicts(page.state).then(() => render(page, page.pendingFocus), warnVerdicts);
+  await charts.wantVerdicts().then(() => render(page, page.pendingFocus), warnVerdicts);
   // Once the page is idle, the drilldowns when the build kept them in one file (small data: then
   // no click waits); otherwise each chart's, from its file, as the chart comes near the screen (a
   // tap on a phone has no hover before it: the click then only draws), or when it is pointed at,
-  // focused or opened. The page is ready when the drilldowns of the charts near the screen are at
-  // hand and the engine has started: nothing else then loads.
+  // focused or opened. The page is ready when the drilldowns of the charts near the screen and the
+  // other instrument's charts are at hand, the answer's rounds drawn and the engine started:
+  // nothing else then loads.
   whenIdle(() => {
-    const near = onceNearScreen(page.charts.flatMap((c) =>
-      page.runners.ownDrilldownFile(c.mode, c.test) ? [{ element: c.card.element, act: () => data.configRows(c.mode, c.test, DEFAULTS.metric) }] : []));
-    void Promise.allSettled([page.runners.prefetch(), near, page.source.database()]).then(() => performance.mark('page:ready'));
+    // In the metric shown when the chart comes near (a pointer or focus fetches another's).
+    const near = onceNearScreen(charts.entries.filter((c) => page.runners.ownDrilldownFile(c.mode, c.test, DEFAULTS.metric)).map((c) => ({
+      element: c.card.element,
+      act: () => {
+        const { metric } = page.state;
+        return page.runners.ownDrilldownFile(c.mode, c.test, metric) ? charts.data.configRows(c.mode, c.test, metric) : undefined;
+      },
+    })));
+    void Promise.allSettled([page.runners.prefetch(), near, otherInstrument(page), answerRounds, page.source.database()]).then(() => performance.mark('page:ready'));
   });
+}
+
+/**
+ * The charts of the other instrument a reader switches to (requests/second, or from there
+ * instructions per request), fetched and decoded when precomputed files hold them: a switch then
+ * only draws.
+ */
+function otherInstrument(page: Page): Promise<unknown> {
+  const other = { ...page.state, metric: page.state.metric === RPS.id ? DEFAULTS.metric : RPS.id };
+  const inFiles = page.source.view !== null && other.releases === DEFAULTS.releases;
+  return inFiles ? page.charts.prepare(other) : Promise.resolve();
 }

@@ -1,42 +1,20 @@
 /**
- * Drawing the page's state: every chart card the filters show (only those whose inputs changed),
- * then the controls, the legend, the chart tools and the sections. The first render paces itself
- * so the top of the page paints early.
+ * Drawing the page's state: the legend, the chart cards (src/views/charts.ts), then the controls,
+ * the console and the sections. The first render paces itself so the top of the page paints early.
  */
 import type { ScaleOrdinal } from 'd3-scale';
-import { configBar, groupedByLine, versionBar } from '../model/bars';
-import { type AppState, chartMatches, DEFAULTS, protocolOf } from '../model/state';
-import type { VersionVerdictRow } from '../sql/verdicts';
-import type { ChartCard } from '../ui/chartCard';
+import type { AppState } from '../model/state';
 import type { Controls } from '../ui/controls';
 import { byId } from '../ui/dom';
 import { renderLegend } from '../ui/legend';
 import type { Analysis } from '../views/analysis';
-import { type Metric, type MetricId, metricOf, RPS } from '../vocabulary';
-import { type ChartData, FIRST_CHUNK, verdictKey } from './chartData';
+import { FIRST_CHUNK } from '../views/chartData';
+import type { Charts, FocusRequest } from '../views/charts';
+import { type MetricId, metricOf } from '../vocabulary';
 import type { OpenResults } from './openResults';
 
-/** Where keyboard focus goes after a render: into an opened drilldown, or back to its version bar. */
-export interface FocusRequest {
-  readonly key: string;
-  readonly version: string;
-  readonly kind: 'open' | 'close';
-}
-
-/** A chart's card, with the chart it draws. */
-export interface ChartEntry {
-  readonly key: string;
-  readonly mode: string;
-  readonly test: string;
-  readonly card: ChartCard;
-}
-
-/** How far the page's drawing got, and what each card last drew. */
+/** How far the page's drawing got. */
 export interface Painting {
-  /** Renders begun: a render that finds a later one begun stops. */
-  count: number;
-  /** Per chart, what its card last drew, so a render only redraws cards whose inputs changed. */
-  readonly drawn: Map<string, string>;
   /** The first cards painted (the engine may start), and every card painted once. */
   firstPainted: boolean;
   allPainted: boolean;
@@ -53,20 +31,15 @@ export interface PageView {
    * give it (the redraw when the noise verdicts arrive) gives it instead.
    */
   pendingFocus: FocusRequest | undefined;
-  /** Whether the page has asked for noise verdicts yet (they wait for the header at load). */
-  verdictsWanted: boolean;
   readonly painting: Painting;
   /** Whether there are precomputed answers (a first view); starts the engine (once the first charts are painted). */
   readonly source: { readonly view: object | null; readonly wanted: () => void };
   readonly main: HTMLElement;
   readonly colors: ScaleOrdinal<string, string>;
-  readonly data: ChartData;
-  readonly charts: readonly ChartEntry[];
+  readonly charts: Charts;
   readonly controls: Controls;
   readonly results: OpenResults;
   readonly analysis: Analysis;
-  /** The modes measured by the precision protocol (the mode filter's 'all' leaves them out). */
-  readonly precisionModes: readonly string[];
 }
 
 /** Lets other tasks run (DuckDB's module starting its worker, a click) between charts. */
@@ -79,59 +52,54 @@ const nextFrame = () =>
     requestAnimationFrame(() => setTimeout(() => (clearTimeout(timer), resolve()), 0));
   });
 
+/** Main-thread work longer than this is a long task (a click waits for it): later renders yield after it. */
+const SLICE_MS = 50;
+
+/** Work in slices of about SLICE_MS: after() lets other tasks run once the slice is spent. */
+function timeSlices(): { after(): Promise<void> | undefined } {
+  let start = performance.now();
+  return {
+    after() {
+      if (performance.now() - start < SLICE_MS) return undefined;
+      return nextTask().then(() => void (start = performance.now()));
+    },
+  };
+}
+
 /**
- * Draws the page's state: every chart the filters show (only those whose inputs changed), then
- * the controls, legend, chart tools and sections. The first render lets a frame through after the
- * first charts, and other tasks between later ones; a render begun after this one stops it.
+ * Draws the page's state: the legend, every chart the filters show (only those whose inputs
+ * changed), then the controls, console and sections. The first render lets a frame through after the
+ * first charts, and other tasks between later ones. A later render draws the charts on screen
+ * first and lets a frame through (charts:in-view marks them painted), then draws the others in
+ * slices, other tasks between them. A render begun after this one stops it.
  */
 export async function render(page: PageView, focus?: FocusRequest): Promise<void> {
   const { painting } = page;
-  const token = ++painting.count;
   // Until every chart has been painted once, whichever render gets there marks it.
   const initial = !painting.allPainted;
   const s = page.state;
-  const { data } = page;
-  const metric = metricOf(s.metric);
-  // Precomputed noise verdicts (tie marks, regressions) come with the bars: each chart waits for
-  // its own and is drawn once. The engine's arrive after the first paint; charts redraw once then.
-  // The precision charts' verdicts (bootstrap intervals) are the engine's, asked when one is shown.
-  const precise = (c: ChartEntry) => page.precisionModes.includes(c.mode);
-  // The first view holds the default metric's verdicts, and requests/second's of the default release set.
-  const inFiles = s.metric === DEFAULTS.metric || (s.metric === RPS.id && s.releases === DEFAULTS.releases);
-  const precomputed = (c: ChartEntry) => page.source.view !== null && inFiles && !precise(c);
-  const shownCharts = page.charts.filter((c) => chartMatches(s, c.mode, c.test, page.precisionModes));
-  const withPrecision = shownCharts.some(precise);
-  // Another metric's verdicts are asked for once the page's own have been (see the end of openPage in page.ts).
-  if (page.verdictsWanted && page.charts.some((c) => !precomputed(c) && (withPrecision || !precise(c)) && !data.verdictsIfReady(s, c.key))) {
-    redrawWithVerdicts(page, s);
-  }
-  let visible = 0;
-  for (const chart of page.charts) {
-    const shown = shownCharts.includes(chart);
-    chart.card.setHidden(!shown);
-    if (!shown) continue;
-    visible++;
-    const verdicts = precomputed(chart)
-      ? await data.chartVerdicts(s, chart.key).catch((error: unknown) => (warnVerdicts(error), null))
-      : data.verdictsIfReady(s, chart.key);
-    if (token !== painting.count) return;
-    const drawn = await drawCard(page, chart, s, metric, verdicts, focus);
-    if (token !== painting.count) return;
-    if (!drawn) continue;
-    if (initial && !painting.firstPainted && visible === FIRST_CHUNK) {
-      await firstPaint(page);
-      if (token !== painting.count) return;
-    } else if (initial && visible % FIRST_CHUNK === 0) {
-      // Drawing every chart takes a while: the engine's start and a reader's click go between.
-      await nextTask();
-      if (token !== painting.count) return;
-    }
-  }
-  page.controls.sync(s, visible, page.charts.filter((c) => precise(c) === withPrecisionProtocol(page, s)).length);
+  // The legend names the metric above the charts on screen, which are drawn first.
   if (painting.legendMetric !== s.metric) {
     painting.legendMetric = s.metric;
-    renderLegend(byId('legend'), page.colors.domain(), (compiler) => page.colors(compiler), metric);
+    renderLegend(byId('legend'), page.colors.domain(), (compiler) => page.colors(compiler), metricOf(s.metric));
   }
+  const slices = timeSlices();
+  const drawn = await page.charts.draw(s, focus, initial ? {
+    drawn: (count) => {
+      if (!painting.firstPainted && count === FIRST_CHUNK) return firstPaint(page);
+      // Drawing every chart takes a while: the engine's start and a reader's click go between.
+      return count % FIRST_CHUNK === 0 ? nextTask() : undefined;
+    },
+  } : {
+    drawn: () => slices.after(),
+    inView: (left) => {
+      const painted = nextFrame().then(() => void performance.mark('charts:in-view'));
+      // The charts left are drawn once the ones on screen have painted.
+      return left ? painted : undefined;
+    },
+  });
+  if (!drawn) return;
+  page.controls.sync(s, drawn.visible, drawn.ofProtocol);
   page.results.sync(s);
   page.analysis.render(s);
   page.main.setAttribute('aria-busy', 'false');
@@ -153,52 +121,3 @@ async function firstPaint(page: PageView): Promise<void> {
   page.source.wanted();
 }
 
-/** Says that noise verdicts failed: charts are drawn without their marks. */
-export const warnVerdicts = (error: unknown): void => console.warn('noise verdicts failed; charts are drawn without their marks', error);
-
-/** Whether the state shows the precision protocol (its charts are counted against each other). */
-const withPrecisionProtocol = (page: PageView, s: AppState) => protocolOf(s.mode, page.precisionModes) === 'precision';
-
-/** Asks for the noise verdicts a state shows, and draws the page again with them if it still shows those. */
-function redrawWithVerdicts(page: PageView, s: AppState): void {
-  const { data } = page;
-  void data.verdicts(s).then(() => {
-    if (data.verdictsKey(page.state) === data.verdictsKey(s)) void render(page, page.pendingFocus);
-  }, warnVerdicts);
-}
-
-/**
- * Draws one chart's card for state `s`: its drilldown's configurations or its version bars.
- * False when the card already shows what it would draw (and no focus is asked of it). A render
- * superseded while the card's rows load leaves the card as it was.
- */
-async function drawCard(
-  page: PageView, chart: ChartEntry, s: AppState, metric: Metric,
-  verdicts: ReadonlyMap<string, VersionVerdictRow> | null, focus: FocusRequest | undefined,
-): Promise<boolean> {
-  const { data, painting } = page;
-  const token = painting.count;
-  const colorOf = (compiler: string) => page.colors(compiler);
-  const drill = s.open[chart.key];
-  const signature = `${s.metric}|${s.view}|${data.range(s).key}|${drill ?? ''}|${verdicts ? 'noise' : ''}`;
-  const focusHere = focus?.key === chart.key ? focus : undefined;
-  if (painting.drawn.get(chart.key) === signature && !focusHere) return false;
-  chart.card.setMetric(metric);
-  if (drill !== undefined) {
-    const rows = (await data.configRows(chart.mode, chart.test, s.metric)).get(drill) ?? [];
-    if (token !== painting.count) return false;
-    const verdict = verdicts?.get(verdictKey(chart.key, drill));
-    chart.card.showConfigs(drill, rows.map((r) => configBar(r, colorOf, verdict?.winner_call, metric, verdict?.standings?.[r.cell_id])), s.view, focusHere?.kind === 'open');
-  } else {
-    const rows = await data.chartRows(s, chart.key);
-    if (token !== painting.count) return false;
-    const bars = groupedByLine(rows.map((r) => versionBar(r, colorOf, verdicts?.get(verdictKey(chart.key, r.version)), metric)));
-    chart.card.showVersions(bars, s.view, focusHere?.kind === 'close' ? focusHere.version : undefined);
-  }
-  painting.drawn.set(chart.key, signature);
-  if (focusHere) {
-    performance.mark('drilldown:drawn');
-    if (page.pendingFocus === focusHere) page.pendingFocus = undefined;
-  }
-  return true;
-}

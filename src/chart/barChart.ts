@@ -89,7 +89,9 @@ export function barChart(el: HTMLElement, bars: readonly Bar[], options: BarChar
       if (target === undefined) return;
       state.focusKey = target;
       barNodes().attr('tabindex', (b) => (b.key === target ? 0 : -1));
-      barNodes().filter((b) => b.key === target).node()?.focus();
+      // The bar is in a chart on screen (the one acted on): scrolling it into view would only
+      // make the browser lay out the whole page first.
+      barNodes().filter((b) => b.key === target).node()?.focus({ preventScroll: true });
     },
     domain: () => state.domain,
     destroy() {

@@ -6,8 +6,8 @@
  * only draws.
  */
 import { axisBottom, axisLeft } from 'd3-axis';
-import { scaleLinear, scalePoint } from 'd3-scale';
-import { select } from 'd3-selection';
+import { type ScaleLinear, scaleLinear, type ScalePoint, scalePoint } from 'd3-scale';
+import { select, type Selection } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { Domain } from '../model/domain';
 import { tickSpecifier } from '../model/format';
@@ -59,6 +59,105 @@ export function trendTicks(versions: readonly string[], step: number): { values:
   return { values, format: minorLine };
 }
 
+/** The panel's parts that draw() fills. */
+interface Parts {
+  readonly svg: Selection<SVGSVGElement, unknown, null, undefined>;
+  readonly title: Selection<SVGTextElement, unknown, null, undefined>;
+  readonly yAxis: Selection<SVGGElement, unknown, null, undefined>;
+  readonly xAxis: Selection<SVGGElement, unknown, null, undefined>;
+  readonly plot: Selection<SVGGElement, unknown, null, undefined>;
+}
+
+/** The bottom of the plot: the floor strip of releases without a figure lies above it. */
+const FLOOR_Y = HEIGHT - MARGIN.bottom;
+
+/** Draws the value axis (with gridlines; hidden without a domain) and the release axis. */
+function drawAxes(parts: Parts, x: ScalePoint<string>, y: ScaleLinear<number, number>, opts: TrendChartOptions): void {
+  parts.yAxis
+    .attr('transform', `translate(${MARGIN.left},0)`)
+    .call(axisLeft(y).ticks(TICKS).tickFormat(y.tickFormat(TICKS, tickSpecifier(y.domain()[1] ?? 0))).tickSizeOuter(0))
+    .call((g) => g.selectAll('.gridline').remove())
+    .call((g) => g.selectAll('.tick line').clone().attr('x2', WIDTH - MARGIN.left - MARGIN.right).attr('class', 'gridline').attr('stroke-opacity', 0.12))
+    .attr('visibility', opts.domain ? 'visible' : 'hidden');
+  const ticks = trendTicks(opts.versions, x.step());
+  parts.xAxis
+    .attr('transform', `translate(0,${FLOOR_Y})`)
+    .attr('data-labels', ticks.format === minorLine ? 'minor-lines' : 'releases')
+    .call(axisBottom(x).tickValues(ticks.values).tickFormat(ticks.format).tickSizeOuter(0))
+    .call((g) => g.selectAll('.tick text').attr('transform', 'rotate(-40)').attr('text-anchor', 'end').attr('dx', '-0.3em').attr('dy', '0.6em'));
+}
+
+/**
+ * Draws one series' points: a dot per measured release (ringed when the machine was busy), a
+ * hollow mark on the floor for a release without a figure, moved sideways by `offset` so the
+ * floor marks of different series do not hide each other.
+ */
+function drawPoints(
+  points: Selection<SVGGElement, unknown, null, undefined>, s: TrendSeries, x: ScalePoint<string>, y: ScaleLinear<number, number>, offset: number,
+): void {
+  points.selectAll<SVGGElement, TrendPoint>('g.point')
+    .data(s.points, (p) => p.version)
+    .join((enter) => {
+      const p = enter.append('g').attr('class', 'point');
+      p.append('circle');
+      return p;
+    })
+    .attr('data-version', (p) => p.version)
+    .attr('data-status', (p) => p.status)
+    .attr('data-value', (p) => (p.value === null ? '' : String(p.value)))
+    .attr('data-busy', (p) => (p.busy ? 'true' : null))
+    .each(function (p) {
+      const measured = p.value !== null;
+      select(this).select('circle')
+        .attr('cx', (x(p.version) ?? 0) + (measured ? 0 : offset))
+        .attr('cy', measured ? y(p.value ?? 0) : FLOOR_Y - FLOOR / 2)
+        .attr('r', measured ? 3.5 : 3)
+        // A hollow mark answers the pointer over its inside too, not only on its dotted rim.
+        .attr('pointer-events', 'all')
+        .attr('fill', measured ? s.color : 'none')
+        // A busy ring in the theme's text colour, so it shows on light and dark cards alike.
+        .attr('stroke', measured ? (p.busy ? null : 'none') : s.color)
+        .attr('class', measured && p.busy ? 'stroke-slate-900' : null)
+        .attr('stroke-width', 1.5)
+        .attr('stroke-dasharray', measured ? null : '1.5 1.5');
+    });
+}
+
+/** Draws a panel's series: a line per compiler, broken where a release has no figure, and its points. */
+function drawSeries(parts: Parts, data: TrendPanel, x: ScalePoint<string>, y: ScaleLinear<number, number>): void {
+  const path = line<TrendPoint>()
+    .defined((p) => p.value !== null)
+    .x((p) => x(p.version) ?? 0)
+    .y((p) => y(p.value ?? 0));
+  // Floor marks of different series side by side, so none hides another.
+  const spread = (i: number) => (i - (data.series.length - 1) / 2) * 7;
+  parts.plot.selectAll<SVGGElement, TrendSeries>('g.trend-series')
+    .data(data.series, (s) => s.key)
+    .join((enter) => {
+      const g = enter.append('g').attr('class', 'trend-series outline-none focus-visible:outline-2 focus-visible:outline-blue-700').attr('role', 'img').attr('tabindex', 0);
+      g.append('path').attr('class', 'trend-line').attr('fill', 'none').attr('stroke-width', 2);
+      g.append('g').attr('class', 'points');
+      return g;
+    })
+    .attr('aria-label', (s) => s.ariaLabel)
+    .attr('data-key', (s) => s.key)
+    .each(function (s, i) {
+      const g = select(this);
+      g.select('path.trend-line').attr('d', path([...s.points])).attr('stroke', s.color).attr('stroke-dasharray', s.dashed ? '6 3' : null);
+      drawPoints(g.select<SVGGElement>('g.points'), s, x, y, spread(i));
+    });
+}
+
+/** Draws `data` into the panel's parts, against `opts`. */
+function draw(parts: Parts, data: TrendPanel, opts: TrendChartOptions): void {
+  parts.svg.attr('aria-label', opts.label).attr('data-domain', opts.domain ? opts.domain.join(',') : '');
+  parts.title.text(data.key);
+  const x = scalePoint<string>().domain(opts.versions).range([MARGIN.left, WIDTH - MARGIN.right]).padding(0.4);
+  const y = scaleLinear().domain(opts.domain ?? [0, 1]).range([FLOOR_Y - FLOOR, MARGIN.top]).clamp(true);
+  drawAxes(parts, x, y, opts);
+  drawSeries(parts, data, x, y);
+}
+
 /** Draws `panel` into `el` (emptied first). */
 export function trendChart(el: HTMLElement, panel: TrendPanel, options: TrendChartOptions): TrendChart {
   const svg = select(svgElement(el.ownerDocument, 'svg'))
@@ -66,80 +165,14 @@ export function trendChart(el: HTMLElement, panel: TrendPanel, options: TrendCha
     .attr('role', 'group')
     .attr('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
   el.replaceChildren(svg.node() as SVGSVGElement);
-  const title = svg.append('text').attr('class', 'panel-title fill-slate-900 text-[13px] font-semibold').attr('x', MARGIN.left).attr('y', 13);
-  const yAxis = svg.append('g').attr('class', 'y-axis text-slate-600');
-  const xAxis = svg.append('g').attr('class', 'x-axis text-slate-700');
-  const plot = svg.append('g').attr('class', 'series');
-  const floorY = HEIGHT - MARGIN.bottom;
-
-  function draw(data: TrendPanel, opts: TrendChartOptions): void {
-    svg.attr('aria-label', opts.label).attr('data-domain', opts.domain ? opts.domain.join(',') : '');
-    title.text(data.key);
-    const x = scalePoint<string>().domain(opts.versions).range([MARGIN.left, WIDTH - MARGIN.right]).padding(0.4);
-    const y = scaleLinear().domain(opts.domain ?? [0, 1]).range([floorY - FLOOR, MARGIN.top]).clamp(true);
-    yAxis
-      .attr('transform', `translate(${MARGIN.left},0)`)
-      .call(axisLeft(y).ticks(TICKS).tickFormat(y.tickFormat(TICKS, tickSpecifier(y.domain()[1] ?? 0))).tickSizeOuter(0))
-      .call((g) => g.selectAll('.gridline').remove())
-      .call((g) => g.selectAll('.tick line').clone().attr('x2', WIDTH - MARGIN.left - MARGIN.right).attr('class', 'gridline').attr('stroke-opacity', 0.12))
-      .attr('visibility', opts.domain ? 'visible' : 'hidden');
-    const ticks = trendTicks(opts.versions, x.step());
-    xAxis
-      .attr('transform', `translate(0,${floorY})`)
-      .attr('data-labels', ticks.format === minorLine ? 'minor-lines' : 'releases')
-      .call(axisBottom(x).tickValues(ticks.values).tickFormat(ticks.format).tickSizeOuter(0))
-      .call((g) => g.selectAll('.tick text').attr('transform', 'rotate(-40)').attr('text-anchor', 'end').attr('dx', '-0.3em').attr('dy', '0.6em'));
-
-    const path = line<TrendPoint>()
-      .defined((p) => p.value !== null)
-      .x((p) => x(p.version) ?? 0)
-      .y((p) => y(p.value ?? 0));
-    // Floor marks of different series side by side, so none hides another.
-    const spread = (i: number) => (i - (data.series.length - 1) / 2) * 7;
-
-    plot.selectAll<SVGGElement, TrendSeries>('g.trend-series')
-      .data(data.series, (s) => s.key)
-      .join((enter) => {
-        const g = enter.append('g').attr('class', 'trend-series outline-none focus-visible:outline-2 focus-visible:outline-blue-700').attr('role', 'img').attr('tabindex', 0);
-        g.append('path').attr('class', 'trend-line').attr('fill', 'none').attr('stroke-width', 2);
-        g.append('g').attr('class', 'points');
-        return g;
-      })
-      .attr('aria-label', (s) => s.ariaLabel)
-      .attr('data-key', (s) => s.key)
-      .each(function (s, i) {
-        const g = select(this);
-        g.select('path.trend-line').attr('d', path([...s.points])).attr('stroke', s.color).attr('stroke-dasharray', s.dashed ? '6 3' : null);
-        g.select('g.points').selectAll<SVGGElement, TrendPoint>('g.point')
-          .data(s.points, (p) => p.version)
-          .join((enter) => {
-            const p = enter.append('g').attr('class', 'point');
-            p.append('circle');
-            return p;
-          })
-          .attr('data-version', (p) => p.version)
-          .attr('data-status', (p) => p.status)
-          .attr('data-value', (p) => (p.value === null ? '' : String(p.value)))
-          .attr('data-busy', (p) => (p.busy ? 'true' : null))
-          .each(function (p) {
-            const measured = p.value !== null;
-            select(this).select('circle')
-              .attr('cx', (x(p.version) ?? 0) + (measured ? 0 : spread(i)))
-              .attr('cy', measured ? y(p.value ?? 0) : floorY - FLOOR / 2)
-              .attr('r', measured ? 3.5 : 3)
-              // A hollow mark answers the pointer over its inside too, not only on its dotted rim.
-              .attr('pointer-events', 'all')
-              .attr('fill', measured ? s.color : 'none')
-              // A busy ring in the theme's text colour, so it shows on light and dark cards alike.
-              .attr('stroke', measured ? (p.busy ? null : 'none') : s.color)
-              .attr('class', measured && p.busy ? 'stroke-slate-900' : null)
-              .attr('stroke-width', 1.5)
-              .attr('stroke-dasharray', measured ? null : '1.5 1.5');
-          });
-      });
-  }
-
-  plot
+  const parts: Parts = {
+    svg,
+    title: svg.append('text').attr('class', 'panel-title fill-slate-900 text-[13px] font-semibold').attr('x', MARGIN.left).attr('y', 13),
+    yAxis: svg.append('g').attr('class', 'y-axis text-slate-600'),
+    xAxis: svg.append('g').attr('class', 'x-axis text-slate-700'),
+    plot: svg.append('g').attr('class', 'series'),
+  };
+  parts.plot
     .on('pointerover', (event: Event) => {
       const point = (event.target as Element | null)?.closest('g.point');
       if (point) showTooltip(point, (select(point).datum() as TrendPoint).tooltip);
@@ -150,9 +183,9 @@ export function trendChart(el: HTMLElement, panel: TrendPanel, options: TrendCha
     })
     .on('pointerout focusout', hideTooltip);
 
-  draw(panel, options);
+  draw(parts, panel, options);
   return {
-    update: draw,
+    update: (data, opts) => draw(parts, data, opts),
     destroy() {
       hideTooltip();
       svg.remove();

@@ -28,7 +28,7 @@ const HARDWARE_NOTE = 'of the hardware shown on this page only (the machines mac
 const COUNTED_NOTES = Object.fromEntries(COUNTED_METRICS.map((m) => [m.table, {
   tag: 'derived',
   note: `Built at page load (a view): cell_status's rows and columns for ${m.name}, counts.${m.countColumn ?? ''}; `
-    + 'best_rps and min_rps hold the cheapest and the costliest repeat, band_floor the metric\'s rebuild band (rebuild_bands, 0 without one). The charts read it under that metric.',
+    + 'best_value and worst_value hold the cheapest and the costliest repeat, band_floor the metric\'s rebuild band (rebuild_bands, 0 without one). The charts read it under that metric.',
   sql: countStatusSql(m),
 }]));
 

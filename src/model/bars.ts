@@ -71,7 +71,7 @@ export function busyText(load: MachineLoad): string {
 }
 
 /** A row of a precision mode: its figure is the geometric mean over its rounds. */
-type Figure = Pick<VersionRow, 'best_rps' | 'min_rps' | 'ok_repeats' | 'planned_repeats' | 'protocol' | 'cv' | 'short_rounds'>;
+type Figure = Pick<VersionRow, 'best_value' | 'worst_value' | 'ok_repeats' | 'planned_repeats' | 'protocol' | 'cv' | 'short_rounds'>;
 
 /** Whether a precision figure's coefficient of variation over its rounds is above UNSTABLE_CV. */
 export const isUnstable = (row: Pick<VersionRow, 'protocol' | 'cv'>): boolean => row.protocol === 'precision' && row.cv !== null && unstable(row.cv);
@@ -102,7 +102,7 @@ function roundsText(row: Figure): string {
 /** How a figure was made: its repeats and their spread, or (a precision mode) its rounds and their variation. */
 function figureText(row: Figure, metric: Metric): string {
   if (row.protocol === 'precision') return roundsText(row);
-  return repeatsText(row.best_rps ?? 0, row.min_rps, row.ok_repeats, row.planned_repeats, metric);
+  return repeatsText(row.best_value ?? 0, row.worst_value, row.ok_repeats, row.planned_repeats, metric);
 }
 
 /** "best of 3 of 3 repeats, spread 119,000 – 123,456 req/s (3.6%)" for a figure (a cost: lowest first). */
@@ -137,7 +137,7 @@ function configurationsText(row: VersionRow): string {
 }
 
 /** The worst repeat, for the whisker: only when two or more repeats were measured, and not for a precision figure (a geometric mean, its variation in words). */
-const lowOf = (row: Figure) => (row.protocol !== 'precision' && (row.ok_repeats ?? 0) >= 2 ? row.min_rps : null);
+const lowOf = (row: Figure) => (row.protocol !== 'precision' && (row.ok_repeats ?? 0) >= 2 ? row.worst_value : null);
 
 /**
  * The bar of one version: its best configuration, coloured by that configuration's compiler;
@@ -146,7 +146,7 @@ const lowOf = (row: Figure) => (row.protocol !== 'precision' && (row.ok_repeats 
  */
 export function versionBar(row: VersionRow, colorOf: (compiler: string) => string, verdict?: VersionVerdictRow, metric: Metric = RPS): Bar {
   const config = row.compiler ? `${row.compiler} ${row.flag_set ?? ''}`.trim() : '';
-  if (row.status !== 'ok' || row.best_rps === null) {
+  if (row.status !== 'ok' || row.best_value === null) {
     const status = row.status === 'ok' ? 'not_collected' : row.status;
     const text = statusText(status, row.reason);
     return {
@@ -155,13 +155,13 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
       tooltip: [`Redis ${row.version}: no figure`, capitalize(text), configurationsText(row), 'Click for its configurations'],
     };
   }
-  const figure = formatFigure(row.best_rps, metric.unit);
+  const figure = formatFigure(row.best_value, metric.unit);
   const change = verdict?.change_verdict === 'faster' || verdict?.change_verdict === 'slower' ? verdict.change_verdict : null;
   return {
     key: row.version,
     label: row.version,
     group: '',
-    value: row.best_rps,
+    value: row.best_value,
     status: 'ok',
     color: colorOf(row.compiler ?? ''),
     winner: false,
@@ -171,11 +171,11 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
     short: isShort(row),
     change,
     ...(change ? { changeMark: changeGlyph(metric, change) } : {}),
-    ariaLabel: `Redis ${row.version}: ${figure} ${metric.spoken}${row.protocol === 'precision' ? ' (geometric mean over the rounds)' : ''}, best configuration ${config}${verdict ? `, ${winnerCallText(verdict, row.best_rps, metric)}` : ''}${verdict ? previousReleaseText(verdict, ', ', metric) : ''}${isBusy(row) ? ', measured on a busy machine' : ''}${isUnstable(row) ? ', unstable (coefficient of variation above 10%)' : ''}. Show its configurations.`,
+    ariaLabel: `Redis ${row.version}: ${figure} ${metric.spoken}${row.protocol === 'precision' ? ' (geometric mean over the rounds)' : ''}, best configuration ${config}${verdict ? `, ${winnerCallText(verdict, row.best_value, metric)}` : ''}${verdict ? previousReleaseText(verdict, ', ', metric) : ''}${isBusy(row) ? ', measured on a busy machine' : ''}${isUnstable(row) ? ', unstable (coefficient of variation above 10%)' : ''}. Show its configurations.`,
     tooltip: [
       `Redis ${row.version} — ${figure} ${metric.unit}`,
       `Best configuration: ${config}${row.cc_version ? ` (${row.cc_version})` : ''}`,
-      ...(verdict ? [capitalize(winnerCallText(verdict, row.best_rps, metric)), previousReleaseText(verdict, '', metric)].filter(Boolean) : []),
+      ...(verdict ? [capitalize(winnerCallText(verdict, row.best_value, metric)), previousReleaseText(verdict, '', metric)].filter(Boolean) : []),
       ...latencyLines(row.p50_ms, metric),
       capitalize(figureText(row, metric)),
       loadText(row, metric),
@@ -200,7 +200,7 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
     row.compat_flags ? `compatibility flags ${row.compat_flags}` : '',
   ].filter(Boolean);
   const common = { key: row.cell_id, label: row.flag_set, group: row.compiler };
-  if (row.status !== 'ok' || row.best_rps === null) {
+  if (row.status !== 'ok' || row.best_value === null) {
     const status = row.status === 'ok' ? 'not_collected' : row.status;
     const text = statusText(status, row.reason);
     return {
@@ -209,7 +209,7 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
       tooltip: [`${name}: no figure`, capitalize(text), ...flags, 'Click to return to all versions'],
     };
   }
-  const figure = formatFigure(row.best_rps, metric.unit);
+  const figure = formatFigure(row.best_value, metric.unit);
   const precise = row.protocol === 'precision';
   const versus = precise ? standing?.verdict ?? null : row.vs_winner_verdict;
   const tie = call === 'tie' && (row.winner || versus === 'tie');
@@ -226,7 +226,7 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
       : `${formatPercent(Math.abs(row.vs_winner))} ${metric.worse} than the ${metric.best}${against}`;
   return {
     ...common,
-    value: row.best_rps,
+    value: row.best_value,
     status: 'ok',
     color: colorOf(row.compiler),
     winner: row.winner,

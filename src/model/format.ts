@@ -14,11 +14,6 @@ export function formatCount(n: number): string {
   return integer(n);
 }
 
-/** Requests per second as a grouped integer: "123,457". */
-export function formatRps(rps: number): string {
-  return integer(rps);
-}
-
 /** Milliseconds with two decimals: "0.31 ms". */
 export function formatMs(ms: number): string {
   return `${twoDecimals(ms)} ms`;
@@ -51,7 +46,7 @@ export function formatBytes(bytes: number): string {
  * below 100, and three significant digits below 1 ("0.00233" last-level misses per request).
  */
 export function formatFigure(value: number, unit = 'req/s'): string {
-  if (unit === 'req/s' || Math.abs(value) >= 100) return formatRps(value);
+  if (unit === 'req/s' || Math.abs(value) >= 100) return integer(value);
   return Math.abs(value) >= 1 || value === 0 ? twoDecimals(value) : threeDigits(value);
 }
 

@@ -136,6 +136,47 @@ export interface Decoded {
   readonly problems: readonly string[];
 }
 
+/** The drilldowns open ("<chart key>@<version>", repeated), each unreadable one a problem. */
+function decodeOpen(params: URLSearchParams, problems: string[]): Record<string, string> {
+  const open: Record<string, string> = {};
+  for (const entry of params.getAll('open')) {
+    const at = entry.lastIndexOf('@');
+    const key = at > 0 ? entry.slice(0, at) : '';
+    const version = at > 0 ? entry.slice(at + 1) : '';
+    if (!parseChartKey(key) || !version) {
+      problems.push(`Could not read the drilldown "${entry}"; ignored.`);
+      continue;
+    }
+    open[key] = version;
+  }
+  return open;
+}
+
+/** The console's query and row limit; one too long or out of range is a problem. */
+function decodeConsole(params: URLSearchParams, problems: string[]): Pick<AppState, 'sql' | 'limit'> {
+  let sql = params.get('sql');
+  if (sql !== null && sql.length > MAX_SQL_LENGTH) {
+    problems.push(`The console query is longer than ${MAX_SQL_LENGTH} characters; ignored.`);
+    sql = '';
+  }
+  const rawLimit = params.get('limit');
+  let limit = DEFAULTS.limit;
+  if (rawLimit !== null) {
+    if (/^\d+$/.test(rawLimit) && Number(rawLimit) >= 1 && Number(rawLimit) <= MAX_ROW_LIMIT) limit = Number(rawLimit);
+    else problems.push(`The row limit "${rawLimit}" is not a whole number from 1 to ${MAX_ROW_LIMIT}; using ${DEFAULTS.limit}.`);
+  }
+  return { sql, limit };
+}
+
+/** The mode filter: a mode's name of the right form (whether the data has it is checked later). */
+function decodeMode(params: URLSearchParams, problems: string[]): ModeFilter {
+  const rawMode = params.get('mode');
+  if (rawMode === null) return DEFAULTS.mode;
+  if (MODE_FORM.test(rawMode)) return rawMode;
+  problems.push(`Unknown mode "${rawMode}"; using "${DEFAULTS.mode}".`);
+  return DEFAULTS.mode;
+}
+
 /**
  * Reads a state from a query string ("?view=max..." or "view=max..."). Every value that is
  * malformed falls back to its default and adds a problem; unknown parameters are ignored with a
@@ -160,17 +201,7 @@ export function decodeState(search: string): Decoded {
     return raw || null;
   };
 
-  const open: Record<string, string> = {};
-  for (const entry of params.getAll('open')) {
-    const at = entry.lastIndexOf('@');
-    const key = at > 0 ? entry.slice(0, at) : '';
-    const version = at > 0 ? entry.slice(at + 1) : '';
-    if (!parseChartKey(key) || !version) {
-      problems.push(`Could not read the drilldown "${entry}"; ignored.`);
-      continue;
-    }
-    open[key] = version;
-  }
+  const open = decodeOpen(params, problems);
   const chart = text('chart');
   if (chart !== null && !parseChartKey(chart)) problems.push(`Could not read the chart "${chart}"; ignored.`);
 
@@ -179,24 +210,8 @@ export function decodeState(search: string): Decoded {
     problems.push(`Could not read the data table "${key}"; ignored.`);
     return false;
   });
-  let sql = params.get('sql');
-  if (sql !== null && sql.length > MAX_SQL_LENGTH) {
-    problems.push(`The console query is longer than ${MAX_SQL_LENGTH} characters; ignored.`);
-    sql = '';
-  }
-  const rawLimit = params.get('limit');
-  let limit = DEFAULTS.limit;
-  if (rawLimit !== null) {
-    if (/^\d+$/.test(rawLimit) && Number(rawLimit) >= 1 && Number(rawLimit) <= MAX_ROW_LIMIT) limit = Number(rawLimit);
-    else problems.push(`The row limit "${rawLimit}" is not a whole number from 1 to ${MAX_ROW_LIMIT}; using ${DEFAULTS.limit}.`);
-  }
-
-  const rawMode = params.get('mode');
-  let mode: ModeFilter = DEFAULTS.mode;
-  if (rawMode !== null) {
-    if (MODE_FORM.test(rawMode)) mode = rawMode;
-    else problems.push(`Unknown mode "${rawMode}"; using "${DEFAULTS.mode}".`);
-  }
+  const { sql, limit } = decodeConsole(params, problems);
+  const mode = decodeMode(params, problems);
 
   const rawExt = params.get('ext');
   if (rawExt !== null && rawExt !== '1' && rawExt !== '0') problems.push(`Could not read ext="${rawExt}" (1 shows the extended builds); showing the reference builds.`);

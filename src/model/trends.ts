@@ -51,19 +51,19 @@ function previousText(value: number, previous: { version: string; value: number 
 
 function point(config: ConfigRef, version: string, row: ConfigRow | undefined, previous: { version: string; value: number } | null, metric: Metric): TrendPoint {
   const name = `${config.compiler} ${config.flag_set}, Redis ${version}`;
-  if (!row || row.status !== 'ok' || row.best_rps === null) {
+  if (!row || row.status !== 'ok' || row.best_value === null) {
     const status = !row || row.status === 'ok' ? 'not_collected' : row.status;
     return { version, value: null, status, busy: false, tooltip: [`${name}: no figure`, capitalize(statusText(status, row?.reason ?? null))] };
   }
   return {
     version,
-    value: row.best_rps,
+    value: row.best_value,
     status: 'ok',
     busy: metric.kind === 'measured' && isBusy(row),
     tooltip: [
-      `${name} — ${formatFigure(row.best_rps, metric.unit)} ${metric.unit}`,
+      `${name} — ${formatFigure(row.best_value, metric.unit)} ${metric.unit}`,
       `Best of ${row.ok_repeats} of ${row.planned_repeats} repeats`,
-      previousText(row.best_rps, previous),
+      previousText(row.best_value, previous),
       metric.kind === 'counted' ? 'Counted under Valgrind: the machine\'s load does not change a count' : busyText(row),
     ],
   };

@@ -53,11 +53,11 @@ export function answerQuery(): Query<AnswerRow> {
      ),
      items AS (
        SELECT c.mode, c.compiler, c.flag_set, c.compiler_index, c.flag_index, c.test, c.version,
-              ${ratioSql('c.best_rps', 'b.best_rps')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'), 'c.band_floor')} AS band
+              ${ratioSql('c.best_value', 'b.best_value')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'), 'c.band_floor')} AS band
        FROM figures c
        JOIN figures b ON b.version = c.version AND b.mode = c.mode AND b.test = c.test
        JOIN baseline z ON z.compiler = b.compiler AND z.flag_set = b.flag_set
-       WHERE ${ratioSql('c.best_rps', 'b.best_rps')} IS NOT NULL
+       WHERE ${ratioSql('c.best_value', 'b.best_value')} IS NOT NULL
      ),
      tests AS (
        SELECT mode, compiler, flag_set, compiler_index, flag_index, test,

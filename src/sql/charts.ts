@@ -1,8 +1,8 @@
 /**
  * Queries behind the charts. They read the metric's table (cell_status, or a counted metric's
  * view: src/vocabulary.ts, load.ts) and versions; the chart code only draws what they return.
- * best_rps and min_rps are the best and worst repeat in the metric's unit (for a cost the lowest
- * and the highest); the winner is the best by the exact score, whichever the direction.
+ * best_value and worst_value are the best and worst repeat in the metric's unit (for a cost the
+ * lowest and the highest); the winner is the best by the exact score, whichever the direction.
  */
 import { type CellStatus, type Metric, type Protocol, RPS, type Verdict } from '../vocabulary';
 import { bandSql, cellSpreadSql, ratioSql, verdictSql } from './noise';
@@ -38,10 +38,14 @@ export interface VersionRow {
   ord: number;
   /** ok when any configuration measured the test; otherwise the most telling reason there is none. */
   status: CellStatus;
-  /** Requests/second of the winning configuration's best repeat (in a precision mode, its geometric mean over the rounds); null unless status is ok. */
-  best_rps: number | null;
-  /** The winner's worst repeat, requests/second (spread of the repeats = min_rps..best_rps). */
-  min_rps: number | null;
+  /**
+   * The winning configuration's figure in the metric's unit (Metric.unit; Metric.lower says which
+   * way is better): its best repeat, in a precision mode its geometric mean over the rounds; null
+   * unless status is ok.
+   */
+  best_value: number | null;
+  /** The winner's worst repeat or round, in the metric's unit (spread of the repeats = worst_value..best_value). */
+  worst_value: number | null;
   ok_repeats: number | null;
   planned_repeats: number | null;
   /** p50 latency of the winner's best repeat, milliseconds (null for clients that do not print it). */
@@ -57,7 +61,7 @@ export interface VersionRow {
   reason: string | null;
   /** The winner's coefficient of variation over its repeats or rounds (null with fewer than two; always null for a count). */
   cv: number | null;
-  /** 'precision' in a precision mode (best_rps is then the geometric mean over the rounds), else 'reference'. */
+  /** 'precision' in a precision mode (best_value is then the geometric mean over the rounds), else 'reference'. */
   protocol: Protocol;
   /** The winner's rounds that lasted less than the precision modes' min_time (0 in a reference mode). */
   short_rounds: number;
@@ -94,8 +98,8 @@ export function versionBarsQuery(
   return query(
     `SELECT s.mode, s.test, s.test_index, s.version, v.ord,
             arg_min(s.status, ${STATUS_PRIORITY}) AS status,
-            ${winner('best_rps')} AS best_rps,
-            ${winner('min_rps')} AS min_rps,
+            ${winner('best_value')} AS best_value,
+            ${winner('worst_value')} AS worst_value,
             ${winner('ok_repeats')} AS ok_repeats,
             ${winner('planned_repeats')} AS planned_repeats,
             ${winner('p50_ms')} AS p50_ms,
@@ -126,8 +130,10 @@ export interface ConfigRow {
   compiler: string;
   flag_set: string;
   status: CellStatus;
-  best_rps: number | null;
-  min_rps: number | null;
+  /** This configuration's figure in the metric's unit: its best repeat (precision: geometric mean over the rounds); null unless status is ok. */
+  best_value: number | null;
+  /** Its worst repeat or round, in the metric's unit. */
+  worst_value: number | null;
   ok_repeats: number;
   planned_repeats: number;
   p50_ms: number | null;
@@ -143,7 +149,7 @@ export interface ConfigRow {
   /** True for the version's winning configuration. */
   winner: boolean;
   /**
-   * best_rps relative to the version winner's, minus 1 (0 for the winner, -0.05 for 5% slower; for a cost, 0.05 for 5% costlier);
+   * best_value relative to the version winner's, minus 1 (0 for the winner, -0.05 for 5% slower; for a cost, 0.05 for 5% costlier);
    * null without a figure, or without a ratio (the winner counts zero and this one more: noise.ts).
    */
   vs_winner: number | null;
@@ -151,7 +157,7 @@ export interface ConfigRow {
   spread: number | null;
   /** The coefficient of variation over the repeats or rounds (null with fewer than two; always null for a count). */
   cv: number | null;
-  /** 'precision' in a precision mode (best_rps is then the geometric mean over the rounds, and the verdicts are in the chart's verdicts), else 'reference'. */
+  /** 'precision' in a precision mode (best_value is then the geometric mean over the rounds, and the verdicts are in the chart's verdicts), else 'reference'. */
   protocol: Protocol;
   /** The rounds that lasted less than the precision modes' min_time (0 in a reference mode). */
   short_rounds: number;
@@ -169,13 +175,13 @@ export interface ConfigRow {
 export function configBarsQuery(mode: string, test: string, metric: Metric = RPS): Query<ConfigRow> {
   return query(
     `WITH c AS (SELECT *, CASE WHEN protocol = 'reference' THEN ${cellSpreadSql()} END AS spread FROM ${metric.table} WHERE mode = ? AND test = ?),
-          top AS (SELECT mode, test, version, max(score) AS top_score, ${metric.lower ? 'min' : 'max'}(best_rps) AS top_rps, arg_max(spread, score) AS top_spread
+          top AS (SELECT mode, test, version, max(score) AS top_score, ${metric.lower ? 'min' : 'max'}(best_value) AS top_value, arg_max(spread, score) AS top_spread
                   FROM c GROUP BY mode, test, version)
-     SELECT c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_rps, c.min_rps, c.ok_repeats,
+     SELECT c.version, c.cell_id, c.compiler, c.flag_set, c.status, c.best_value, c.worst_value, c.ok_repeats,
             c.planned_repeats, c.p50_ms, c.reason, c.cc_version, c.cflags, c.ldflags, c.compat_flags, c.busy_pct, c.steal_pct, c.protocol, c.cv, c.short_rounds,
             coalesce(c.score = top.top_score, false) AS winner,
-            ${ratioSql('c.best_rps', 'top.top_rps')} - 1 AS vs_winner, c.spread,
-            CASE WHEN c.score < top.top_score AND c.protocol = 'reference' THEN ${verdictSql(ratioSql('c.best_rps', 'top.top_rps'), bandSql('top.top_spread', 'c.spread', 'c.band_floor'), metric.lower)} END AS vs_winner_verdict
+            ${ratioSql('c.best_value', 'top.top_value')} - 1 AS vs_winner, c.spread,
+            CASE WHEN c.score < top.top_score AND c.protocol = 'reference' THEN ${verdictSql(ratioSql('c.best_value', 'top.top_value'), bandSql('top.top_spread', 'c.spread', 'c.band_floor'), metric.lower)} END AS vs_winner_verdict
      FROM c JOIN top ON top.mode = c.mode AND top.test = c.test AND top.version = c.version
      ORDER BY c.version, c.compiler_index, c.flag_index`,
     [mode, test],

@@ -47,7 +47,7 @@ const side = (name: string, s: SideRef, metric: Metric, protocol: Protocol) => {
   // For one configuration each group has one row; for a version's best, the exact score picks the winner.
   const sql = `${name} AS (
     SELECT mode, test, min(test_index) AS test_index, arg_min(status, ${STATUS_PRIORITY}) AS status,
-           arg_max(best_rps, score) AS best, arg_max(${protocol === 'reference' ? cellSpreadSql() : 'NULL::DOUBLE'}, score) AS spread, arg_max(cv, score) AS cv, max(band_floor) AS band_floor,
+           arg_max(best_value, score) AS best, arg_max(${protocol === 'reference' ? cellSpreadSql() : 'NULL::DOUBLE'}, score) AS spread, arg_max(cv, score) AS cv, max(band_floor) AS band_floor,
            arg_max(compiler || ' ' || flag_set, score) AS config, arg_min(reason, ${STATUS_PRIORITY}) AS reason
     FROM ${metric.table} WHERE ${where} AND protocol = '${protocol}' GROUP BY mode, test
   )`;

@@ -41,7 +41,7 @@ export interface EffectRow extends VerdictCounts {
 
 /** The compiler (first in plan order) and level (of the first flag set) effects are measured against. */
 const factors = (metric: Metric) => `f AS MATERIALIZED (
-  SELECT s.version, s.mode, s.test, s.compiler, s.compiler_index, s.flag_index, s.best_rps, ${cellSpreadSql('s')} AS spread, s.band_floor,
+  SELECT s.version, s.mode, s.test, s.compiler, s.compiler_index, s.flag_index, s.best_value, ${cellSpreadSql('s')} AS spread, s.band_floor,
          list_contains(string_split(s.flag_set, ' '), '-flto') AS lto,
          trim(replace(' ' || s.flag_set || ' ', ' -flto ', ' ')) AS level
   FROM ${metric.table} s WHERE s.status = 'ok' AND s.protocol = 'reference'
@@ -55,9 +55,9 @@ first AS (
 /** One factor's pairs; a pair without a ratio (a zero figure on one side: noise.ts) is left out. */
 const pair = (factor: Factor, level: string, base: string, order: string, same: string, where: string) =>
   `SELECT '${factor}' AS factor, ${level} AS level, ${base} AS base, ${order} AS level_order, a.version, a.mode,
-          ${ratioSql('a.best_rps', 'b.best_rps')} AS ratio, ${bandSql('a.spread', 'b.spread', 'a.band_floor')} AS band
+          ${ratioSql('a.best_value', 'b.best_value')} AS ratio, ${bandSql('a.spread', 'b.spread', 'a.band_floor')} AS band
    FROM f a JOIN f b ON a.version = b.version AND a.mode = b.mode AND a.test = b.test AND ${same}, first
-   WHERE ${where} AND ${ratioSql('a.best_rps', 'b.best_rps')} IS NOT NULL`;
+   WHERE ${where} AND ${ratioSql('a.best_value', 'b.best_value')} IS NOT NULL`;
 
 /** Every effect in `metric`, per mode, per version and over all versions. */
 export function effectsQuery(metric: Metric = RPS): Query<EffectRow> {

@@ -199,8 +199,8 @@ const pickBuild = (column: string): string =>
  *                 cell built and measured only on other machines is not collected here)
  * The modes are the plan's (protocol 'reference') and the precision modes, those of any machine's
  * runs with a round (runs.round_seed: protocol 'precision'), planned for every cell.
- * The figure (best_rps) is the best repeat in a reference mode and the geometric mean over the
- * rounds in a precision mode; min_rps is the worst repeat or round, cv the coefficient of
+ * The figure (best_value) is the best repeat in a reference mode and the geometric mean over the
+ * rounds in a precision mode; worst_value is the worst repeat or round, cv the coefficient of
  * variation of the repeats or rounds (sample standard deviation over mean; NULL with fewer than
  * two). A precision mode's planned_repeats is the most rounds any version has in it on the class.
  * busy_pct and steal_pct are how busy the machine was while the cell was measured in the mode (see
@@ -273,7 +273,7 @@ test_stats AS (
 SELECT cm.cell_id, cm.version, cm.compiler, cm.flag_set, cm.compiler_index, cm.flag_index, cm.mode,
        t.test, t.test_index, cm.planned_repeats,
        ${statusSql('ts', "b.build_status = 'failed'", 'rc.server_failed_runs > 0')} AS status,
-       ${FIGURE} AS best_rps, ts.min_rps, coalesce(ts.ok_repeats, 0) AS ok_repeats, ts.p50_ms,
+       ${FIGURE} AS best_value, ts.min_rps AS worst_value, coalesce(ts.ok_repeats, 0) AS ok_repeats, ts.p50_ms,
        coalesce(ts.test_error, b.build_error) AS reason,
        b.cc_version, b.cflags, b.ldflags, b.compat_flags, rc.busy_pct, rc.steal_pct,
        round(${FIGURE} * ${scoreSteps(RPS)}) * 10000 - (cm.compiler_index * 100 + cm.flag_index) AS score,
@@ -287,10 +287,10 @@ LEFT JOIN test_stats ts ON ts.cell_id = cm.cell_id AND ts.mode = cm.mode AND ts.
 /**
  * A counted metric's table (src/vocabulary.ts: ir_status, cycles_status, l1_status, ll_status,
  * branch_status): a view with cell_status's rows of the reference modes (every planned cell ×
- * mode × test) and columns, so every chart and section query reads any of them. best_rps and min_rps hold the lowest and
- * the highest repeat of the metric's column of counts (a cost: the lowest is the best),
- * ok_repeats the repeats with a figure, planned_repeats the counting runs recorded for the cell
- * and mode (at least the protocol's COUNT_REPEATS). A status says why there is no figure as
+ * mode × test) and columns, so every chart and section query reads any of them. best_value and
+ * worst_value hold the lowest and the highest repeat of the metric's column of counts (a cost: the
+ * lowest is the best), ok_repeats the repeats with a figure, planned_repeats the counting runs
+ * recorded for the cell and mode (at least the protocol's COUNT_REPEATS). A status says why there is no figure as
  * cell_status's does, from the counting runs: unsupported, failed (every repeat errored, crashed
  * or timed out), server_failed (a counting run whose server did not start), build_failed (from
  * the builds), else not_collected; never a zero. A count does not depend on the machine: no load
@@ -317,7 +317,7 @@ count_run_stats AS (
 SELECT s.cell_id, s.version, s.compiler, s.flag_set, s.compiler_index, s.flag_index, s.mode, s.test, s.test_index,
        greatest(coalesce(r.repeats, 0), ${COUNT_REPEATS})::INTEGER AS planned_repeats,
        ${statusSql('c', "s.status = 'build_failed'", 'r.server_failed_runs > 0')} AS status,
-       CASE WHEN c.ok_repeats > 0 THEN c.best END AS best_rps, CASE WHEN c.ok_repeats > 0 THEN c.worst END AS min_rps,
+       CASE WHEN c.ok_repeats > 0 THEN c.best END AS best_value, CASE WHEN c.ok_repeats > 0 THEN c.worst END AS worst_value,
        coalesce(c.ok_repeats, 0) AS ok_repeats, NULL::DOUBLE AS p50_ms,
        CASE WHEN c.cell_id IS NOT NULL THEN c.test_error WHEN s.status = 'build_failed' THEN s.reason END AS reason,
        s.cc_version, s.cflags, s.ldflags, s.compat_flags, NULL::DOUBLE AS busy_pct, NULL::DOUBLE AS steal_pct,

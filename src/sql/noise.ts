@@ -46,7 +46,7 @@ export function spreadSql(best: string, worst: string, repeats: string): string 
 /** The spread of a cell_status row (alias `s`, or none). */
 export function cellSpreadSql(alias = ''): string {
   const p = alias ? `${alias}.` : '';
-  return spreadSql(`${p}best_rps`, `${p}min_rps`, `${p}ok_repeats`);
+  return spreadSql(`${p}best_value`, `${p}worst_value`, `${p}ok_repeats`);
 }
 
 /**

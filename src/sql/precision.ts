@@ -188,7 +188,7 @@ export function precisionVerdictsQuery(charts: ChartSubset = null): Query<Verdic
        GROUP BY t.mode, t.test, t.version, t.cell_id
      )
      SELECT * FROM (
-     SELECT 'rival' AS kind, t.mode, t.test, t.version, s.cell_id AS other, s.compiler, s.flag_set, s.best_rps AS figure,
+     SELECT 'rival' AS kind, t.mode, t.test, t.version, s.cell_id AS other, s.compiler, s.flag_set, s.best_value AS figure,
             w.round, ln(c.rps / w.rps) AS lr
      FROM top t
      JOIN cell_status s ON s.mode = t.mode AND s.test = t.test AND s.version = t.version AND s.status = 'ok' AND s.cell_id <> t.cell_id
@@ -230,7 +230,7 @@ export function precisionReleaseChangesQuery(pairs: readonly (readonly [string, 
      items AS (
        SELECT p.pair_index::INTEGER AS pair_index, p.from_version, p.to_version, a.mode, a.test, a.test_index,
               a.compiler, a.flag_set, a.compiler_index, a.flag_index,
-              CASE WHEN b.best_rps IS NULL THEN b.status WHEN a.best_rps IS NULL THEN a.status END AS missing
+              CASE WHEN b.best_value IS NULL THEN b.status WHEN a.best_value IS NULL THEN a.status END AS missing
        FROM pairs p
        JOIN cell_status a ON a.version = p.from_version AND a.protocol = 'precision'
        JOIN cell_status b ON b.version = p.to_version AND b.compiler = a.compiler AND b.flag_set = a.flag_set

@@ -58,8 +58,8 @@ export function releaseChangesQuery(pairs: readonly (readonly [string, string])[
   }
   const values = pairs.map((_, i) => `(?, ?, ${i})`).join(', ');
   const params: SqlParam[] = pairs.flatMap(([a, b]) => [a, b]);
-  const ratio = ratioSql('b.best_rps', 'a.best_rps');
-  const missing = `CASE WHEN b.best_rps IS NULL THEN b.status WHEN a.best_rps IS NULL THEN a.status WHEN ${ratio} IS NULL THEN 'no_ratio' END`;
+  const ratio = ratioSql('b.best_value', 'a.best_value');
+  const missing = `CASE WHEN b.best_value IS NULL THEN b.status WHEN a.best_value IS NULL THEN a.status WHEN ${ratio} IS NULL THEN 'no_ratio' END`;
   const configs = (verdict: string) =>
     `string_agg(compiler || ' ' || flag_set, ', ' ORDER BY compiler_index, flag_index) FILTER (WHERE verdict = '${verdict}')`;
   return query(

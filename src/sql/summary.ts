@@ -61,9 +61,9 @@ export interface SummaryItemRow {
  */
 const items = (metric: Metric) => `pairs AS MATERIALIZED (
   SELECT c.compiler, c.flag_set, c.compiler_index, c.flag_index, c.mode, c.version, c.test, c.test_index,
-         ${ratioSql('c.best_rps', 'b.best_rps')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'), 'c.band_floor')} AS band
+         ${ratioSql('c.best_value', 'b.best_value')} AS ratio, ${bandSql(cellSpreadSql('c'), cellSpreadSql('b'), 'c.band_floor')} AS band
   FROM ${metric.table} c JOIN ${metric.table} b ON b.version = c.version AND b.mode = c.mode AND b.test = c.test
-  WHERE c.status = 'ok' AND b.status = 'ok' AND c.protocol = 'reference' AND b.compiler = ? AND b.flag_set = ? AND ${ratioSql('c.best_rps', 'b.best_rps')} IS NOT NULL
+  WHERE c.status = 'ok' AND b.status = 'ok' AND c.protocol = 'reference' AND b.compiler = ? AND b.flag_set = ? AND ${ratioSql('c.best_value', 'b.best_value')} IS NOT NULL
 ),
 items AS (
   SELECT compiler, flag_set, compiler_index, flag_index, mode, version, test, test_index, ratio, band, 1 AS versions FROM pairs

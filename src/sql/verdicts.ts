@@ -66,16 +66,16 @@ export interface Standing {
  */
 export function versionVerdictsQuery(metric: Metric = RPS, currentOnly = false, charts: ChartSubset = null): Query<VersionVerdictRow> {
   // No ratio to a rival (the winner counts zero, the rival more: noise.ts) is no tie: the winner is clear of it.
-  const versusWinner = verdictSql(ratioSql('t.best', 'f.best_rps'), bandSql('t.spread', 'f.spread', 'f.band_floor'), metric.lower);
+  const versusWinner = verdictSql(ratioSql('t.best', 'f.best_value'), bandSql('t.spread', 'f.spread', 'f.band_floor'), metric.lower);
   const change = ratioSql('t.best', 'p.prev_best');
   const subset = chartSubsetSql('s', charts);
   return query(
     `WITH f AS MATERIALIZED (
-       SELECT s.mode, s.test, s.version, v.ord, v.current, s.compiler, s.flag_set, s.best_rps, s.score, ${cellSpreadSql('s')} AS spread, s.band_floor
+       SELECT s.mode, s.test, s.version, v.ord, v.current, s.compiler, s.flag_set, s.best_value, s.score, ${cellSpreadSql('s')} AS spread, s.band_floor
        FROM ${metric.table} s JOIN versions v ON v.version = s.version WHERE s.status = 'ok' AND s.protocol = 'reference'${charts ? ` AND ${subset.sql}` : ''}
      ),
      t AS MATERIALIZED (
-       SELECT mode, test, version, ord, current, max(score) AS score, arg_max(best_rps, score) AS best, arg_max(spread, score) AS spread, max(band_floor) AS band_floor
+       SELECT mode, test, version, ord, current, max(score) AS score, arg_max(best_value, score) AS best, arg_max(spread, score) AS spread, max(band_floor) AS band_floor
        FROM f GROUP BY mode, test, version, ord, current
      ),
      rivals AS (
@@ -83,7 +83,7 @@ export function versionVerdictsQuery(metric: Metric = RPS, currentOnly = false, 
               count(*) FILTER (WHERE ${versusWinner} = 'tie')::INTEGER AS ties,
               count(*) FILTER (WHERE ${versusWinner} = 'unknown')::INTEGER AS unknowns,
               arg_max(f.compiler, f.score) AS runner_compiler, arg_max(f.flag_set, f.score) AS runner_flag_set,
-              ${metric.lower ? 'min' : 'max'}(f.best_rps) AS runner_best, arg_max(f.spread, f.score) AS runner_spread
+              ${metric.lower ? 'min' : 'max'}(f.best_value) AS runner_best, arg_max(f.spread, f.score) AS runner_spread
        FROM t JOIN f ON f.mode = t.mode AND f.test = t.test AND f.version = t.version AND f.score < t.score
        GROUP BY t.mode, t.test, t.version
      ),

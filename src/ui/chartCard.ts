@@ -34,6 +34,8 @@ export interface ChartCard {
   /** Shows one version's configurations; `focus` moves keyboard focus into them. */
   showConfigs(version: string, bars: readonly Bar[], view: AxisView, focus: boolean): void;
   setHidden(hidden: boolean): void;
+  /** Says the card is being redrawn (it still shows the bars of the state before), or no longer. */
+  setRedrawing(redrawing: boolean): void;
   /** The metric the next bars are in: caption, axis note and words follow it. */
   setMetric(metric: Metric): void;
 }
@@ -74,6 +76,36 @@ export function changeList(changes: readonly string[]): string {
 /** A DOM id for a chart key: letters, digits and dashes only. */
 export function chartElementId(key: string): string {
   return `chart-${key.replace(/[^A-Za-z0-9]+/g, '-').replace(/-+$/, '')}`;
+}
+
+/** Where a bar is measured on a busy machine, where its precision figure is unstable and where a round fell short of min_time: the subtitle's warnings. */
+function warningsText(bars: readonly Bar[], name: (bar: Bar) => string): string {
+  const busy = bars.filter((b) => b.busy).map(name);
+  return (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '')
+    + unstableText(bars.filter((b) => b.unstable).map(name))
+    + shortRoundsText(bars.filter((b) => b.short).map(name));
+}
+
+/** The subtitle over one bar per version: how many are measured, and which changed against the release before. */
+function versionsSubtitle(bars: readonly Bar[], precision: boolean): string {
+  const measured = bars.filter((b) => b.value !== null).length;
+  // Releases better or worse than the one before beyond the noise band, the arrow by the number's sign.
+  const changes = bars.filter((b) => b.change).map((b) => `${b.changeMark ?? (b.change === 'faster' ? '▲' : '▼')} ${b.label}`);
+  return `${precision ? 'Fastest configuration per version (geometric mean over its rounds)' : 'Best configuration per version'} · ${measured} of ${bars.length} versions measured · click a bar for its configurations`
+    + (changes.length ? ` · ${precision ? 'the 95% interval excludes 0' : 'beyond noise'} against the release before: ${changeList(changes)}` : '')
+    + warningsText(bars, (b) => b.label);
+}
+
+/** The subtitle over one version's configurations: the best one, or those within noise of it. */
+function configsSubtitle(version: string, bars: readonly Bar[], metric: Metric, precision: boolean): string {
+  const winner = bars.find((b) => b.winner);
+  const tied = bars.filter((b) => b.noise === 'tie').map((b) => `${b.group} ${b.label}`);
+  const standing = !winner ? 'no configuration measured'
+    : tied.length ? `≈ one group within noise of the best, in no order: ${tied.join(', ')}`
+    : winner.noise === 'unknown' ? `? ${metric.best}: ${winner.group} ${winner.label}, no winner called (${precision ? 'fewer than two rounds: no interval' : 'too few repeats to judge the noise'})`
+    : `★ ${metric.best}: ${winner.group} ${winner.label}`;
+  return `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${standing}${precision ? ' (95% intervals of the paired rounds)' : ''}`
+    + warningsText(bars, (b) => `${b.group} ${b.label}`);
 }
 
 /**
@@ -134,37 +166,25 @@ export function createChartCard(key: string, mode: string, test: string, actions
     showVersions(bars, view, focus) {
       element.dataset.drill = '';
       back.hidden = true;
-      const measured = bars.filter((b) => b.value !== null).length;
-      // Releases better or worse than the one before beyond the noise band, the arrow by the number's sign.
-      const changes = bars.filter((b) => b.change).map((b) => `${b.changeMark ?? (b.change === 'faster' ? '▲' : '▼')} ${b.label}`);
-      const busy = bars.filter((b) => b.busy).map((b) => b.label);
-      subtitle.textContent = `${precision ? 'Fastest configuration per version (geometric mean over its rounds)' : 'Best configuration per version'} · ${measured} of ${bars.length} versions measured · click a bar for its configurations`
-        + (changes.length ? ` · ${precision ? 'the 95% interval excludes 0' : 'beyond noise'} against the release before: ${changeList(changes)}` : '')
-        + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '')
-        + unstableText(bars.filter((b) => b.unstable).map((b) => b.label))
-        + shortRoundsText(bars.filter((b) => b.short).map((b) => b.label));
+      subtitle.textContent = versionsSubtitle(bars, precision);
       draw(bars, view, `${test}, ${mode} mode: one bar per Redis version`, (bar) => actions.open(bar.key), true);
       if (focus !== undefined) chart?.focusBar(focus);
     },
     showConfigs(version, bars, view, focus) {
       element.dataset.drill = version;
       back.hidden = false;
-      const winner = bars.find((b) => b.winner);
-      const tied = bars.filter((b) => b.noise === 'tie').map((b) => `${b.group} ${b.label}`);
-      const standing = !winner ? 'no configuration measured'
-        : tied.length ? `≈ one group within noise of the best, in no order: ${tied.join(', ')}`
-        : winner.noise === 'unknown' ? `? ${metric.best}: ${winner.group} ${winner.label}, no winner called (${precision ? 'fewer than two rounds: no interval' : 'too few repeats to judge the noise'})`
-        : `★ ${metric.best}: ${winner.group} ${winner.label}`;
-      const busy = bars.filter((b) => b.busy).map((b) => `${b.group} ${b.label}`);
-      subtitle.textContent = `Redis ${version}: ${bars.length} configurations by compiler and flag set · ${standing}${precision ? ' (95% intervals of the paired rounds)' : ''}`
-        + (busy.length ? ` · ⚠ measured on a busy machine (may be low): ${busy.join(', ')}` : '')
-        + unstableText(bars.filter((b) => b.unstable).map((b) => `${b.group} ${b.label}`))
-        + shortRoundsText(bars.filter((b) => b.short).map((b) => `${b.group} ${b.label}`));
+      subtitle.textContent = configsSubtitle(version, bars, metric, precision);
       draw(bars, view, `${test}, ${mode} mode: configurations of Redis ${version}`, () => actions.close());
-      if (focus) chart?.focusBar(winner?.key);
+      if (focus) chart?.focusBar(bars.find((b) => b.winner)?.key);
     },
     setHidden(hidden) {
-      element.hidden = hidden;
+      // Setting the attribute again would make the browser restyle the card.
+      if (element.hidden !== hidden) element.hidden = hidden;
+    },
+    setRedrawing(redrawing) {
+      element.classList.toggle('redrawing', redrawing);
+      if (redrawing) element.setAttribute('aria-busy', 'true');
+      else element.removeAttribute('aria-busy');
     },
     setMetric(next) {
       metric = next;

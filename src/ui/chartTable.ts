@@ -53,8 +53,8 @@ export function versionTable(rows: readonly VersionRow[], metric: Metric = REQUE
   return {
     columns: [text('Version'), best, text(`${metric.best.replace(/^./, (c) => c.toUpperCase())} configuration`), text(precision ? 'Rounds' : 'Repeats'), worst, ...(precision ? [CV] : []), ...(load ? [P50, BUSY, STEAL] : []), text('Status')],
     rows: rows.map((r) => [
-      r.version, r.best_rps, r.compiler ? `${r.compiler} ${r.flag_set ?? ''}`.trim() : null,
-      repeats(r), r.min_rps, ...(precision ? [r.cv] : []), ...(load ? [r.p50_ms, r.busy_pct, r.steal_pct] : []), outcome(r, metric),
+      r.version, r.best_value, r.compiler ? `${r.compiler} ${r.flag_set ?? ''}`.trim() : null,
+      repeats(r), r.worst_value, ...(precision ? [r.cv] : []), ...(load ? [r.p50_ms, r.busy_pct, r.steal_pct] : []), outcome(r, metric),
     ]),
   };
 }
@@ -71,7 +71,7 @@ export function configTable(rows: readonly ConfigRow[], metric: Metric = REQUEST
       text(precision ? 'Rounds' : 'Repeats'), worst, ...(precision ? [CV] : []), ...(load ? [P50, BUSY, STEAL] : []), text('Status'),
     ],
     rows: rows.map((r) => [
-      r.compiler, r.flag_set, r.best_rps, r.vs_winner, repeats(r), r.min_rps, ...(precision ? [r.cv] : []), ...(load ? [r.p50_ms, r.busy_pct, r.steal_pct] : []),
+      r.compiler, r.flag_set, r.best_value, r.vs_winner, repeats(r), r.worst_value, ...(precision ? [r.cv] : []), ...(load ? [r.p50_ms, r.busy_pct, r.steal_pct] : []),
       r.winner ? `${metric.kind}, the ${metric.best} ★` : outcome(r, metric),
     ]),
   };

@@ -21,10 +21,10 @@ export interface SectionQuery {
   readonly file: string;
 }
 
-/** What the section tools ask of the app. */
+/** What the section and chart tools ask of the app. */
 export interface SectionTools {
-  /** Opens the SQL console with `sql`. */
-  showSql(sql: string): void;
+  /** Opens the SQL console with `sql`; `chart`: the key of the chart it draws (the state then names that chart). */
+  showSql(sql: string, chart?: string): void;
   /** Saves every row of `sql` as `<file>.csv` or `<file>.parquet`. */
   save(sql: string, format: 'csv' | 'parquet', file: string): Promise<void>;
 }

@@ -37,6 +37,28 @@ export interface Analysis {
   scrollTo(section: SectionId): void;
 }
 
+/** The sections' names on their tabs. */
+const TITLES: Readonly<Record<SectionId, string>> = { summary: 'Summary', factors: 'Build factors', trends: 'Trends', compare: 'Compare', changes: 'Changes between releases', hardware: 'Across hardware', status: 'Status grid' };
+
+/**
+ * The sections are tabs: one open at a time (state.section), none by default, so no section
+ * pushes the charts down unasked. A tab's click opens its section (and scrolls to it) or closes it.
+ */
+function sectionTab(id: SectionId, isOpen: () => boolean, options: AnalysisOptions, frame: HTMLElement): HTMLAnchorElement {
+  return h('a', {
+    class: 'section-tab rounded-md border border-slate-300 bg-white px-2 py-0.5 text-blue-700 hover:bg-slate-100 aria-[current=true]:border-blue-700 aria-[current=true]:bg-blue-50 aria-[current=true]:font-semibold',
+    attrs: { href: `#section-${id}`, 'data-tab': id, 'aria-controls': `section-${id}` },
+    on: {
+      click: (event) => {
+        event.preventDefault();
+        const open = isOpen();
+        options.update({ section: open ? null : id });
+        if (!open) requestAnimationFrame(() => frame.scrollIntoView({ block: 'nearest' }));
+      },
+    },
+  }, TITLES[id]);
+}
+
 /** Builds the sections and the contents line into `root`. */
 export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Analysis {
   const ctx = { ...options, run: cachedRunner(options.db) };
@@ -54,23 +76,8 @@ export function createAnalysis(root: HTMLElement, options: AnalysisOptions): Ana
   let started = false;
   let state: AppState | null = null;
 
-  const titles: Record<SectionId, string> = { summary: 'Summary', factors: 'Build factors', trends: 'Trends', compare: 'Compare', changes: 'Changes between releases', hardware: 'Across hardware', status: 'Status grid' };
-  // The sections are tabs: one open at a time (state.section), none by default, so no section
-  // pushes the charts down unasked; an open one is at most a screen tall (it scrolls inside).
-  const tab = (id: SectionId) =>
-    h('a', {
-      class: 'section-tab rounded-md border border-slate-300 bg-white px-2 py-0.5 text-blue-700 hover:bg-slate-100 aria-[current=true]:border-blue-700 aria-[current=true]:bg-blue-50 aria-[current=true]:font-semibold',
-      attrs: { href: `#section-${id}`, 'data-tab': id, 'aria-controls': `section-${id}` },
-      on: {
-        click: (event) => {
-          event.preventDefault();
-          const open = state?.section === id;
-          options.update({ section: open ? null : id });
-          if (!open) requestAnimationFrame(() => views[id].frame.element.scrollIntoView({ block: 'nearest' }));
-        },
-      },
-    }, titles[id]);
-  const tabs = Object.fromEntries(ids.map((id) => [id, tab(id)])) as Record<SectionId, HTMLAnchorElement>;
+  const tabs = Object.fromEntries(ids.map((id) => [id, sectionTab(id, () => state?.section === id, options, views[id].frame.element)])) as Record<SectionId, HTMLAnchorElement>;
+  // An open section is at most a screen tall (it scrolls inside).
   for (const id of ids) {
     const frame = views[id].frame.element;
     frame.hidden = true;

@@ -44,13 +44,18 @@ function whyLine(noise: readonly AnswerNoiseRow[]): string {
   return `Ranked by instructions per request, counted under Valgrind: repeated counts of a build lie at most ${(counted * 100).toFixed(2)}% apart${rebuilt}, while ${spread}.`;
 }
 
+/** What the answer has drawn: the rounds settle once they are drawn too (or said to be missing). */
+export interface AnswerShown {
+  readonly rounds: Promise<void>;
+}
+
 /** Builds the answer into `root`: settles once the counted part is drawn (the rounds follow). */
-export async function showAnswer(root: HTMLElement, options: AnswerOptions): Promise<void> {
+export async function showAnswer(root: HTMLElement, options: AnswerOptions): Promise<AnswerShown> {
   const [rows, noise] = await Promise.all([options.db.run(answerQuery()), options.db.run(answerNoiseQuery())]);
   const answers = modeAnswers(rows);
   if (!answers.length) {
     root.hidden = true;
-    return;
+    return { rounds: Promise.resolve() };
   }
   const speed = h('div', { class: 'answer-speed rounded-md border border-slate-200 bg-white p-3 text-sm text-slate-800 max-md:text-xs' });
   root.replaceChildren(
@@ -77,7 +82,7 @@ export async function showAnswer(root: HTMLElement, options: AnswerOptions): Pro
       'the client and the kernel set the pace. The server spends 73–77% of its CPU in the kernel (loopback reads, writes, epoll), so a build that saves 5% of its instructions moves requests/second by about 1%, under ~10% run-to-run noise: speed cannot rank builds there.'),
   );
   // The rounds need the engine: they fill in later, the counted answer is drawn now.
-  void showRounds(speed, options, answers[0]?.baseline ?? '');
+  return { rounds: showRounds(speed, options, answers[0]?.baseline ?? '') };
 }
 
 /** Appends what the pipe-mode interleaved rounds say (the precision summary), once the engine has them. */

@@ -6,7 +6,7 @@
  * lasted and the resolution that gives.
  */
 import { changeStrip, type ChangeStrip } from '../chart/changeStrip';
-import { heatTables } from '../chart/heatTable';
+import { type HeatTables, heatTables } from '../chart/heatTable';
 import { fileSlug } from '../export/download';
 import { configKey, parseConfigKey } from '../model/analysisState';
 import { configName } from '../model/changeText';
@@ -21,7 +21,7 @@ import { spreadQuery, winnerTallyQuery } from '../sql/counted';
 import { precisionCvQuery, precisionSummaryQuery, testDurationQuery } from '../sql/precision';
 import { summaryItemsQuery, type SummaryItemRow, summaryQuery, type SummaryRow } from '../sql/summary';
 import { h } from '../ui/dom';
-import { labelledSelect, sectionFrame } from '../ui/section';
+import { labelledSelect, sectionFrame, type SectionFrame, type SectionQuery } from '../ui/section';
 import { type ConfigRef, type Metric, METRIC_IDS, metricOf, type Protocol, SIMULATED_NOTE } from '../vocabulary';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 
@@ -70,149 +70,212 @@ function durationBlock(): { element: HTMLElement; show(rows: Parameters<typeof d
   };
 }
 
-/** The summary section. */
-export function createSummary(ctx: AnalysisContext): SectionView {
+/** The summary's parts on the page, and its renders under way. */
+interface Summary {
+  readonly frame: SectionFrame;
+  readonly title: HTMLElement | null;
+  readonly countNote: HTMLElement;
+  readonly rule: HTMLElement;
+  readonly durations: ReturnType<typeof durationBlock>;
+  readonly headline: HTMLElement;
+  readonly instruments: HTMLElement;
+  readonly baseSelect: ReturnType<typeof labelledSelect>;
+  readonly scopeSelect: ReturnType<typeof labelledSelect>;
+  readonly stripsBox: HTMLElement;
+  readonly tablesBox: HTMLElement;
+  /** Each mode's strip of per-test changes, and the score tables. */
+  readonly strips: Map<string, { chart: ChangeStrip; caption: HTMLElement }>;
+  readonly tables: HeatTables;
+  /** Renders, and instrument comparisons, begun: a later one supersedes. */
+  renders: number;
+  instrumentsShown: number;
+}
+
+/** The section's frame, controls and boxes, empty. */
+function summaryParts(ctx: AnalysisContext): Summary {
   const frame = sectionFrame('summary', 'Summary: which build is fastest?', [
     "Each configuration's figure in the page's metric relative to a baseline, as the geometric mean of its per-test ratios (best repeat against best repeat), ",
     'with one dot per test. ▲ and ▼ mark changes beyond the noise band (the larger run-to-run spread of the two builds; for a counted metric at least its rebuild band), ≈ changes within it; ',
     'blue is better, orange worse (for a counted cost, lower is better: ▼ cheaper is blue). ',
     'The shaded band around 0 is the noise band of the mean. Over all versions, each test is first averaged over the versions both builds measured.',
   ], () => ctx.link({ section: 'summary' }), ctx.tools);
-  const title = frame.element.querySelector('h2');
-  const countNote = h('p', { class: 'count-note mb-2 max-w-4xl text-sm text-slate-700' }, COUNT_NOTE);
-  const rule = h('p', { class: 'rule-note mb-2 max-w-4xl text-sm text-slate-700' });
-  const durations = durationBlock();
-  const headline = h('ul', { class: 'summary-headline mb-3 space-y-1 text-sm text-slate-800' });
-  const instruments = h('ul', { class: 'summary-instruments mb-3 space-y-1 text-sm text-slate-700' });
-  const baseSelect = labelledSelect('summary-base', 'Baseline', (value) => ctx.update({ base: value === configKey(ctx.configs[0] ?? { compiler: '', flag_set: '' }) ? null : value }));
-  const scopeSelect = labelledSelect('summary-scope', 'Per-test changes on', (value) => ctx.update({ scope: value === ALL_VERSIONS ? null : value }));
-  frame.controls.append(baseSelect.wrap, scopeSelect.wrap);
-  const stripsBox = h('div', { class: 'grid grid-cols-1 gap-4 xl:grid-cols-2' });
   const tablesBox = h('div', { class: 'mt-4 grid grid-cols-1 gap-4 overflow-x-auto' });
-  frame.body.append(countNote, rule, headline, instruments, durations.element, stripsBox, tablesBox);
-  const strips = new Map<string, { chart: ChangeStrip; caption: HTMLElement }>();
-  const tables = heatTables(tablesBox, 'summary-table');
+  const parts: Summary = {
+    frame,
+    title: frame.element.querySelector('h2'),
+    countNote: h('p', { class: 'count-note mb-2 max-w-4xl text-sm text-slate-700' }, COUNT_NOTE),
+    rule: h('p', { class: 'rule-note mb-2 max-w-4xl text-sm text-slate-700' }),
+    durations: durationBlock(),
+    headline: h('ul', { class: 'summary-headline mb-3 space-y-1 text-sm text-slate-800' }),
+    instruments: h('ul', { class: 'summary-instruments mb-3 space-y-1 text-sm text-slate-700' }),
+    baseSelect: labelledSelect('summary-base', 'Baseline', (value) => ctx.update({ base: value === configKey(ctx.configs[0] ?? { compiler: '', flag_set: '' }) ? null : value })),
+    scopeSelect: labelledSelect('summary-scope', 'Per-test changes on', (value) => ctx.update({ scope: value === ALL_VERSIONS ? null : value })),
+    stripsBox: h('div', { class: 'grid grid-cols-1 gap-4 xl:grid-cols-2' }),
+    tablesBox,
+    strips: new Map(),
+    tables: heatTables(tablesBox, 'summary-table'),
+    renders: 0,
+    instrumentsShown: 0,
+  };
+  frame.controls.append(parts.baseSelect.wrap, parts.scopeSelect.wrap);
+  frame.body.append(parts.countNote, parts.rule, parts.headline, parts.instruments, parts.durations.element, parts.stripsBox, parts.tablesBox);
+  return parts;
+}
 
-  /** Per mode: how many chart winners each metric decides, its repeat spread, and how cost and speed order the builds. */
-  let instrumentsShown = 0;
-  async function renderInstruments(base: ConfigRef, metric: Metric, scores: readonly SummaryRow[]): Promise<void> {
-    // A later render (another metric or baseline) supersedes this one.
-    const token = ++instrumentsShown;
-    try {
-      const [tally, spreads, ...perMetric] = await Promise.all([
-        ctx.run(winnerTallyQuery()), ctx.run(spreadQuery()),
-        ...METRIC_IDS.map((id) => (id === metric.id ? Promise.resolve(scores as SummaryRow[]) : ctx.run(summaryQuery(base, metricOf(id))))),
-      ]);
-      if (token !== instrumentsShown) return;
-      instruments.replaceChildren(...instrumentLines(base, metric, tally, spreads, perMetric).map(({ mode, line, text }) =>
-        h('li', { attrs: { 'data-mode': mode, 'data-line': line } }, text)));
-    } catch (err) {
-      instruments.replaceChildren(h('li', {}, `The instruments' comparison failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`));
-    }
-  }
-
-  /** The precision modes' coefficients of variation, in place of the instruments' comparison. */
-  async function renderVariation(): Promise<void> {
-    const token = ++instrumentsShown;
-    try {
-      const rows = await ctx.run(precisionCvQuery());
-      if (token === instrumentsShown) instruments.replaceChildren(...cvLines(rows).map(({ mode, text }) => h('li', { attrs: { 'data-mode': mode, 'data-line': 'variation' } }, text)));
-    } catch (err) {
-      instruments.replaceChildren(h('li', {}, `The coefficients of variation failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`));
-    }
-  }
-
-  /** The scores and one scope's items in the protocol's modes (precision: from the paired rounds, judged here). */
-  async function scored(base: ConfigRef, scope: string | null, metric: Metric, protocol: Protocol): Promise<[SummaryRow[], SummaryItemRow[]]> {
-    if (protocol === 'precision') {
-      const summary = await precisionStats('summary', await ctx.run(precisionSummaryQuery(base)), scope);
-      return [summary.scores, summary.items];
-    }
-    return Promise.all([ctx.run(summaryQuery(base, metric)), ctx.run(summaryItemsQuery(base, scope, metric))]);
-  }
-
-  let renders = 0;
-  async function render(state: AppState): Promise<void> {
-    const base = parseConfigKey(state.base ?? '') ?? ctx.configs[0];
-    if (!base) return;
-    const metric = metricOf(state.metric);
-    const protocol = protocolOf(state.mode, ctx.precisionModes);
-    const token = ++renders;
-    if (title) title.textContent = `Summary: which build is ${metric.best}?`;
-    baseSelect.setOptions(ctx.configs.map((c) => [configKey(c), configName(c)]), configKey(base));
-    frame.status.textContent = 'Computing…';
-    countNote.textContent = protocol === 'precision' ? PRECISION_NOTE : COUNT_NOTE;
-    frame.intro.hidden = protocol === 'precision';
-    // The precision modes' versions: those measured on the class shown.
-    const versions = protocol === 'precision' ? ctx.versions.filter((v) => ctx.rounds.some((r) => r.version === v)) : ctx.versions;
-    rule.textContent = RULE_TEXT[protocol];
-    void ctx.run(testDurationQuery()).then(durations.show, (err: unknown) => console.warn('test durations failed', err));
-    let scores: SummaryRow[];
-    let items: SummaryItemRow[];
-    try {
-      [scores, items] = await scored(base, state.scope, metric, protocol);
-    } catch (err) {
-      showSectionError(frame, 'The summary', err);
-      return;
-    }
-    // A later render (another baseline, scope or protocol) draws instead.
-    if (token !== renders) return;
-    const modes = summaryModes(scores);
-    // The versions compared that are shown (release set and range) head the table and the select, with the one
-    // asked for, so the select shows it; "all" stays over every version compared.
-    const shown = shownVersions(state, ctx.versions, ctx.currentVersions);
-    const compared = versions.filter((v) => scores.some((r) => r.version === v));
-    const offered = compared.filter((v) => v === state.scope || shown.includes(v));
-    if (state.scope && !offered.includes(state.scope)) offered.push(state.scope);
-    const allText = compared.every((v) => offered.includes(v)) ? 'all versions' : `all ${compared.length} versions`;
-    scopeSelect.setOptions([[ALL_VERSIONS, allText], ...offered.map((v) => [v, v] as const)], state.scope ?? ALL_VERSIONS);
-    frame.status.textContent = summaryStatus(modes, base, metric);
-    frame.status.dataset.status = '';
-    const against = `against ${configName(base)}`;
-    const suffix = metric.id === 'rps' ? '' : `-${metric.id}`;
-    frame.setQueries(protocol === 'precision' ? [
-      { label: 'paired rounds', title: `Summary, precision modes: every configuration against ${configName(base)}, per mode, version, test and round (lr = ln of the ratio in that round)`,
-        query: precisionSummaryQuery(base), file: `redis-benchmarks-summary-rounds-vs-${fileSlug(configName(base))}` },
-      { label: 'test durations', title: 'How long each test lasted, per mode and test, and one millisecond as a share of it', query: testDurationQuery(), file: 'redis-benchmarks-test-durations' },
-    ] : [
-      { label: 'geometric means', title: `Summary: geometric mean of every configuration${metricSuffix(metric)} ${against}, per mode and version (version NULL: all versions)`,
-        query: summaryQuery(base, metric), file: `redis-benchmarks-summary-vs-${fileSlug(configName(base))}${suffix}` },
-      { label: 'per-test changes', title: `Summary: per-test changes of every configuration${metricSuffix(metric)} ${against}, ${scopeText(state.scope)}`,
-        query: summaryItemsQuery(base, state.scope, metric), file: `redis-benchmarks-summary-tests-vs-${fileSlug(configName(base))}-${fileSlug(state.scope ?? 'all-versions')}${suffix}` },
+/** Per mode: how many chart winners each metric decides, its repeat spread, and how cost and speed order the builds. */
+async function renderInstruments(ctx: AnalysisContext, parts: Summary, base: ConfigRef, metric: Metric, scores: readonly SummaryRow[]): Promise<void> {
+  // A later render (another metric or baseline) supersedes this one.
+  const token = ++parts.instrumentsShown;
+  try {
+    const [tally, spreads, ...perMetric] = await Promise.all([
+      ctx.run(winnerTallyQuery()), ctx.run(spreadQuery()),
+      ...METRIC_IDS.map((id) => (id === metric.id ? Promise.resolve(scores as SummaryRow[]) : ctx.run(summaryQuery(base, metricOf(id))))),
     ]);
-    // A metric with nothing compared (counts not collected yet) leaves no other metric's strips on screen.
-    stripsBox.hidden = tablesBox.hidden = modes.length === 0;
-    headline.replaceChildren(...summaryHeadlines(scores, base, metric).map(({ mode, text }) => h('li', { attrs: { 'data-mode': mode } }, text)));
-    // Several queries over every metric: after what a reader waits on (the drilldown prefetch is queued at idle too, first).
-    instruments.replaceChildren(h('li', {}, protocol === 'precision' ? 'Measuring the variation…' : 'Comparing the instruments…'));
-    whenIdle(() => void (protocol === 'precision' ? renderVariation() : renderInstruments(base, metric, scores)));
-
-    // The other protocol's modes leave.
-    for (const [mode, strip] of strips) {
-      if (modes.includes(mode)) continue;
-      strip.chart.destroy();
-      strip.caption.parentElement?.remove();
-      strips.delete(mode);
-    }
-    tables.keepOnly(modes);
-    for (const mode of modes) {
-      const { rows, label, caption } = summaryStrip(mode, ctx.configs, base, scores, items, state.scope, metric);
-      let strip = strips.get(mode);
-      if (!strip) {
-        const captionElement = h('figcaption', { class: 'text-sm font-semibold text-slate-800' });
-        // On a phone the chart scrolls sideways in its box rather than shrinking its text.
-        const box = h('div', { class: 'overflow-x-auto [&>svg]:min-w-[520px]' });
-        stripsBox.append(h('figure', { class: 'summary-strip', attrs: { 'data-mode': mode } }, captionElement, box));
-        strip = { chart: changeStrip(box, rows, label), caption: captionElement };
-        strips.set(mode, strip);
-      } else strip.chart.update(rows, label);
-      strip.caption.textContent = caption;
-      tables.show(mode, summaryTable(mode, versions, ctx.configs, base, scores, metric, shown), {
-        onCell: (_row: string, column: string) => ctx.update({ scope: column === ALL_VERSIONS ? null : column, section: 'summary' }),
-        selectedColumn: state.scope ?? ALL_VERSIONS,
-      });
-    }
+    if (token !== parts.instrumentsShown) return;
+    parts.instruments.replaceChildren(...instrumentLines(base, metric, tally, spreads, perMetric).map(({ mode, line, text }) =>
+      h('li', { attrs: { 'data-mode': mode, 'data-line': line } }, text)));
+  } catch (err) {
+    parts.instruments.replaceChildren(h('li', {}, `The instruments' comparison failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`));
   }
+}
 
-  return { frame, render, key: (s) => `${s.base}|${s.scope}|${s.metric}|${protocolOf(s.mode, ctx.precisionModes)}|${s.releases}|${s.from}|${s.to}` };
+/** The precision modes' coefficients of variation, in place of the instruments' comparison. */
+async function renderVariation(ctx: AnalysisContext, parts: Summary): Promise<void> {
+  const token = ++parts.instrumentsShown;
+  try {
+    const rows = await ctx.run(precisionCvQuery());
+    if (token === parts.instrumentsShown) parts.instruments.replaceChildren(...cvLines(rows).map(({ mode, text }) => h('li', { attrs: { 'data-mode': mode, 'data-line': 'variation' } }, text)));
+  } catch (err) {
+    parts.instruments.replaceChildren(h('li', {}, `The coefficients of variation failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`));
+  }
+}
+
+/** The scores and one scope's items in the protocol's modes (precision: from the paired rounds, judged here). */
+async function scored(ctx: AnalysisContext, base: ConfigRef, scope: string | null, metric: Metric, protocol: Protocol): Promise<[SummaryRow[], SummaryItemRow[]]> {
+  if (protocol === 'precision') {
+    const summary = await precisionStats('summary', await ctx.run(precisionSummaryQuery(base)), scope);
+    return [summary.scores, summary.items];
+  }
+  return Promise.all([ctx.run(summaryQuery(base, metric)), ctx.run(summaryItemsQuery(base, scope, metric))]);
+}
+
+/** The queries behind the summary as `scope` shows it against `base`. */
+function summaryQueries(base: ConfigRef, scope: string | null, metric: Metric, protocol: Protocol): SectionQuery[] {
+  const against = `against ${configName(base)}`;
+  const suffix = metric.id === 'rps' ? '' : `-${metric.id}`;
+  return protocol === 'precision' ? [
+    { label: 'paired rounds', title: `Summary, precision modes: every configuration against ${configName(base)}, per mode, version, test and round (lr = ln of the ratio in that round)`,
+      query: precisionSummaryQuery(base), file: `redis-benchmarks-summary-rounds-vs-${fileSlug(configName(base))}` },
+    { label: 'test durations', title: 'How long each test lasted, per mode and test, and one millisecond as a share of it', query: testDurationQuery(), file: 'redis-benchmarks-test-durations' },
+  ] : [
+    { label: 'geometric means', title: `Summary: geometric mean of every configuration${metricSuffix(metric)} ${against}, per mode and version (version NULL: all versions)`,
+      query: summaryQuery(base, metric), file: `redis-benchmarks-summary-vs-${fileSlug(configName(base))}${suffix}` },
+    { label: 'per-test changes', title: `Summary: per-test changes of every configuration${metricSuffix(metric)} ${against}, ${scopeText(scope)}`,
+      query: summaryItemsQuery(base, scope, metric), file: `redis-benchmarks-summary-tests-vs-${fileSlug(configName(base))}-${fileSlug(scope ?? 'all-versions')}${suffix}` },
+  ];
+}
+
+/**
+ * Offers the versions compared (of `versions`) that the state shows (release set and range) in
+ * the scope select, with the one asked for, so the select shows it; "all" stays over every
+ * version compared. Returns the versions shown.
+ */
+function offerScopes(ctx: AnalysisContext, parts: Summary, state: AppState, versions: readonly string[], scores: readonly SummaryRow[]): string[] {
+  const shown = shownVersions(state, ctx.versions, ctx.currentVersions);
+  const compared = versions.filter((v) => scores.some((r) => r.version === v));
+  const offered = compared.filter((v) => v === state.scope || shown.includes(v));
+  if (state.scope && !offered.includes(state.scope)) offered.push(state.scope);
+  const allText = compared.every((v) => offered.includes(v)) ? 'all versions' : `all ${compared.length} versions`;
+  parts.scopeSelect.setOptions([[ALL_VERSIONS, allText], ...offered.map((v) => [v, v] as const)], state.scope ?? ALL_VERSIONS);
+  return shown;
+}
+
+/** What drawModes draws: the scores and items of a state, against a baseline, in a metric. */
+interface Scored {
+  readonly base: ConfigRef;
+  readonly metric: Metric;
+  readonly scores: readonly SummaryRow[];
+  readonly items: readonly SummaryItemRow[];
+  /** Every version of the protocol, and those the state shows. */
+  readonly versions: readonly string[];
+  readonly shown: readonly string[];
+}
+
+/** Each mode's strip of per-test changes and table of scores; the other protocol's modes leave. */
+function drawModes(ctx: AnalysisContext, parts: Summary, state: AppState, modes: readonly string[], d: Scored): void {
+  for (const [mode, strip] of parts.strips) {
+    if (modes.includes(mode)) continue;
+    strip.chart.destroy();
+    strip.caption.parentElement?.remove();
+    parts.strips.delete(mode);
+  }
+  parts.tables.keepOnly(modes);
+  for (const mode of modes) {
+    const { rows, label, caption } = summaryStrip(mode, ctx.configs, d.base, d.scores, d.items, state.scope, d.metric);
+    let strip = parts.strips.get(mode);
+    if (!strip) {
+      const captionElement = h('figcaption', { class: 'text-sm font-semibold text-slate-800' });
+      // On a phone the chart scrolls sideways in its box rather than shrinking its text.
+      const box = h('div', { class: 'overflow-x-auto [&>svg]:min-w-[520px]' });
+      parts.stripsBox.append(h('figure', { class: 'summary-strip', attrs: { 'data-mode': mode } }, captionElement, box));
+      strip = { chart: changeStrip(box, rows, label), caption: captionElement };
+      parts.strips.set(mode, strip);
+    } else strip.chart.update(rows, label);
+    strip.caption.textContent = caption;
+    parts.tables.show(mode, summaryTable(mode, d.versions, ctx.configs, d.base, d.scores, d.metric, d.shown), {
+      onCell: (_row: string, column: string) => ctx.update({ scope: column === ALL_VERSIONS ? null : column, section: 'summary' }),
+      selectedColumn: state.scope ?? ALL_VERSIONS,
+    });
+  }
+}
+
+/** Shows `state` in the summary. */
+async function renderSummary(ctx: AnalysisContext, parts: Summary, state: AppState): Promise<void> {
+  const { frame } = parts;
+  const base = parseConfigKey(state.base ?? '') ?? ctx.configs[0];
+  if (!base) return;
+  const metric = metricOf(state.metric);
+  const protocol = protocolOf(state.mode, ctx.precisionModes);
+  const token = ++parts.renders;
+  if (parts.title) parts.title.textContent = `Summary: which build is ${metric.best}?`;
+  parts.baseSelect.setOptions(ctx.configs.map((c) => [configKey(c), configName(c)]), configKey(base));
+  frame.status.textContent = 'Computing…';
+  parts.countNote.textContent = protocol === 'precision' ? PRECISION_NOTE : COUNT_NOTE;
+  frame.intro.hidden = protocol === 'precision';
+  // The precision modes' versions: those measured on the class shown.
+  const versions = protocol === 'precision' ? ctx.versions.filter((v) => ctx.rounds.some((r) => r.version === v)) : ctx.versions;
+  parts.rule.textContent = RULE_TEXT[protocol];
+  void ctx.run(testDurationQuery()).then(parts.durations.show, (err: unknown) => console.warn('test durations failed', err));
+  let scores: SummaryRow[];
+  let items: SummaryItemRow[];
+  try {
+    [scores, items] = await scored(ctx, base, state.scope, metric, protocol);
+  } catch (err) {
+    showSectionError(frame, 'The summary', err);
+    return;
+  }
+  // A later render (another baseline, scope or protocol) draws instead.
+  if (token !== parts.renders) return;
+  const modes = summaryModes(scores);
+  const shown = offerScopes(ctx, parts, state, versions, scores);
+  frame.status.textContent = summaryStatus(modes, base, metric);
+  frame.status.dataset.status = '';
+  frame.setQueries(summaryQueries(base, state.scope, metric, protocol));
+  // A metric with nothing compared (counts not collected yet) leaves no other metric's strips on screen.
+  parts.stripsBox.hidden = parts.tablesBox.hidden = modes.length === 0;
+  parts.headline.replaceChildren(...summaryHeadlines(scores, base, metric).map(({ mode, text }) => h('li', { attrs: { 'data-mode': mode } }, text)));
+  // Several queries over every metric: after what a reader waits on (the drilldown prefetch is queued at idle too, first).
+  parts.instruments.replaceChildren(h('li', {}, protocol === 'precision' ? 'Measuring the variation…' : 'Comparing the instruments…'));
+  whenIdle(() => void (protocol === 'precision' ? renderVariation(ctx, parts) : renderInstruments(ctx, parts, base, metric, scores)));
+  drawModes(ctx, parts, state, modes, { base, metric, scores, items, versions, shown });
+}
+
+/** The summary section. */
+export function createSummary(ctx: AnalysisContext): SectionView {
+  const parts = summaryParts(ctx);
+  return {
+    frame: parts.frame,
+    render: (state) => renderSummary(ctx, parts, state),
+    key: (s) => `${s.base}|${s.scope}|${s.metric}|${protocolOf(s.mode, ctx.precisionModes)}|${s.releases}|${s.from}|${s.to}`,
+  };
 }

@@ -338,7 +338,7 @@ test('trends show every configuration of one test across releases, with gaps whe
   await expect.poll(() => gcc.locator('g.point').evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-version'), n.getAttribute('data-status'), n.getAttribute('data-value')])))
     .toEqual(fx.versions.map((v) => {
       const row = expected.find((r) => r.cell_id === `${v}|gcc|-O2`);
-      return [v, row?.status, row?.status === 'ok' ? String(row.best_rps) : ''];
+      return [v, row?.status, row?.status === 'ok' ? String(row.best_value) : ''];
     }));
   // 5.0.14 is not collected: the line breaks there (two segments), and its mark says why.
   expect(((await gcc.locator('path.trend-line').getAttribute('d')) ?? '').match(/M/g)).toHaveLength(2);

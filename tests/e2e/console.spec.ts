@@ -157,7 +157,7 @@ test("a chart's SQL opens in the console as a standalone query that returns the 
   await expect(page.locator('#sql-editor')).toHaveValue(/^-- SET, pipe mode: one bar per Redis version[\s\S]*WHERE v\.ord BETWEEN 1 AND 5[\s\S]*WHERE mode = 'pipe' AND test = 'SET'$/);
   await expect(page).toHaveURL(/sql=--\+SET/);
   const headers = await page.locator('#sql-results thead th').allTextContents();
-  const column = headers.indexOf('best_rps');
+  const column = headers.indexOf('best_value');
   const shown = (await page.locator(`#sql-results tbody td:nth-child(${column + 1})`).allTextContents()).map((t) => (t === 'NULL' ? null : Number(t)));
   expect(shown).toEqual(values);
   await screenshot(page, testInfo, 'chart-sql');

@@ -71,7 +71,7 @@ test("a chart's CSV holds the rows behind its bars", async ({ page }) => {
   const [header, ...lines] = csv.bytes.toString('utf8').split('\r\n');
   expect(lines.pop()).toBe('');
   const columns = header?.split(',') ?? [];
-  expect(columns.slice(0, 7)).toEqual(['mode', 'test', 'test_index', 'version', 'ord', 'status', 'best_rps']);
+  expect(columns.slice(0, 7)).toEqual(['mode', 'test', 'test_index', 'version', 'ord', 'status', 'best_value']);
   expect(lines.map((line) => line.split(',')).map((cells) => [cells[3], cells[6] || ''])).toEqual(values.map(([k, v]) => [k, v ?? '']));
   expect(lines.every((line) => line.startsWith('data,SET,'))).toBe(true);
 });

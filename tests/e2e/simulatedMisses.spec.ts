@@ -30,7 +30,7 @@ test('L1 misses: picked in the control, a chart and its drilldown in misses per 
   const figure = chart(page, 'pipe:SET');
   await expect(figure).toHaveAttribute('data-metric', 'l1');
   await expect(figure.locator('.chart-metric')).toHaveText(/^simulated L1 misses per request \(counted; lower is better\), pipe mode/);
-  await expect(bar(figure, '7.4.1')).toHaveAttribute('data-value', String(version?.best_rps));
+  await expect(bar(figure, '7.4.1')).toHaveAttribute('data-value', String(version?.best_value));
   await expect(bar(figure, '7.4.1')).toHaveAccessibleName(/^Redis 7\.4\.1: [\d,.]+ simulated L1 misses per request, best configuration /);
   await expect(figure.locator('.axis-note')).toContainText('L1 misses/req');
   await expect(page.locator('#legend .metric-note')).toContainText('simulated by Valgrind\'s callgrind, not read from the hardware\'s counters');
@@ -43,7 +43,7 @@ test('L1 misses: picked in the control, a chart and its drilldown in misses per 
   await expect(bars(figure)).toHaveCount(12);
   await expect(page).toHaveURL(/open=pipe%3ASET%407\.4\.1/);
   const winner = bar(figure, cheapest?.cell_id ?? '');
-  await expect(winner).toHaveAttribute('data-value', String(cheapest?.best_rps));
+  await expect(winner).toHaveAttribute('data-value', String(cheapest?.best_value));
   await expect(winner).toHaveAccessibleName(/simulated L1 misses per request, (winner|tie within noise|cheapest)\./);
   await expect(figure.locator('.axis-note')).toContainText('L1 misses/req');
   await bar(figure, '7.4.1|gcc|-Os').hover();

@@ -128,10 +128,10 @@ describe('hardwareRatiosQuery', () => {
     expect(row.verdict).toBe('tie');
     expect(row.tie).toBe(row.items);
     const all = await bestByTest(AMD, '7.4.1|gcc|-O2', 'data', 3);
-    const charted = await fx.runner.run(query<{ test: string; best_rps: number }>(
-      "SELECT test, best_rps FROM cell_status WHERE cell_id = '7.4.1|gcc|-O2' AND mode = 'data' AND status = 'ok'"));
+    const charted = await fx.runner.run(query<{ test: string; best_value: number }>(
+      "SELECT test, best_value FROM cell_status WHERE cell_id = '7.4.1|gcc|-O2' AND mode = 'data' AND status = 'ok'"));
     expect(charted.length).toBe(all.size);
-    for (const r of charted) expect(all.get(r.test)).toBe(r.best_rps);
+    for (const r of charted) expect(all.get(r.test)).toBe(r.best_value);
   });
 
   it('are empty against a class with no machine', async () => {

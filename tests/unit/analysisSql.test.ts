@@ -147,9 +147,9 @@ describe('versionVerdictsQuery', () => {
     const tied = rows.find((r) => r.winner_call === 'tie');
     expect(tied?.ties).toBeGreaterThan(0);
     // The runner-up of a tie is within the larger spread of the two.
-    const winner = await fx.runner.run(query<{ best_rps: number }>(
-      "SELECT max(best_rps) AS best_rps FROM cell_status WHERE mode = ? AND test = ? AND version = ?", [tied?.mode ?? '', tied?.test ?? '', tied?.version ?? '']));
-    const gap = (winner[0]?.best_rps ?? 0) / (tied?.runner_best ?? 1) - 1;
+    const winner = await fx.runner.run(query<{ best_value: number }>(
+      "SELECT max(best_value) AS best_value FROM cell_status WHERE mode = ? AND test = ? AND version = ?", [tied?.mode ?? '', tied?.test ?? '', tied?.version ?? '']));
+    const gap = (winner[0]?.best_value ?? 0) / (tied?.runner_best ?? 1) - 1;
     expect(gap).toBeLessThanOrEqual(Math.max(tied?.spread ?? 0, tied?.runner_spread ?? 0));
   });
 });
@@ -165,7 +165,7 @@ describe('configBarsQuery noise columns', () => {
         expect(rows.find((c) => c.winner)?.vs_winner_verdict).toBeNull();
       }
     }
-    const incr = (await fx.runner.run(configBarsQuery('data', 'INCR'))).filter((c) => c.version === '6.2.16' && c.best_rps !== null);
+    const incr = (await fx.runner.run(configBarsQuery('data', 'INCR'))).filter((c) => c.version === '6.2.16' && c.best_value !== null);
     expect(incr.filter((c) => !c.winner).every((c) => c.vs_winner_verdict === 'slower')).toBe(true);
     expect(incr.find((c) => c.winner)?.cell_id).toBe('6.2.16|clang|-O2 -flto');
   });
@@ -175,7 +175,7 @@ describe('configBarsQuery noise columns', () => {
     const one = rows.find((c) => c.cell_id === '7.4.1|gcc|-Os -flto');
     expect(one).toMatchObject({ ok_repeats: 1, spread: null });
     const three = rows.find((c) => c.cell_id === '7.4.1|gcc|-O2');
-    expect(three?.spread).toBeCloseTo(((three?.best_rps ?? 0) - (three?.min_rps ?? 0)) / (three?.best_rps ?? 1), 12);
+    expect(three?.spread).toBeCloseTo(((three?.best_value ?? 0) - (three?.worst_value ?? 0)) / (three?.best_value ?? 1), 12);
   });
 });
 

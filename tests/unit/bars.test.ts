@@ -7,7 +7,7 @@ const colorOf = (compiler: string) => (compiler === 'gcc' ? 'blue' : 'orange');
 
 const measured: VersionRow = {
   mode: 'data', test: 'SET', test_index: 2, version: '7.4.1', ord: 6, status: 'ok',
-  best_rps: 123456.7, min_rps: 120000, ok_repeats: 3, planned_repeats: 3, p50_ms: 0.311,
+  best_value: 123456.7, worst_value: 120000, ok_repeats: 3, planned_repeats: 3, p50_ms: 0.311,
   compiler: 'clang', flag_set: '-O2 -flto', cc_version: 'clang 19', busy_pct: 4, steal_pct: null, reason: null, cv: 0.014, protocol: 'reference', short_rounds: 0,
   planned_cells: 12, ok_cells: 10, unsupported_cells: 0, failed_cells: 0,
   build_failed_cells: 2, server_failed_cells: 0, not_collected_cells: 0,
@@ -58,7 +58,7 @@ describe('versionBar', () => {
   });
 
   it('gives a version without a figure no value and says why', () => {
-    const bar = versionBar({ ...measured, status: 'unsupported', best_rps: null, compiler: null, reason: "ERR unknown command 'XADD'" }, colorOf);
+    const bar = versionBar({ ...measured, status: 'unsupported', best_value: null, compiler: null, reason: "ERR unknown command 'XADD'" }, colorOf);
     expect(bar.value).toBeNull();
     expect(bar.status).toBe('unsupported');
     expect(bar.ariaLabel).toContain("no figure, not supported by this Redis version: ERR unknown command 'XADD'");
@@ -66,7 +66,7 @@ describe('versionBar', () => {
 });
 
 const configRow: ConfigRow = {
-  version: '7.4.1', cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_rps: 100000, min_rps: 99000,
+  version: '7.4.1', cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_value: 100000, worst_value: 99000,
   ok_repeats: 1, planned_repeats: 3, p50_ms: null, reason: null, cc_version: 'gcc-12', cflags: '-Os',
   ldflags: '-Os', compat_flags: '', busy_pct: null, steal_pct: null, winner: false, vs_winner: -0.05, spread: null, vs_winner_verdict: null,
   cv: null, protocol: 'reference', short_rounds: 0,
@@ -86,14 +86,14 @@ describe('configBar', () => {
   });
 
   it('shows a failed build with its reason and no value', () => {
-    const bar = configBar({ ...configRow, status: 'build_failed', best_rps: null, reason: 'cc1: error' }, colorOf);
+    const bar = configBar({ ...configRow, status: 'build_failed', best_value: null, reason: 'cc1: error' }, colorOf);
     expect(bar.value).toBeNull();
     expect(bar.tooltip[1]).toBe('The build failed: cc1: error');
   });
 });
 
 describe('bars under a counted cost (lower is better)', () => {
-  const counted: VersionRow = { ...measured, best_rps: 4823.5, min_rps: 4824.6, ok_repeats: 2, planned_repeats: 2, p50_ms: null, busy_pct: null };
+  const counted: VersionRow = { ...measured, best_value: 4823.5, worst_value: 4824.6, ok_repeats: 2, planned_repeats: 2, p50_ms: null, busy_pct: null };
   const verdict = {
     mode: 'data', test: 'SET', version: '7.4.1', spread: 0.0002, winner_call: 'clear' as const, ties: 0,
     runner_compiler: 'gcc', runner_flag_set: '-O2', runner_best: 4920, runner_spread: 0.0001,
@@ -113,7 +113,7 @@ describe('bars under a counted cost (lower is better)', () => {
 
   it('says how much costlier a configuration is than the cheapest', () => {
     const row: ConfigRow = {
-      version: '7.4.1', cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_rps: 5257.6, min_rps: 5258, ok_repeats: 2,
+      version: '7.4.1', cell_id: '7.4.1|gcc|-Os', compiler: 'gcc', flag_set: '-Os', status: 'ok', best_value: 5257.6, worst_value: 5258, ok_repeats: 2,
       planned_repeats: 2, p50_ms: null, reason: null, cc_version: null, cflags: '-Os', ldflags: '', compat_flags: '', busy_pct: null, steal_pct: null,
       winner: false, vs_winner: 0.09, spread: 0.0001, vs_winner_verdict: 'slower', cv: null, protocol: 'reference', short_rounds: 0,
     };

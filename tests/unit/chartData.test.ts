@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chartParts, createChartData, FIRST_CHUNK, verdictKey } from '../../src/app/chartData';
+import { chartParts, createChartData, FIRST_CHUNK, verdictKey } from '../../src/views/chartData';
 import { METRICS } from '../../src/vocabulary';
 import { type AppState, chartKey, DEFAULTS } from '../../src/model/state';
 import { configBarsQuery, versionBarsQuery } from '../../src/sql/charts';

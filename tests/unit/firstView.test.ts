@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createChartData, FIRST_CHUNK, verdictKey } from '../../src/app/chartData';
+import { createChartData, FIRST_CHUNK, verdictKey } from '../../src/views/chartData';
 import { compilerColors } from '../../src/chart/palette';
 import { DRILLDOWNS_FILE, firstViewQueries } from '../../src/app/firstViewQueries';
 import { decodeRows } from '../../src/data/columns';
@@ -107,7 +107,8 @@ describe.each([
     const engine = await openDataDirDb(dir);
     const runner = answeringRunner(site.view, noEngine, fileLoader(site));
     const { paint, files, drilldowns } = firstViewQueries(site.view.catalog);
-    expect(drilldowns.length).toBe(site.view.catalog.charts.length);
+    // A file of drilldowns per chart and instrument.
+    expect(drilldowns.length).toBe(2 * site.view.catalog.charts.length);
     for (const q of [...paint, ...[...files, ...drilldowns].flatMap((f) => f.queries)]) expect(await runner.run(q), q.sql).toEqual(await engine.runner.run(q));
     const chart = site.view.catalog.charts[1];
     // Both instruments the page opens on or switches to are precomputed; another metric is asked of the engine.
@@ -145,10 +146,15 @@ describe.each([
     const drill = await data.configRows(chart?.mode ?? '', chart?.test ?? '', DEFAULTS.metric);
     expect(drill.size).toBe(view.catalog.versions.length);
     expect(load.loaded).toHaveLength(1);
-    expect(load.loaded[0]).toMatch(/^first-view\/drilldowns\/05-/);
-    expect(site.files[load.loaded[0] ?? '']?.answers).toHaveLength(2);
+    const [file = ''] = load.loaded;
+    expect(file).toMatch(/^first-view\/drilldowns\/05-/);
+    expect(file).not.toMatch(/-rps\.json$/);
+    expect(site.files[file]?.answers).toHaveLength(1);
+    // Requests/second's drilldowns are a file of their own, fetched when they are asked for.
+    const rps = await data.configRows(chart?.mode ?? '', chart?.test ?? '', 'rps');
+    expect(rps.size).toBe(view.catalog.versions.length);
     await data.chartRows(DEFAULTS, keys[5] ?? '');
-    expect(load.loaded.slice(1)).toEqual(['first-view/charts.json']);
+    expect(load.loaded).toEqual([file, file.replace(/\.json$/, '-rps.json'), 'first-view/charts.json']);
   });
 
   it('names the byte size of every data file it was made from', async () => {

@@ -22,10 +22,10 @@ beforeAll(async () => {
   intel = await openFixtureDb(undefined, undefined, INTEL);
 });
 
-interface CellRow { status: string; best_rps: number | null; min_rps: number | null; ok_repeats: number; reason: string | null }
+interface CellRow { status: string; best_value: number | null; worst_value: number | null; ok_repeats: number; reason: string | null }
 const cell = async (fx: FixtureDb, cellId: string, mode: string, test: string) =>
   (await fx.runner.run(query<CellRow>(
-    'SELECT status, best_rps, min_rps, ok_repeats, reason FROM cell_status WHERE cell_id = ? AND mode = ? AND test = ?', [cellId, mode, test],
+    'SELECT status, best_value, worst_value, ok_repeats, reason FROM cell_status WHERE cell_id = ? AND mode = ? AND test = ?', [cellId, mode, test],
   )))[0];
 /** max(rps) of a cell's results on one machine, straight from every machine's results. */
 const bestOn = async (fx: FixtureDb, machine: string, cellId: string, mode: string, test: string) =>
@@ -142,19 +142,19 @@ describe('prepareTables with two hardware classes', () => {
     const mixed = (await amd.runner.run(query<{ best: number }>(
       `SELECT max(rps) AS best FROM all_results WHERE cell_id = '7.4.1|gcc|-O2' AND mode = 'data' AND test = 'SET'`)))[0]?.best;
     expect(mixed).toBeGreaterThan((best ?? 0) * 1.2);
-    expect(await cell(amd, '7.4.1|gcc|-O2', 'data', 'SET')).toMatchObject({ status: 'ok', best_rps: best, ok_repeats: 3 });
+    expect(await cell(amd, '7.4.1|gcc|-O2', 'data', 'SET')).toMatchObject({ status: 'ok', best_value: best, ok_repeats: 3 });
   });
 
   it('takes the other class figures from its own runs only', async () => {
     for (const mode of ['data', 'pipe']) {
       const own = await bestOn(intel, 'm-fixture-intel', '7.4.1|gcc|-O2', mode, 'SET');
-      expect(await cell(intel, '7.4.1|gcc|-O2', mode, 'SET')).toMatchObject({ status: 'ok', best_rps: own, min_rps: own, ok_repeats: 1 });
+      expect(await cell(intel, '7.4.1|gcc|-O2', mode, 'SET')).toMatchObject({ status: 'ok', best_value: own, worst_value: own, ok_repeats: 1 });
     }
   });
 
   it('shows a cell measured on the other class only as not collected, never failed', async () => {
     // 6.2.16 gcc -Os: pending on the default class, measured on the other.
-    expect(await cell(amd, '6.2.16|gcc|-Os', 'data', 'SET')).toMatchObject({ status: 'not_collected', best_rps: null });
+    expect(await cell(amd, '6.2.16|gcc|-Os', 'data', 'SET')).toMatchObject({ status: 'not_collected', best_value: null });
     expect((await cell(intel, '6.2.16|gcc|-Os', 'data', 'SET'))?.status).toBe('ok');
     // 7.4.1 clang -Ofast failed to build on the default class; the other class has no build of it.
     expect((await cell(amd, '7.4.1|clang|-Ofast', 'data', 'SET'))?.status).toBe('build_failed');
@@ -168,12 +168,12 @@ describe('prepareTables with two hardware classes', () => {
     const intelBars = await intel.runner.run(versionBarsQuery(null));
     const amdSet = bar(amdBars, 'data', 'SET', '7.4.1');
     const intelSet = bar(intelBars, 'data', 'SET', '7.4.1');
-    expect(intelSet?.best_rps).toBe(Math.max(
+    expect(intelSet?.best_value).toBe(Math.max(
       (await bestOn(intel, 'm-fixture-intel', '7.4.1|gcc|-O2', 'data', 'SET')) ?? 0,
       (await bestOn(intel, 'm-fixture-intel', '7.4.1|clang|-O2', 'data', 'SET')) ?? 0,
     ));
-    expect(intelSet?.best_rps).not.toBe(amdSet?.best_rps);
-    expect(bar(intelBars, 'data', 'SET', '2.6.17')).toMatchObject({ status: 'not_collected', best_rps: null });
+    expect(intelSet?.best_value).not.toBe(amdSet?.best_value);
+    expect(bar(intelBars, 'data', 'SET', '2.6.17')).toMatchObject({ status: 'not_collected', best_value: null });
     expect(intel.catalog.charts).toEqual(amd.catalog.charts);
   });
 

@@ -63,9 +63,9 @@ describe('the counted tables', () => {
     const rows = await fx.runner.run(versionBarsQuery(null, IR));
     const configs = await fx.runner.run(configBarsQuery('data', 'SET', IR));
     const v741 = rows.find((r) => r.mode === 'data' && r.test === 'SET' && r.version === '7.4.1');
-    const measured = configs.filter((c) => c.version === '7.4.1' && c.best_rps !== null);
-    expect(v741?.best_rps).toBe(Math.min(...measured.map((c) => c.best_rps ?? Infinity)));
-    expect(v741?.min_rps).toBeGreaterThan(v741?.best_rps ?? Infinity);
+    const measured = configs.filter((c) => c.version === '7.4.1' && c.best_value !== null);
+    expect(v741?.best_value).toBe(Math.min(...measured.map((c) => c.best_value ?? Infinity)));
+    expect(v741?.worst_value).toBeGreaterThan(v741?.best_value ?? Infinity);
     expect(v741?.ok_repeats).toBe(2);
     expect(v741?.p50_ms).toBeNull();
   });
@@ -88,13 +88,13 @@ describe('the counted tables', () => {
 
   it('show a cell without counts, an unsupported test and a crash as missing, never as zero', async () => {
     const rows = await fx.runner.run(configBarsQuery('data', 'INCR', IR));
-    expect(rows.find((r) => r.cell_id === '6.2.16|clang|-O2')).toMatchObject({ status: 'not_collected', best_rps: null });
-    expect(rows.find((r) => r.cell_id === '7.4.1|clang|-Ofast')).toMatchObject({ status: 'build_failed', best_rps: null });
+    expect(rows.find((r) => r.cell_id === '6.2.16|clang|-O2')).toMatchObject({ status: 'not_collected', best_value: null });
+    expect(rows.find((r) => r.cell_id === '7.4.1|clang|-Ofast')).toMatchObject({ status: 'build_failed', best_value: null });
     const zpop = await fx.runner.run(configBarsQuery('data', 'ZPOPMIN', IR));
-    expect(zpop.find((r) => r.cell_id === '3.0.7|gcc|-O2')).toMatchObject({ status: 'unsupported', best_rps: null });
+    expect(zpop.find((r) => r.cell_id === '3.0.7|gcc|-O2')).toMatchObject({ status: 'unsupported', best_value: null });
     const lrange = await fx.runner.run(configBarsQuery('data', 'LRANGE_100 (first 100 elements)', IR));
     const crashed = lrange.find((r) => r.cell_id === '2.8.24|gcc|-O2');
-    expect(crashed).toMatchObject({ status: 'failed', best_rps: null });
+    expect(crashed).toMatchObject({ status: 'failed', best_value: null });
     expect(crashed?.reason).toMatch(/crashed under Valgrind/);
   });
 });

@@ -7,7 +7,7 @@ const colorOf = () => 'blue';
 
 const row: VersionRow = {
   mode: 'data', test: 'GET', test_index: 3, version: '7.2.6', ord: 5, status: 'ok',
-  best_rps: 125000, min_rps: 123000, ok_repeats: 3, planned_repeats: 3, p50_ms: 0.3,
+  best_value: 125000, worst_value: 123000, ok_repeats: 3, planned_repeats: 3, p50_ms: 0.3,
   compiler: 'clang', flag_set: '-O2 -flto', cc_version: null, busy_pct: null, steal_pct: null, reason: null, cv: 0.007, protocol: 'reference', short_rounds: 0,
   planned_cells: 12, ok_cells: 12, unsupported_cells: 0, failed_cells: 0, build_failed_cells: 0, server_failed_cells: 0, not_collected_cells: 0,
 };
@@ -39,7 +39,7 @@ describe('versionBar with noise verdicts', () => {
 });
 
 const config: ConfigRow = {
-  version: '7.2.6', cell_id: '7.2.6|clang|-O2 -flto', compiler: 'clang', flag_set: '-O2 -flto', status: 'ok', best_rps: 125000, min_rps: 123000,
+  version: '7.2.6', cell_id: '7.2.6|clang|-O2 -flto', compiler: 'clang', flag_set: '-O2 -flto', status: 'ok', best_value: 125000, worst_value: 123000,
   ok_repeats: 3, planned_repeats: 3, p50_ms: null, reason: null, cc_version: null, cflags: '-O2 -flto', ldflags: '-O2 -flto', compat_flags: '', busy_pct: null, steal_pct: null,
   winner: true, vs_winner: 0, spread: 0.016, vs_winner_verdict: null, cv: 0.007, protocol: 'reference', short_rounds: 0,
 };

@@ -107,12 +107,12 @@ describe('the SQL that pairs rounds', () => {
   });
 
   it("gives a precision figure as the geometric mean of its rounds and their coefficient of variation", async () => {
-    const [row] = await fx.runner.run(query<{ best_rps: number; min_rps: number; cv: number; ok_repeats: number; planned_repeats: number; protocol: string }>(
-      `SELECT best_rps, min_rps, cv, ok_repeats, planned_repeats, protocol FROM cell_status WHERE cell_id = '7.4.1|gcc|-Os -flto' AND mode = 'pipe-long' AND test = 'SET'`));
+    const [row] = await fx.runner.run(query<{ best_value: number; worst_value: number; cv: number; ok_repeats: number; planned_repeats: number; protocol: string }>(
+      `SELECT best_value, worst_value, cv, ok_repeats, planned_repeats, protocol FROM cell_status WHERE cell_id = '7.4.1|gcc|-Os -flto' AND mode = 'pipe-long' AND test = 'SET'`));
     const rounds = (await roundsOf(fx, '7.4.1|gcc|-Os -flto', 'pipe-long', 'SET')).map((r) => r.rps);
-    close(row?.best_rps ?? NaN, Math.exp(rounds.reduce((s, x) => s + Math.log(x), 0) / rounds.length));
+    close(row?.best_value ?? NaN, Math.exp(rounds.reduce((s, x) => s + Math.log(x), 0) / rounds.length));
     close(row?.cv ?? NaN, coefficientOfVariation(rounds));
-    expect(row).toMatchObject({ min_rps: Math.min(...rounds), ok_repeats: 5, planned_repeats: 5, protocol: 'precision' });
+    expect(row).toMatchObject({ worst_value: Math.min(...rounds), ok_repeats: 5, planned_repeats: 5, protocol: 'precision' });
     // The fixture's unstable figure: its rounds swing 0.7-1.2.
     expect(row?.cv).toBeGreaterThan(0.1);
   });

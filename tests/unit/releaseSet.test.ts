@@ -4,7 +4,7 @@
  * shows.
  */
 import { describe, expect, it } from 'vitest';
-import { chartParts, createChartData } from '../../src/app/chartData';
+import { chartParts, createChartData } from '../../src/views/chartData';
 import { type AppState, chartKey, DEFAULTS, decodeState, encodeState, shownVersions, versionsInRange } from '../../src/model/state';
 import { versionBarsQuery } from '../../src/sql/charts';
 import type { Query } from '../../src/sql/query';

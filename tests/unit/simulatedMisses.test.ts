@@ -56,11 +56,11 @@ describe('the misses metrics', () => {
         SELECT count(*)::INTEGER AS n FROM ${m.table} s
         LEFT JOIN (SELECT cell_id, mode, test, min(${m.countColumn}) AS best, max(${m.countColumn}) AS worst FROM counts GROUP BY ALL) c USING (cell_id, mode, test)
         JOIN ir_status i USING (cell_id, mode, test)
-        WHERE s.status <> i.status OR s.ok_repeats <> i.ok_repeats OR s.best_rps IS DISTINCT FROM c.best
-           OR s.min_rps IS DISTINCT FROM c.worst OR s.reason IS DISTINCT FROM i.reason`));
+        WHERE s.status <> i.status OR s.ok_repeats <> i.ok_repeats OR s.best_value IS DISTINCT FROM c.best
+           OR s.worst_value IS DISTINCT FROM c.worst OR s.reason IS DISTINCT FROM i.reason`));
       expect(mismatch?.n, m.id).toBe(0);
-      const [rows] = await fx.runner.run(query<{ n: number; ok: number }>(`SELECT count(*)::INTEGER AS n, count(best_rps)::INTEGER AS ok FROM ${m.table}`));
-      const [ir] = await fx.runner.run(query<{ n: number; ok: number }>(`SELECT count(*)::INTEGER AS n, count(best_rps)::INTEGER AS ok FROM ir_status`));
+      const [rows] = await fx.runner.run(query<{ n: number; ok: number }>(`SELECT count(*)::INTEGER AS n, count(best_value)::INTEGER AS ok FROM ${m.table}`));
+      const [ir] = await fx.runner.run(query<{ n: number; ok: number }>(`SELECT count(*)::INTEGER AS n, count(best_value)::INTEGER AS ok FROM ir_status`));
       expect(rows).toEqual(ir);
     }
   });
@@ -78,9 +78,9 @@ describe('the misses metrics', () => {
     const bars = await tiny.runner.run(versionBarsQuery(null, LL));
     const configs = await tiny.runner.run(configBarsQuery('pipe', 'SET', LL));
     const v = bars.find((r) => r.mode === 'pipe' && r.test === 'SET' && r.version === '7.2.6');
-    const measured = configs.filter((c) => c.version === '7.2.6' && c.best_rps !== null).map((c) => c.best_rps ?? Infinity);
+    const measured = configs.filter((c) => c.version === '7.2.6' && c.best_value !== null).map((c) => c.best_value ?? Infinity);
     expect(Math.max(...measured)).toBeLessThan(0.01);
-    expect(v?.best_rps).toBe(Math.min(...measured));
+    expect(v?.best_value).toBe(Math.min(...measured));
     // Rounded to a hundredth, every configuration would tie at 0 and gcc -O2, the first, would win.
     expect(`${v?.compiler} ${v?.flag_set}`).not.toBe('gcc -O2');
   });
@@ -100,7 +100,7 @@ describe('a count of zero', () => {
     const bars = await fx.runner.run(versionBarsQuery(null, LL));
     const mbulk = bars.filter((r) => r.mode === 'data' && r.test === 'PING_MBULK' && r.status === 'ok');
     expect(mbulk.length).toBeGreaterThan(0);
-    expect(mbulk.every((r) => r.best_rps === 0 && r.min_rps === 0)).toBe(true);
+    expect(mbulk.every((r) => r.best_value === 0 && r.worst_value === 0)).toBe(true);
     const verdicts = await fx.runner.run(versionVerdictsQuery(LL));
     expect(verdicts.find((v) => v.mode === 'data' && v.test === 'PING_MBULK' && v.version === '7.2.6')).toMatchObject({ spread: 0, winner_call: 'tie' });
   });
@@ -111,10 +111,10 @@ describe('a count of zero', () => {
     expect(verdicts.find((v) => v.mode === 'data' && v.test === 'PING_INLINE' && v.version === '7.2.6')).toMatchObject({ winner_call: 'tie', ties: 5, runner_compiler: 'gcc' });
     const rows = (await fx.runner.run(configBarsQuery('data', 'PING_INLINE', LL))).filter((r) => r.version === '7.2.6');
     const winner = rows.find((r) => r.winner);
-    expect(winner).toMatchObject({ compiler: 'gcc', best_rps: 0, vs_winner: 0 });
+    expect(winner).toMatchObject({ compiler: 'gcc', best_value: 0, vs_winner: 0 });
     expect(rows.find((r) => r.cell_id === '7.2.6|gcc|-Os')).toMatchObject({ vs_winner: 0, vs_winner_verdict: 'tie' });
     const clang = rows.find((r) => r.cell_id === '7.2.6|clang|-O2');
-    expect(clang?.best_rps).toBeGreaterThan(0);
+    expect(clang?.best_value).toBeGreaterThan(0);
     expect(clang).toMatchObject({ vs_winner: null, vs_winner_verdict: null });
     const colorOf = () => '#000';
     expect(configBar(clang ?? rows[0]!, colorOf, 'tie', LL).tooltip).toContain('Redis 7.2.6, costlier than the cheapest, which counts none');

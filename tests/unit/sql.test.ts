@@ -67,19 +67,19 @@ describe('versionBarsQuery', () => {
       ),
     );
     expect(bar('data', 'SET', '7.4.1')).toMatchObject({
-      status: 'ok', best_rps: expected?.rps, min_rps: expected?.worst,
+      status: 'ok', best_value: expected?.rps, worst_value: expected?.worst,
       compiler: expected?.compiler, flag_set: expected?.flag_set,
       planned_cells: 12, ok_cells: 10, build_failed_cells: 2,
     });
   });
 
   it('marks a version with no collected cell as not collected, with no figure', () => {
-    expect(bar('data', 'SET', '5.0.14')).toMatchObject({ status: 'not_collected', best_rps: null, not_collected_cells: 12 });
+    expect(bar('data', 'SET', '5.0.14')).toMatchObject({ status: 'not_collected', best_value: null, not_collected_cells: 12 });
   });
 
   it('marks tests the old server lacks as unsupported, with the server error as reason', () => {
     expect(bar('pipe', 'XADD', '2.6.17')).toMatchObject({
-      status: 'unsupported', best_rps: null, reason: "ERR unknown command 'XADD'",
+      status: 'unsupported', best_value: null, reason: "ERR unknown command 'XADD'",
     });
     expect(bar('pipe', 'XADD', '6.2.16')?.status).toBe('ok');
   });
@@ -114,8 +114,8 @@ describe('configBarsQuery', () => {
     ]);
     expect(rows.filter((r) => r.winner)).toHaveLength(1);
     const winner = rows.find((r) => r.winner);
-    expect(winner?.best_rps).toBe(Math.max(...rows.map((r) => r.best_rps ?? 0)));
-    expect(winner?.best_rps).toBe(bar('data', 'SET', '7.4.1')?.best_rps);
+    expect(winner?.best_value).toBe(Math.max(...rows.map((r) => r.best_value ?? 0)));
+    expect(winner?.best_value).toBe(bar('data', 'SET', '7.4.1')?.best_value);
   });
 
   it('shows failed builds with their reason and no figure', async () => {
@@ -123,7 +123,7 @@ describe('configBarsQuery', () => {
     const failed = rows.filter((r) => r.status === 'build_failed');
     expect(failed.map((r) => r.flag_set)).toEqual(['-Ofast', '-Ofast -flto']);
     expect(failed[0]?.reason).toContain('-Wdeprecated-ofast');
-    expect(failed.every((r) => r.best_rps === null)).toBe(true);
+    expect(failed.every((r) => r.best_value === null)).toBe(true);
   });
 
   it('tells a pending cell, a failed test and a server failure apart', async () => {

@@ -31,7 +31,7 @@ describe('trendPanels', () => {
     const gccO2 = series('-O2', 'gcc');
     for (const p of gccO2?.points ?? []) {
       const row = rows.find((r) => r.cell_id === `${p.version}|gcc|-O2`);
-      expect(p.value).toBe(row?.status === 'ok' ? row.best_rps : null);
+      expect(p.value).toBe(row?.status === 'ok' ? row.best_value : null);
     }
     // 5.0.14 was not collected at all; 6.2.16 gcc -Os is pending; 7.4.1 clang -Ofast failed to build.
     expect(gccO2?.points.find((p) => p.version === '5.0.14')).toMatchObject({ value: null, status: 'not_collected' });

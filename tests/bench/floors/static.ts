@@ -3,7 +3,7 @@
  * view, then the file of the other charts), with no database at all: the least a page drawing
  * these charts can cost.
  */
-import { chartParts } from '../../../src/app/chartData';
+import { chartParts } from '../../../src/views/chartData';
 import { fetchAnswers, fetchFirstView } from '../../../src/data/dataset';
 import { answeringRunner } from '../../../src/data/firstView';
 import { RPS } from '../../../src/vocabulary';

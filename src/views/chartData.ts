@@ -71,6 +71,38 @@ export function verdictKey(chart: string, version: string): string {
 const merged = <V>(maps: readonly ReadonlyMap<string, V>[]): Map<string, V> => new Map(maps.flatMap((m) => [...m]));
 
 /**
+ * The precision charts' verdicts (requests/second only): one query over them all, judged here
+ * (by the bootstrap), asked on the first call to `found`; a failed query is asked again next time.
+ */
+function precisionVerdictsOf(db: QueryRunner, precisionModes: readonly string[]) {
+  let found: Promise<Map<string, VersionVerdictRow>> | null = null;
+  let ready: Map<string, VersionVerdictRow> | null = null;
+  return {
+    found(): Promise<Map<string, VersionVerdictRow>> {
+      if (!found) {
+        const asked = (precisionModes.length ? db.run(precisionVerdictsQuery()) : Promise.resolve([])).then((rows) => precisionStats('verdicts', rows)).then((judged) => {
+          ready = new Map(judged.map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]));
+          return ready;
+        });
+        asked.catch(() => (found = null));
+        found = asked;
+      }
+      return found;
+    },
+    /** The verdicts once they have arrived, else null. */
+    ready: () => ready,
+  };
+}
+
+/** A state's version range among `versions` (release order), `current` the current versions. */
+function rangeOf(state: AppState, versions: readonly string[], current: readonly string[]): VersionRange {
+  const from = state.from ? versions.indexOf(state.from) : 0;
+  const to = state.to ? versions.indexOf(state.to) : versions.length - 1;
+  const currentOnly = state.releases !== 'all' && current.length < versions.length;
+  return { from, to, currentOnly, key: `${from}-${to}${currentOnly ? '-current' : ''}` };
+}
+
+/**
  * Chart data from `db`, whose versions table orders `versions` (release order), for `charts` in
  * page order (chartParts); `current` are the current versions (every version unless the plan
  * marks others).
@@ -80,21 +112,7 @@ export function createChartData(
 ): ChartData {
   const parts = chartParts(charts);
   const precise = (key: string) => precisionModes.some((m) => key.startsWith(`${m}:`));
-  // The precision charts' verdicts (requests/second only): one query over them all, judged here.
-  let precisionFound: Promise<Map<string, VersionVerdictRow>> | null = null;
-  let precisionReady: Map<string, VersionVerdictRow> | null = null;
-  const precisionVerdicts = () => {
-    if (!precisionFound) {
-      const found = (precisionModes.length ? db.run(precisionVerdictsQuery()) : Promise.resolve([])).then((rows) => precisionStats('verdicts', rows)).then((judged) => {
-        precisionReady = new Map(judged.map((r) => [verdictKey(chartKey(r.mode, r.test), r.version), r]));
-        return precisionReady;
-      });
-      // A failed query is asked again next time.
-      found.catch(() => (precisionFound = null));
-      precisionFound = found;
-    }
-    return precisionFound;
-  };
+  const precision = precisionVerdictsOf(db, precisionModes);
   const partIndex = new Map(charts.map((c, i) => [chartKey(c.mode, c.test), i < FIRST_CHUNK || parts.length === 1 ? 0 : 1]));
   const partOf = (key: string) => partIndex.get(key) ?? parts.length - 1;
   // Caches are keyed by metric, part (and range or chart): switching metrics back costs no query.
@@ -102,13 +120,9 @@ export function createChartData(
   const configCache = new Map<string, Promise<Map<string, ConfigRow[]>>>();
   const verdictCache = new Map<string, Promise<Map<string, VersionVerdictRow>>>();
   const verdictsReady = new Map<string, Map<string, VersionVerdictRow>>();
-  const range = (state: AppState): VersionRange => {
-    const from = state.from ? versions.indexOf(state.from) : 0;
-    const to = state.to ? versions.indexOf(state.to) : versions.length - 1;
-    const currentOnly = state.releases !== 'all' && current.length < versions.length;
-    return { from, to, currentOnly, key: `${from}-${to}${currentOnly ? '-current' : ''}` };
-  };
-  const rangeOf = (state: AppState) => {
+  const range = (state: AppState): VersionRange => rangeOf(state, versions, current);
+  // The whole range needs no condition (null).
+  const bounds = (state: AppState) => {
     const { from, to } = range(state);
     return from === 0 && to === versions.length - 1 ? null : { from, to };
   };
@@ -116,7 +130,7 @@ export function createChartData(
     const key = `${state.metric}|${range(state).key}|${part}`;
     let rows = versionCache.get(key);
     if (!rows) {
-      rows = db.run(versionBarsQuery(rangeOf(state), metricOf(state.metric), range(state).currentOnly, parts[part] ?? null))
+      rows = db.run(versionBarsQuery(bounds(state), metricOf(state.metric), range(state).currentOnly, parts[part] ?? null))
         .then((found) => groupBy(found, (r) => chartKey(r.mode, r.test)));
       versionCache.set(key, rows);
     }
@@ -140,7 +154,7 @@ export function createChartData(
   };
   return {
     range,
-    versionQuery: (state) => versionBarsQuery(rangeOf(state), metricOf(state.metric), range(state).currentOnly),
+    versionQuery: (state) => versionBarsQuery(bounds(state), metricOf(state.metric), range(state).currentOnly),
     chartRows: async (state, key) => (await partRows(state, partOf(key))).get(key) ?? [],
     versionRows: async (state) => merged(await Promise.all(parts.map((_, i) => partRows(state, i)))),
     configRows(mode, test, metric = 'rps') {
@@ -154,11 +168,11 @@ export function createChartData(
     },
     verdicts: async (state) => merged(await Promise.all([
       ...parts.map((_, i) => partVerdicts(state, i)),
-      ...(withPrecision(state) ? [precisionVerdicts()] : []),
+      ...(withPrecision(state) ? [precision.found()] : []),
     ])),
     chartVerdicts: (state, key) => partVerdicts(state, partOf(key)),
     verdictsIfReady: (state, key) => (precise(key)
-      ? (state.metric === 'rps' ? precisionReady : new Map())
+      ? (state.metric === 'rps' ? precision.ready() : new Map())
       : verdictsReady.get(`${partKey(state)}|${partOf(key)}`) ?? null),
     verdictsKey: (state) => `${partKey(state)}${withPrecision(state) ? '|precision' : ''}`,
   };
