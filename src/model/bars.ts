@@ -11,7 +11,10 @@ import { changeGlyph } from './metric';
 import { unstable, UNSTABLE_CV } from './stats';
 import { minorLine } from './versions';
 
-/** A sentence for why a bar has no figure. */
+/**
+ * A sentence for why a bar has no figure. A not_collected row's reason, when its metric's table
+ * gives one, says it (a latency metric's "not measured: this client prints no latency").
+ */
 export function statusText(status: Exclude<CellStatus, 'ok'>, reason: string | null): string {
   const why = reason ? `: ${reason}` : '';
   switch (status) {
@@ -24,7 +27,7 @@ export function statusText(status: Exclude<CellStatus, 'ok'>, reason: string | n
     case 'server_failed':
       return 'the server failed to start, crashed or hung in this mode';
     case 'not_collected':
-      return 'not collected yet';
+      return reason ?? 'not collected yet';
   }
 }
 
@@ -107,9 +110,9 @@ function loadText(load: MachineLoad, metric: Metric): string {
   return metric.kind === 'counted' ? 'Counted under Valgrind: the machine\'s load does not change a count' : busyText(load);
 }
 
-/** The p50 latency line (measured figures only). */
+/** The p50 latency line beside requests/second (a latency metric's bars are latencies already). */
 function latencyLines(p50: number | null, metric: Metric): string[] {
-  if (metric.kind === 'counted') return [];
+  if (metric !== RPS) return [];
   return [p50 === null ? 'p50 latency: not printed by this client' : `p50 latency ${formatMs(p50)}`];
 }
 
