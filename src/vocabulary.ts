@@ -238,6 +238,8 @@ export interface Bar {
   readonly status: CellStatus;
   /** Fill colour of a bar with a figure. */
   readonly color: string;
+  /** The label inside a bar without a figure, when its status's (not collected) is not the word: "not measured" (a latency). */
+  readonly missingLabel?: string;
   /** The fastest: a heavier outline, and a star unless it is a tie. */
   readonly winner: boolean;
   /**

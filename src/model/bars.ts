@@ -110,6 +110,11 @@ function loadText(load: MachineLoad, metric: Metric): string {
   return metric.kind === 'counted' ? 'Counted under Valgrind: the machine\'s load does not change a count' : busyText(load);
 }
 
+/** A latency's missing figure is "not measured" (its runs may be collected, without a latency): the bar says so. */
+function missingLabel(status: CellStatus, metric: Metric): Pick<Bar, 'missingLabel'> {
+  return status === 'not_collected' && metric.latencyColumn !== null ? { missingLabel: 'not measured' } : {};
+}
+
 /** The p50 latency line beside requests/second (a latency metric's bars are latencies already). */
 function latencyLines(p50: number | null, metric: Metric): string[] {
   if (metric !== RPS) return [];
@@ -141,7 +146,7 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
     const status = row.status === 'ok' ? 'not_collected' : row.status;
     const text = statusText(status, row.reason);
     return {
-      key: row.version, label: row.version, group: '', value: null, status, color: '', winner: false,
+      key: row.version, label: row.version, group: '', value: null, status, color: '', winner: false, ...missingLabel(status, metric),
       ariaLabel: `Redis ${row.version}: no figure, ${text}. Show its configurations.`,
       tooltip: [`Redis ${row.version}: no figure`, capitalize(text), configurationsText(row), 'Click for its configurations'],
     };
@@ -194,7 +199,7 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
     const status = row.status === 'ok' ? 'not_collected' : row.status;
     const text = statusText(status, row.reason);
     return {
-      ...common, value: null, status, color: '', winner: false,
+      ...common, value: null, status, color: '', winner: false, ...missingLabel(status, metric),
       ariaLabel: `Redis ${version} ${name}: no figure, ${text}. Back to all versions.`,
       tooltip: [`${name}: no figure`, capitalize(text), ...flags, 'Click to return to all versions'],
     };

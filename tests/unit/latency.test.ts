@@ -8,8 +8,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { statusText, versionBar } from '../../src/model/bars';
 import { decodeState } from '../../src/model/state';
 import { configBarsQuery, versionBarsQuery } from '../../src/sql/charts';
+import { compareQuery } from '../../src/sql/compare';
+import { effectsQuery } from '../../src/sql/effects';
 import { LATENCY_STATUS_SQL, lazyReaders } from '../../src/sql/load';
-import { query } from '../../src/sql/query';
+import { query, type Query } from '../../src/sql/query';
+import { statusGridQuery } from '../../src/sql/status';
+import { summaryQuery } from '../../src/sql/summary';
+import { versionVerdictsQuery } from '../../src/sql/verdicts';
 import { INSTRUMENT_IDS, LATENCY_METRICS, METRIC_IDS, METRICS } from '../../src/vocabulary';
 import { type FixtureDb, openFixtureDb, rewrittenFixture } from '../support/fixture-db';
 
@@ -89,9 +94,25 @@ describe('the latency metrics', () => {
     const bar = versionBar(p50!, () => 'blue', undefined, P50);
     expect(bar.value).toBeNull();
     expect(bar.tooltip).toContain('Not measured: this client prints no latency');
+    expect(bar.missingLabel).toBe('not measured');
+    expect(versionBar({ ...p50!, reason: null }, () => 'blue', undefined, METRICS.rps).missingLabel).toBeUndefined();
     // Other versions keep their figures.
     const [p50Of726] = (await db.runner.run(versionBarsQuery(null, P50))).filter((r) => r.mode === 'data' && r.test === 'SET' && r.version === '7.2.6');
     expect(p50Of726?.best_rps).toBeGreaterThan(0);
+  });
+
+  it('answer every section\'s queries, with the lowest latency as the best', async () => {
+    const [older, newer] = fx.versions.slice(-2);
+    const base = fx.catalog.configs[0];
+    expect(base && older && newer).toBeTruthy();
+    if (!base || !older || !newer) return;
+    for (const m of LATENCY_METRICS) {
+      const queries: Query<unknown>[] = [summaryQuery(base, m), effectsQuery(m), versionVerdictsQuery(m), statusGridQuery(m),
+        compareQuery({ version: older, config: null }, { version: newer, config: null }, m)];
+      for (const q of queries) expect((await fx.runner.run(q)).length, `${m.id}: ${q.sql.slice(0, 60)}`).toBeGreaterThan(0);
+    }
+    // The status grid is the throughput runs' under any measured metric.
+    expect(await fx.runner.run(statusGridQuery(P50))).toEqual(await fx.runner.run(statusGridQuery(METRICS.rps)));
   });
 
   it('keep requests/second\'s words for a cell not collected at all', () => {
