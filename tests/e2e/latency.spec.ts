@@ -1,12 +1,13 @@
 /**
  * The latencies as page metrics: a link names one (?metric=p50), every chart draws it in ms with
  * lower as better and the note on where it restates throughput, the metric control switches to
- * another (p99's column is lazy: fetched only then), and back to requests/second.
+ * another (p99's column is lazy: fetched only then), and back to requests/second; results without
+ * a latency (a client that prints none) are "not measured", never zero.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { versionBarsQuery } from '../../src/sql/charts';
 import { METRICS } from '../../src/vocabulary';
-import { openFixtureDb } from '../support/fixture-db';
+import { openFixtureDb, rewrittenFixture } from '../support/fixture-db';
 import { bar, chart, dataRequests, screenshot, waitForCharts } from './helpers';
 
 const metricRadio = (page: Page, id: string) => page.locator(`input[name="metric"][value="${id}"]`);
@@ -57,4 +58,22 @@ test('p50 from a link: charts in ms, lower is better, then p99 and requests/seco
   await page.goBack();
   await expect(metricRadio(page, 'p99')).toBeChecked();
   await expect(figure).toHaveAttribute('data-metric', 'p99');
+});
+
+test('results without a p50 draw every p50 bar as "not measured", while requests/second keeps its figures', async ({ page }) => {
+  const body = Buffer.from(await rewrittenFixture('results', 'SELECT * REPLACE (NULL::DOUBLE AS p50_latency_ms) FROM fixture'));
+  await page.route('**/data/results.parquet', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body }));
+  // Without the first view the page reads the published results.parquet (not the build's split files).
+  await page.route('**/data/first-view.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.goto('./?metric=p50');
+  await expect(page.locator('main#charts')).toHaveAttribute('aria-busy', 'false', { timeout: 45_000 });
+  const figure = chart(page, 'data:SET');
+  await expect(figure).toHaveAttribute('data-metric', 'p50');
+  await expect(figure.locator('g.bar[data-status="not_collected"]')).toHaveCount(7);
+  await expect(figure.locator('g.bar[data-status="ok"]')).toHaveCount(0);
+  await expect(bar(figure, '7.4.1').locator('text.status-label')).toHaveText('not measured');
+  await expect(bar(figure, '7.4.1')).toHaveAccessibleName(/no figure, not measured: this client prints no latency/);
+  await metricLabel(page, 'rps').click();
+  await expect(figure).toHaveAttribute('data-metric', 'rps');
+  await expect(bar(figure, '7.4.1')).toHaveAttribute('data-status', 'ok');
 });
