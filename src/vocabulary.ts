@@ -54,15 +54,24 @@ export interface SideRef {
 
 /**
  * The page's metric: what every chart, verdict and geometric mean is computed on. Requests per
- * second is measured (higher is better); instructions, estimated cycles, simulated L1 and
- * last-level cache misses and branch mispredictions per request are counted under Valgrind
- * (collector count: lower is better, one dataset for every hardware class). Everything that
- * depends on the direction reads it from here, so a view never inverts a number on its own.
+ * second and the p50, p95 and p99 latency are measured in the throughput runs (per hardware
+ * class; requests/second higher is better, a latency lower); instructions, estimated cycles,
+ * simulated L1 and last-level cache misses and branch mispredictions per request are counted
+ * under Valgrind (collector count: lower is better, one dataset for every hardware class).
+ * Everything that depends on the direction reads it from here, so a view never inverts a number
+ * on its own.
  */
-export type MetricId = 'rps' | 'ir' | 'cycles' | 'l1' | 'll' | 'branch';
+export type MetricId = 'rps' | 'p50' | 'p95' | 'p99' | 'ir' | 'cycles' | 'l1' | 'll' | 'branch';
 
-/** The metrics in the control's order; the first is the default. */
-export const METRIC_IDS: readonly MetricId[] = ['rps', 'ir', 'cycles', 'l1', 'll', 'branch'];
+/** Every metric, in the control's order (the default is state.ts's DEFAULTS.metric). */
+export const METRIC_IDS: readonly MetricId[] = ['rps', 'p50', 'p95', 'p99', 'ir', 'cycles', 'l1', 'll', 'branch'];
+
+/**
+ * The instruments the summary compares with one another (src/model/summary.ts, instrumentLines):
+ * requests/second and the counted metrics. The latencies are left out: they come from the same
+ * runs as requests/second and, in a closed loop of clients, restate it (LATENCY_NOTE).
+ */
+export const INSTRUMENT_IDS: readonly MetricId[] = ['rps', 'ir', 'cycles', 'l1', 'll', 'branch'];
 
 /** One metric: its direction, the table its figures come from, and its words. */
 export interface Metric {
@@ -77,8 +86,10 @@ export interface Metric {
    * metric's unit (for a cost the lowest and the highest), score ranks the best first.
    */
   readonly table: string;
-  /** The column of counts a counted metric reads (null for the measured one). */
+  /** The column of counts a counted metric reads (null for a measured one). */
   readonly countColumn: string | null;
+  /** The column of results a latency metric reads (results.p50_latency_ms, ...; null for the others). */
+  readonly latencyColumn: string | null;
   /** The control's label: "instructions per request (counted)". */
   readonly label: string;
   /** What a figure is, for captions: "instructions per request". */
@@ -87,7 +98,7 @@ export interface Metric {
   readonly spoken: string;
   /** Unit after a number: "req/s", "instr/req". */
   readonly unit: string;
-  /** The best configuration: "fastest" or "cheapest". */
+  /** The best configuration: "fastest", "cheapest" or "lowest-latency". */
   readonly best: string;
   /** Better and worse beyond noise: "faster"/"slower", "cheaper"/"costlier". */
   readonly better: string;
@@ -96,16 +107,17 @@ export interface Metric {
   readonly direction: string;
   /**
    * The step, in the metric's unit, by which a version's configurations are ranked to pick its
-   * winner (an exact integer score: cell_status, countStatusSql): a hundredth of a request per
-   * second or of an instruction; a millionth of a miss, of which a request has few (or none).
+   * winner (an exact integer score: cell_status, countStatusSql, latencyStatusSql): a hundredth of a
+   * request per second or of an instruction; a thousandth of a millisecond (the client prints
+   * three decimals); a millionth of a miss, of which a request has few (or none).
    */
   readonly resolution: number;
-  /** What the figure is when its name does not say enough (the simulated misses): shown with the charts and in the summary. */
+  /** What the figure is when its name does not say enough (the simulated misses, the latencies): shown with the charts. */
   readonly note?: string;
 }
 
 const COUNTED = {
-  lower: true, kind: 'counted', best: 'cheapest', better: 'cheaper', worse: 'costlier', direction: 'lower is better', resolution: 0.01,
+  lower: true, kind: 'counted', latencyColumn: null, best: 'cheapest', better: 'cheaper', worse: 'costlier', direction: 'lower is better', resolution: 0.01,
 } as const;
 
 /**
@@ -135,12 +147,41 @@ export const COUNT_WORKLOAD_NOTE =
   'the mode it enters under Valgrind (no thread cache, a quarantine of freed memory), so it allocates as it does natively. ' +
   'Details: docs/method.md in the repository.';
 
+/**
+ * Where a latency only restates throughput (docs/site.md, "Latency"): the clients keep 50
+ * connections (-c 50) in a closed loop, so by Little's law p50 follows 50 / requests per second;
+ * in pipe mode every request of a pipeline is recorded with the pipeline's figure.
+ */
+export const LATENCY_NOTE =
+  'Latency as redis-benchmark reports it: from writing a request to the first read of its reply, the round trip included. ' +
+  'The client keeps 50 connections (-c 50) in a closed loop, each sending its next request when its reply comes, ' +
+  'so p50 follows 50 / requests per second (Little\'s law): it restates the throughput more than it adds to it. ' +
+  'In pipe mode (-P 1000) every request of a pipeline of 1,000 is recorded with the pipeline\'s figure, from its first write to the first read of its replies. ' +
+  'p95 and p99 describe the tail. Details: docs/site.md in the repository.';
+
+const LATENCY = {
+  lower: true, kind: 'measured', countColumn: null, unit: 'ms', best: 'lowest-latency', better: 'lower', worse: 'higher',
+  direction: 'lower is better', resolution: 0.001, note: LATENCY_NOTE,
+} as const;
+
 /** Every metric by id. */
 export const METRICS: Readonly<Record<MetricId, Metric>> = {
   rps: {
-    id: 'rps', lower: false, kind: 'measured', table: 'cell_status', countColumn: null, label: 'requests/second (measured)',
+    id: 'rps', lower: false, kind: 'measured', table: 'cell_status', countColumn: null, latencyColumn: null, label: 'requests/second (measured)',
     name: 'requests/second', spoken: 'requests per second', unit: 'req/s', best: 'fastest', better: 'faster', worse: 'slower', direction: 'higher is better',
     resolution: 0.01,
+  },
+  p50: {
+    id: 'p50', ...LATENCY, table: 'p50_status', latencyColumn: 'p50_latency_ms', label: 'p50 latency (measured)',
+    name: 'p50 latency', spoken: 'milliseconds p50 latency',
+  },
+  p95: {
+    id: 'p95', ...LATENCY, table: 'p95_status', latencyColumn: 'p95_latency_ms', label: 'p95 latency (measured)',
+    name: 'p95 latency', spoken: 'milliseconds p95 latency',
+  },
+  p99: {
+    id: 'p99', ...LATENCY, table: 'p99_status', latencyColumn: 'p99_latency_ms', label: 'p99 latency (measured)',
+    name: 'p99 latency', spoken: 'milliseconds p99 latency',
   },
   ir: {
     id: 'ir', ...COUNTED, table: 'ir_status', countColumn: 'instructions_per_request', label: 'instructions per request (counted)',
@@ -166,6 +207,9 @@ export const METRICS: Readonly<Record<MetricId, Metric>> = {
 
 /** The counted metrics (each with a table of counts and a column), in the control's order. */
 export const COUNTED_METRICS: readonly Metric[] = METRIC_IDS.map((id) => METRICS[id]).filter((m) => m.kind === 'counted');
+
+/** The latency metrics (each with a column of results), in the control's order. */
+export const LATENCY_METRICS: readonly Metric[] = METRIC_IDS.map((id) => METRICS[id]).filter((m) => m.latencyColumn !== null);
 
 /** The default metric: requests per second. */
 export const RPS: Metric = METRICS.rps;
@@ -201,6 +245,8 @@ export interface Bar {
   readonly status: CellStatus;
   /** Fill colour of a bar with a figure. */
   readonly color: string;
+  /** The label inside a bar without a figure, when its status's (not collected) is not the word: "not measured" (a latency). */
+  readonly missingLabel?: string;
   /** The fastest: a heavier outline, and a star unless it is a tie. */
   readonly winner: boolean;
   /**

@@ -23,7 +23,7 @@ import { releaseCausesQuery } from '../sql/releaseCauses';
 import { releaseChangesQuery } from '../sql/releaseChanges';
 import { summaryItemsQuery, summaryQuery } from '../sql/summary';
 import { versionVerdictsQuery } from '../sql/verdicts';
-import { METRIC_IDS, type MetricId, METRICS, metricOf, RPS } from '../vocabulary';
+import { INSTRUMENT_IDS, type MetricId, METRICS, metricOf, RPS } from '../vocabulary';
 import { chartParts } from '../views/chartData';
 
 /** Queries whose answers the build writes into one file. */
@@ -100,7 +100,7 @@ export function firstViewQueries(catalog: Catalog): FirstViewQueries {
         queries: [
           countedFiguresQuery(), effectsQuery(metric), winnerTallyQuery(), spreadQuery(), testDurationQuery(),
           // The summary's scores in every metric (its line on the best build under each).
-          ...(base ? [summaryItemsQuery(base, null, metric), ...METRIC_IDS.map((id) => summaryQuery(base, metricOf(id)))] : []),
+          ...(base ? [summaryItemsQuery(base, null, metric), ...INSTRUMENT_IDS.map((id) => summaryQuery(base, metricOf(id)))] : []),
           ...(sides ? [compareQuery(sides.a, sides.b, metric)] : []),
           ...(classes && base ? [hardwareRatiosQuery(classes.a.label, classes.b.label), hardwareRankingQuery(classes.a.label, classes.b.label, base)] : []),
           ...(pairs.length ? [releaseChangesQuery(pairs, METRICS.ir), releaseCausesQuery(pairs, catalog.depColumns)] : []),

@@ -219,7 +219,7 @@ function initialState(catalog: StateCatalog): AppState {
 /**
  * The state after a change of the controls; Reset is for the filters: an open console and the
  * hardware stay as they are. The precision modes measure requests/second only: picking one shows
- * requests/second, and picking a counted metric there goes back to the reference modes.
+ * requests/second, and picking another metric there goes back to the reference modes.
  */
 function patched(state: AppState, patch: StatePatch, versions: readonly string[], precisionModes: readonly string[]): AppState {
   const { reset, ...fields } = patch;

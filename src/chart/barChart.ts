@@ -255,7 +255,7 @@ function drawBar(g: Selection<SVGGElement, unknown, null, undefined>, b: Bar, la
     .attr('y', shape.attr('y')).attr('height', shape.attr('height'));
   const busy = busyInside(b, y, layout);
   const unstable = unstableInside(b, y, layout);
-  const label = missing ? missing.label : busy ? '⚠ busy' : unstable ? '⚠ unstable' : '';
+  const label = missing ? b.missingLabel ?? missing.label : busy ? '⚠ busy' : unstable ? '⚠ unstable' : '';
   barPart(g, 'text', 'status-label', label !== '')
     ?.text(label)
     .attr('transform', `translate(${x + bandwidth / 2},${base - 6}) rotate(-90)`)

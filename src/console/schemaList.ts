@@ -5,8 +5,8 @@
  */
 import type { Database } from '../data/duckdb';
 import { TABLES } from '../sql/schema';
-import { COUNTED_METRICS } from '../vocabulary';
-import { CELL_STATUS_SQL, countStatusSql, PLAN_VERSIONS_SQL } from '../sql/load';
+import { COUNTED_METRICS, LATENCY_METRICS } from '../vocabulary';
+import { CELL_STATUS_SQL, countStatusSql, latencyStatusSql, PLAN_VERSIONS_SQL } from '../sql/load';
 import { sqlLiteral } from '../sql/scan';
 import { h } from '../ui/dom';
 
@@ -30,6 +30,14 @@ const COUNTED_NOTES = Object.fromEntries(COUNTED_METRICS.map((m) => [m.table, {
   note: `Built at page load (a view): cell_status's rows and columns for ${m.name}, counts.${m.countColumn ?? ''}; `
     + 'best_value and worst_value hold the cheapest and the costliest repeat, band_floor the metric\'s rebuild band (rebuild_bands, 0 without one). The charts read it under that metric.',
   sql: countStatusSql(m),
+}]));
+
+/** Each latency metric's view (p50_status, p95_status, p99_status): what it holds and how it is built. */
+const LATENCY_NOTES = Object.fromEntries(LATENCY_METRICS.map((m) => [m.table, {
+  tag: 'derived',
+  note: `Built at page load (a view): cell_status's rows and columns of the reference modes for ${m.name}, results.${m.latencyColumn ?? ''} (ms); `
+    + 'best_rps and min_rps hold the lowest and the highest repeat, band_floor 0 (requests/second\'s noise rule). The charts read it under that metric.',
+  sql: latencyStatusSql(m),
 }]));
 
 /** What a table is when it is not simply a published file: its tag in the list, a note, and how it is built. */
@@ -74,6 +82,7 @@ const NOTES: Readonly<Record<string, { tag: string; note: string; sql?: string }
     note: 'rebuild_bands.parquet as published: per counted metric, the largest relative difference between two counted builds of one cell from the same inputs (band), the floor of its noise bands; empty when the data has no such file. Each metric\'s table carries it as band_floor.',
   },
   ...COUNTED_NOTES,
+  ...LATENCY_NOTES,
   versions: { tag: 'derived', note: 'Built at page load: each planned version and its release order (ord, 0 = oldest).', sql: PLAN_VERSIONS_SQL },
 };
 

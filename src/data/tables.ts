@@ -5,7 +5,7 @@
 import { type HardwareClass, hardwareSlug, pickHardware } from '../model/hardware';
 import { sortVersions } from '../model/versions';
 import { hardwareClassesQuery, hardwareViewsSql } from '../sql/hardware';
-import { catalogQuery, CELL_STATUS_SQL, COUNT_STATUS_SQL, createTableSql, PLAN_VERSIONS_SQL, planViewsSql, PRECISION_CHART_ORDER, versionsTableSql } from '../sql/load';
+import { catalogQuery, CELL_STATUS_SQL, COUNT_STATUS_SQL, createTableSql, LATENCY_STATUS_SQL, PLAN_VERSIONS_SQL, planViewsSql, PRECISION_CHART_ORDER, versionsTableSql } from '../sql/load';
 import { query, type QueryRunner } from '../sql/query';
 import type { ConfigRef } from '../vocabulary';
 import { TABLES, tableFile, type TableName } from '../sql/schema';
@@ -78,7 +78,7 @@ export async function prepareTables(
     selectedHardware = pickHardware(classes, hardware);
     rows = await runner.run({
       ...catalogQuery(),
-      sql: [hardwareViewsSql(selectedHardware?.label ?? null, !extended), CELL_STATUS_SQL, COUNT_STATUS_SQL, PLAN_VERSIONS_SQL, catalogQuery().sql].join(';\n'),
+      sql: [hardwareViewsSql(selectedHardware?.label ?? null, !extended), CELL_STATUS_SQL, COUNT_STATUS_SQL, LATENCY_STATUS_SQL, PLAN_VERSIONS_SQL, catalogQuery().sql].join(';\n'),
     });
   } catch (err) {
     for (const [i, table] of TABLES.entries()) {

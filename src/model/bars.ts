@@ -11,7 +11,10 @@ import { changeGlyph } from './metric';
 import { unstable, UNSTABLE_CV } from './stats';
 import { minorLine } from './versions';
 
-/** A sentence for why a bar has no figure. */
+/**
+ * A sentence for why a bar has no figure. A not_collected row's reason, when its metric's table
+ * gives one, says it (a latency metric's "not measured: this client prints no latency").
+ */
 export function statusText(status: Exclude<CellStatus, 'ok'>, reason: string | null): string {
   const why = reason ? `: ${reason}` : '';
   switch (status) {
@@ -24,7 +27,7 @@ export function statusText(status: Exclude<CellStatus, 'ok'>, reason: string | n
     case 'server_failed':
       return 'the server failed to start, crashed or hung in this mode';
     case 'not_collected':
-      return 'not collected yet';
+      return reason ?? 'not collected yet';
   }
 }
 
@@ -119,9 +122,14 @@ function loadText(load: MachineLoad, metric: Metric): string {
   return metric.kind === 'counted' ? 'Counted under Valgrind: the machine\'s load does not change a count' : busyText(load);
 }
 
-/** The p50 latency line (measured figures only). */
+/** A latency's missing figure is "not measured" (its runs may be collected, without a latency): the bar says so. */
+function missingLabel(status: CellStatus, metric: Metric): Pick<Bar, 'missingLabel'> {
+  return status === 'not_collected' && metric.latencyColumn !== null ? { missingLabel: 'not measured' } : {};
+}
+
+/** The p50 latency line beside requests/second (a latency metric's bars are latencies already). */
 function latencyLines(p50: number | null, metric: Metric): string[] {
-  if (metric.kind === 'counted') return [];
+  if (metric !== RPS) return [];
   return [p50 === null ? 'p50 latency: not printed by this client' : `p50 latency ${formatMs(p50)}`];
 }
 
@@ -150,7 +158,7 @@ export function versionBar(row: VersionRow, colorOf: (compiler: string) => strin
     const status = row.status === 'ok' ? 'not_collected' : row.status;
     const text = statusText(status, row.reason);
     return {
-      key: row.version, label: row.version, group: '', value: null, status, color: '', winner: false,
+      key: row.version, label: row.version, group: '', value: null, status, color: '', winner: false, ...missingLabel(status, metric),
       ariaLabel: `Redis ${row.version}: no figure, ${text}. Show its configurations.`,
       tooltip: [`Redis ${row.version}: no figure`, capitalize(text), configurationsText(row), 'Click for its configurations'],
     };
@@ -204,7 +212,7 @@ export function configBar(row: ConfigRow, colorOf: (compiler: string) => string,
     const status = row.status === 'ok' ? 'not_collected' : row.status;
     const text = statusText(status, row.reason);
     return {
-      ...common, value: null, status, color: '', winner: false,
+      ...common, value: null, status, color: '', winner: false, ...missingLabel(status, metric),
       ariaLabel: `Redis ${version} ${name}: no figure, ${text}. Back to all versions.`,
       tooltip: [`${name}: no figure`, capitalize(text), ...flags, 'Click to return to all versions'],
     };

@@ -35,7 +35,7 @@ export function factorHeadlines(rows: readonly EffectRow[], metric: Metric): { m
   const glyph = verdictGlyphs(metric);
   return effectModes(rows).map((mode) => ({
     mode,
-    lead: `${mode} mode, all versions${metric.kind === 'counted' ? `, ${metric.name}` : ''}: `,
+    lead: `${mode} mode, all versions${metric.id === 'rps' ? '' : `, ${metric.name}`}: `,
     text: rows.filter((r) => r.mode === mode && r.version === null).map((r) => `${effectName(r)} ${glyph[r.verdict]} ${formatChange(r.ratio)}`).join(' · '),
   }));
 }

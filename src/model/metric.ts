@@ -5,11 +5,11 @@
 import type { Metric } from '../vocabulary';
 
 /**
- * The metric as a title names it after what is shown: '' for requests/second (the page's
- * default, named by every title already), ", instructions per request (counted)" for a count.
+ * The metric as a title names it after what is shown: '' for requests/second (named by every
+ * title already), ", instructions per request (counted)" for a count, ", p50 latency (measured)".
  */
 export function metricSuffix(metric: Metric): string {
-  return metric.kind === 'counted' ? `, ${metric.label}` : '';
+  return metric.id === 'rps' ? '' : `, ${metric.label}`;
 }
 
 /** The formula of the estimated cycles (iai's), as the page and the docs print it. */

@@ -5,7 +5,7 @@
  */
 import type { CountCoverageRow, SpreadRow, WinnerTallyRow } from '../sql/counted';
 import type { SummaryRow } from '../sql/summary';
-import { type Metric, METRIC_IDS, metricOf } from '../vocabulary';
+import { INSTRUMENT_IDS, type Metric, metricOf } from '../vocabulary';
 import { configName, formatChange, verdictText } from './changeText';
 import { formatPercent } from './format';
 import { spearman } from './ranking';
@@ -57,7 +57,7 @@ export function bestPerMetricText(scores: readonly (readonly [Metric, readonly S
 
 /** One mode's tally of chart winners under each metric: "requests/second 0 of 60, …". */
 export function winnerTallyText(rows: readonly WinnerTallyRow[], mode: string): string {
-  const parts = METRIC_IDS.map((id) => {
+  const parts = INSTRUMENT_IDS.map((id) => {
     const r = rows.find((x) => x.mode === mode && x.metric === id);
     const metric = metricOf(id);
     if (!r) return `${metric.name}: not collected yet`;
@@ -101,7 +101,7 @@ export function correlationText(c: OrderCorrelation, mode: string, cost: Metric)
 export function spreadText(rows: readonly SpreadRow[], mode: string): string {
   // Counted spreads are thousandths of a percent: they need the digits.
   const pct = (x: number | null) => (x === null ? '–' : x < 0.01 ? `${(x * 100).toFixed(3)}%` : formatPercent(x));
-  const parts = METRIC_IDS.map((id) => {
+  const parts = INSTRUMENT_IDS.map((id) => {
     const r = rows.find((x) => x.mode === mode && x.metric === id);
     const name = metricOf(id).name;
     return r && r.figures > 0 ? `${name} median ${pct(r.median)}, p99 ${pct(r.p99)}, max ${pct(r.max)} (${r.figures} figures)` : `${name}: no repeats yet`;

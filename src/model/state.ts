@@ -8,7 +8,7 @@
  *   &base=clang|-O2&scope=7.4.1&a=7.2.6&b=7.4.1&vs=intel-r-xeon-r-processor-2-cores&cell=7.4.1|clang|-Ofast&section=compare
  *   (analysisState.ts)
  */
-import { METRIC_IDS, type MetricId, type Protocol } from '../vocabulary';
+import { METRIC_IDS, type MetricId, METRICS, type Protocol } from '../vocabulary';
 import {
   ANALYSIS_DEFAULTS, ANALYSIS_PARAMS, type AnalysisState, decodeAnalysis, encodeAnalysis, reconcileAnalysis,
 } from './analysisState';
@@ -36,7 +36,7 @@ export interface AppState extends AnalysisState {
    * reference ones. Like the hardware, it decides what every table holds: a change loads the page anew.
    */
   readonly ext: boolean;
-  /** The metric every view shows (src/vocabulary.ts): measured requests/second, or a counted cost per request. */
+  /** The metric every view shows (src/vocabulary.ts): measured requests/second or latency, or a counted cost per request. */
   readonly metric: MetricId;
   /** Axis view for every chart on the page. */
   readonly view: AxisView;
@@ -317,7 +317,9 @@ function reconcileMode(state: AppState, catalog: Catalog, problems: string[]): P
   }
   if (protocolOf(state.mode, catalog.precisionModes) === 'precision' && state.metric !== 'rps') {
     // The default metric gives way silently: only a metric the link names is worth a notice.
-    if (state.metric !== DEFAULTS.metric) problems.push('The precision modes are measured in requests/second only (nothing is counted under Valgrind in them); showing requests/second.');
+    if (state.metric !== DEFAULTS.metric) problems.push(METRICS[state.metric].kind === 'measured'
+      ? 'The precision modes are judged in requests/second only (their rounds\' statistics); showing requests/second.'
+      : 'The precision modes are measured in requests/second only (nothing is counted under Valgrind in them); showing requests/second.');
     return { mode: state.mode, metric: 'rps' };
   }
   return { mode: state.mode, metric: state.metric };

@@ -6,7 +6,7 @@
  */
 import type { SpreadRow, WinnerTallyRow } from '../sql/counted';
 import type { SummaryItemRow, SummaryRow } from '../sql/summary';
-import { type ConfigRef, type HeatTableData, type Metric, METRIC_IDS, metricOf, METRICS, RPS, type StripRow } from '../vocabulary';
+import { type ConfigRef, type HeatTableData, INSTRUMENT_IDS, type Metric, metricOf, METRICS, RPS, type StripRow } from '../vocabulary';
 import { configKey } from './analysisState';
 import { changeText, configName, countsNote, countsText, formatChange, verdictGlyphs, verdictText } from './changeText';
 import {
@@ -96,7 +96,7 @@ export function summaryStrip(
   return {
     rows,
     label: `${mode} mode, ${where}: change in ${metric.name} (${metric.direction}) of each configuration against ${configName(base)}, one dot per test`,
-    caption: `${mode} mode${metric.kind === 'counted' ? ` · ${metric.name}` : ''} · ${where} · against ${configName(base)}`,
+    caption: `${mode} mode${metric.id === 'rps' ? '' : ` · ${metric.name}`} · ${where} · against ${configName(base)}`,
   };
 }
 
@@ -151,17 +151,17 @@ export type InstrumentLine = 'best' | 'winners' | 'spread' | 'correlation';
 /**
  * Per mode, how the instruments compare: the best configuration under each metric, how many
  * chart winners each decides beyond noise, each one's repeat spread, and how cost and speed order
- * the builds. `scores` holds each metric's summary rows against `base` (METRIC_IDS order);
- * `metric` is the one shown, whose cost (or instructions, under requests/second) is correlated.
+ * the builds. `scores` holds each metric's summary rows against `base` (INSTRUMENT_IDS order);
+ * `metric` is the one shown, whose cost (or instructions, under a measured metric) is correlated.
  */
 export function instrumentLines(
   base: ConfigRef, metric: Metric, tally: readonly WinnerTallyRow[], spreads: readonly SpreadRow[], scores: readonly (readonly SummaryRow[])[],
 ): { mode: string; line: InstrumentLine; text: string }[] {
-  const cost = metric.lower ? metric : METRICS.ir;
-  const scoresOf = (m: Metric) => scores[METRIC_IDS.indexOf(m.id)] ?? [];
+  const cost = metric.kind === 'counted' ? metric : METRICS.ir;
+  const scoresOf = (m: Metric) => scores[INSTRUMENT_IDS.indexOf(m.id)] ?? [];
   const modes = [...new Set([...tally.map((r) => r.mode), ...scoresOf(RPS).map((r) => r.mode)])];
   return modes.flatMap((mode) => [
-    { mode, line: 'best' as const, text: bestPerMetricText(METRIC_IDS.map((id) => [metricOf(id), scoresOf(metricOf(id))] as const), mode, configName(base)) },
+    { mode, line: 'best' as const, text: bestPerMetricText(INSTRUMENT_IDS.map((id) => [metricOf(id), scoresOf(metricOf(id))] as const), mode, configName(base)) },
     { mode, line: 'winners' as const, text: winnerTallyText(tally, mode) },
     { mode, line: 'spread' as const, text: spreadText(spreads, mode) },
     { mode, line: 'correlation' as const, text: correlationText(costThroughputCorrelation(scoresOf(cost), scoresOf(RPS), mode), mode, cost) },

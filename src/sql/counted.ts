@@ -2,7 +2,7 @@
  * Queries about the counted metrics as a whole: whether any count is published, and how many
  * chart winners each metric decides beyond noise (the summary's comparison of the instruments).
  */
-import { METRIC_IDS, type MetricId, metricOf } from '../vocabulary';
+import { INSTRUMENT_IDS, type MetricId, metricOf } from '../vocabulary';
 import { cellSpreadSql } from './noise';
 import { query, type Query } from './query';
 import { versionVerdictsQuery } from './verdicts';
@@ -31,13 +31,13 @@ export interface WinnerTallyRow {
  * how they are called; a version with one configuration measured has nothing to decide.
  */
 export function winnerTallyQuery(): Query<WinnerTallyRow> {
-  const parts = METRIC_IDS.map((id) => `SELECT '${id}' AS metric, mode,
+  const parts = INSTRUMENT_IDS.map((id) => `SELECT '${id}' AS metric, mode,
        count(*) FILTER (WHERE winner_call <> 'alone')::INTEGER AS contests,
        count(*) FILTER (WHERE winner_call = 'clear')::INTEGER AS clear,
        count(*) FILTER (WHERE winner_call = 'tie')::INTEGER AS ties,
        count(*) FILTER (WHERE winner_call = 'unknown')::INTEGER AS unknown
 FROM (${versionVerdictsQuery(metricOf(id)).sql}) GROUP BY mode`);
-  return query(`SELECT * FROM (${parts.join('\nUNION ALL\n')}) ORDER BY mode, CASE metric ${METRIC_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(' ')} END`);
+  return query(`SELECT * FROM (${parts.join('\nUNION ALL\n')}) ORDER BY mode, CASE metric ${INSTRUMENT_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(' ')} END`);
 }
 
 /** The repeat spread of one metric in one mode, over its (cell, test) figures with two or more repeats. */
@@ -54,12 +54,12 @@ export interface SpreadRow {
 
 /** The measured repeat spread (noise.ts) of every metric per mode: what its noise bands are made of. */
 export function spreadQuery(): Query<SpreadRow> {
-  const parts = METRIC_IDS.map((id) => `SELECT '${id}' AS metric, mode, ${cellSpreadSql()} AS spread FROM ${metricOf(id).table} WHERE status = 'ok' AND protocol = 'reference'`);
+  const parts = INSTRUMENT_IDS.map((id) => `SELECT '${id}' AS metric, mode, ${cellSpreadSql()} AS spread FROM ${metricOf(id).table} WHERE status = 'ok' AND protocol = 'reference'`);
   return query(`SELECT metric, mode, count(spread)::INTEGER AS figures, median(spread) AS median,
        quantile_cont(spread, 0.99) AS p99, max(spread) AS max
 FROM (${parts.join('\nUNION ALL\n')})
 GROUP BY metric, mode
-ORDER BY mode, CASE metric ${METRIC_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(' ')} END`);
+ORDER BY mode, CASE metric ${INSTRUMENT_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(' ')} END`);
 }
 
 /** How far the counted instrument got in one mode. */
@@ -114,7 +114,7 @@ export interface RebuildBandRow {
 
 /** Every counted metric's rebuild band, in the metrics' order; no rows when the data has no rebuild_bands file. */
 export function rebuildBandsQuery(): Query<RebuildBandRow> {
-  const counted = METRIC_IDS.filter((id) => metricOf(id).countColumn);
+  const counted = INSTRUMENT_IDS.filter((id) => metricOf(id).countColumn);
   const ids = counted.map((id) => `WHEN '${metricOf(id).countColumn}' THEN '${id}'`).join(' ');
   const order = counted.map((id, i) => `WHEN '${metricOf(id).countColumn}' THEN ${i}`).join(' ');
   return query(`SELECT CASE metric ${ids} END AS metric, band, p95, pairs, identical_code_pairs, cells

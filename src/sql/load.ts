@@ -3,7 +3,7 @@
  * cell_status every chart query reads. All aggregation lives here and in charts.ts, in SQL.
  */
 import { LAZY_COLUMNS, lazyTable, OPTIONAL_COLUMNS, SCHEMA, storedName, type TableName, tableFile } from './schema';
-import { COUNT_REPEATS, COUNTED_METRICS, type Metric, MIN_TIME_SECONDS, RPS } from '../vocabulary';
+import { COUNT_REPEATS, COUNTED_METRICS, LATENCY_METRICS, type Metric, MIN_TIME_SECONDS, RPS } from '../vocabulary';
 import { query, type Query } from './query';
 import { depColumnsQuery } from './releaseCauses';
 
@@ -335,12 +335,52 @@ WHERE s.protocol = 'reference'`;
 export const COUNT_STATUS_SQL = COUNTED_METRICS.map(countStatusSql).join(';\n');
 
 /**
+ * A latency metric's table (src/vocabulary.ts: p50_status, p95_status, p99_status): a view with
+ * cell_status's rows of the reference modes and its columns, so every chart and section query
+ * reads it as it reads cell_status. best_rps and min_rps hold the lowest and the highest repeat of
+ * the metric's column of results (lower is better), ok_repeats the repeats with a figure; the
+ * noise rule is requests/second's (the repeats' spread, band_floor 0: no rebuild band). A test
+ * measured without a latency (a client that prints none) is not_collected with the reason "not
+ * measured: this client prints no latency", a cell never measured on the hardware shown (counted
+ * only, say) not_collected with "not measured yet": never a zero. score ranks the lowest first in
+ * steps of the metric's resolution, ties broken by compiler then flag-set order; cv is NULL (the
+ * precision modes, whose rounds cv describes, are judged in requests/second only).
+ */
+export function latencyStatusSql(metric: Metric): string {
+  const column = metric.latencyColumn;
+  if (!column) throw new Error(`${metric.id} is not a latency metric`);
+  const unmeasured = "s.status = 'ok' AND coalesce(l.ok_repeats, 0) = 0";
+  return `CREATE OR REPLACE VIEW ${metric.table} AS
+WITH latency_stats AS (
+  SELECT cell_id, mode, test, min(${column})::DOUBLE AS best, max(${column})::DOUBLE AS worst, count(${column})::INTEGER AS ok_repeats
+  FROM results GROUP BY cell_id, mode, test
+)
+SELECT s.cell_id, s.version, s.compiler, s.flag_set, s.compiler_index, s.flag_index, s.mode, s.test, s.test_index, s.planned_repeats,
+       CASE WHEN ${unmeasured} THEN 'not_collected' ELSE s.status END AS status,
+       CASE WHEN l.ok_repeats > 0 THEN l.best END AS best_rps, CASE WHEN l.ok_repeats > 0 THEN l.worst END AS min_rps,
+       coalesce(l.ok_repeats, 0) AS ok_repeats, s.p50_ms,
+       CASE WHEN ${unmeasured} THEN 'not measured: this client prints no latency' WHEN s.status = 'not_collected' THEN 'not measured yet' ELSE s.reason END AS reason,
+       s.cc_version, s.cflags, s.ldflags, s.compat_flags, s.busy_pct, s.steal_pct,
+       -round(l.best * ${scoreSteps(metric)}) * 10000 - (s.compiler_index * 100 + s.flag_index) AS score,
+       s.protocol, NULL::DOUBLE AS cv, 0::DOUBLE AS band_floor
+FROM cell_status s
+LEFT JOIN latency_stats l ON l.cell_id = s.cell_id AND l.mode = s.mode AND l.test = s.test
+-- The precision modes are judged in requests/second only (their rounds' statistics).
+WHERE s.protocol = 'reference'`;
+}
+
+/** Every latency metric's view (latencyStatusSql), as one script. */
+export const LATENCY_STATUS_SQL = LATENCY_METRICS.map(latencyStatusSql).join(';\n');
+
+/**
  * The names whose mention in a query needs `table`'s lazy columns (LAZY_COLUMNS): the columns
- * themselves, and the counted metrics' views that read one of them (l1_status reads
- * counts.l1_misses_per_request), since a query on a view does not name the column it reads.
+ * themselves, and the metrics' views that read one of them (l1_status reads
+ * counts.l1_misses_per_request, p95_status results.p95_latency_ms), since a query on a view does
+ * not name the column it reads.
  */
 export function lazyReaders(table: TableName): readonly string[] {
   const columns = LAZY_COLUMNS[table]?.columns ?? [];
-  const views = table === 'counts' ? COUNTED_METRICS.filter((m) => columns.includes(m.countColumn ?? '')).map((m) => m.table) : [];
+  const metrics = table === 'counts' ? COUNTED_METRICS : table === 'results' ? LATENCY_METRICS : [];
+  const views = metrics.filter((m) => columns.includes(m.countColumn ?? m.latencyColumn ?? '')).map((m) => m.table);
   return [...columns, ...views];
 }

@@ -119,7 +119,8 @@ const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_la
  * (read by "Server time" only), the counters behind the counted figures. The build splits each
  * such table into a lean file without them and a file of (key, columns) (scripts/siteData.ts), so
  * the page fetches them only when something asks for them (the status grid's build logs, the SQL
- * console). `key` identifies a row (the build checks it is unique); every key column is VARCHAR.
+ * console, a p95 or p99 latency metric: src/sql/load.ts, lazyReaders). `key` identifies a row (the
+ * build checks it is unique); every key column is VARCHAR.
  */
 /**
  * Columns a table's file may lack, read as NULL then: written by newer collectors only

@@ -41,8 +41,9 @@ export interface GridRow {
 
 /**
  * Every planned cell, by version (release order), compiler and flag set, in `metric`'s
- * instrument: the benchmark runs of the hardware shown, or (a counted metric) the counting runs
- * of every machine against the counting protocol's repeats, with the builds of every machine.
+ * instrument: the benchmark runs of the hardware shown (the same for requests/second and the
+ * latencies, which those runs measure together), or (a counted metric) the counting runs of every
+ * machine against the counting protocol's repeats, with the builds of every machine.
  */
 export function statusGridQuery(metric: Metric = RPS): Query<GridRow> {
   const counted = metric.kind === 'counted';
@@ -69,7 +70,7 @@ export function statusGridQuery(metric: Metric = RPS): Query<GridRow> {
      t AS (
        SELECT cell_id, count(*) FILTER (WHERE status = 'failed')::INTEGER AS failed_tests,
               count(*) FILTER (WHERE status = 'unsupported')::INTEGER AS unsupported_tests
-       FROM ${metric.table} WHERE protocol = 'reference' GROUP BY cell_id
+       FROM ${counted ? metric.table : RPS.table} WHERE protocol = 'reference' GROUP BY cell_id
      )
      SELECT p.cell_id, p.version, p.compiler, p.flag_set,
             CASE WHEN b.cell_id IS NULL THEN 'not_collected' WHEN NOT b.built THEN 'build_failed'

@@ -116,7 +116,7 @@ export function createChartCard(key: string, mode: string, test: string, actions
   const subtitle = h('p', { class: 'text-xs text-slate-600' });
   let metric = RPS;
   const what = h('span', { class: 'chart-metric text-xs text-slate-600' });
-  const caption = () => `${metric.name}${metric.kind === 'counted' ? ` (counted; ${metric.direction})` : ''}, ${MODE_TEXT[mode] ?? `${mode} mode`}`;
+  const caption = () => `${metric.name}${metric.lower ? ` (${metric.kind}; ${metric.direction})` : ''}, ${MODE_TEXT[mode] ?? `${mode} mode`}`;
   what.textContent = caption();
   const back = h('button', {
     class: 'rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100',
@@ -158,7 +158,7 @@ export function createChartCard(key: string, mode: string, test: string, actions
     const domain = chart.domain();
     axisNote.textContent = domain ? formatAxisRange(domain, metric.unit) : 'no figures in this range';
     // Pipe mode's requests/second come in whole-millisecond steps: the chart says how coarse.
-    if (domain && mode === 'pipe' && metric.kind === 'measured') axisNote.textContent += ` · ${pipeResolutionText(domain[1])}`;
+    if (domain && mode === 'pipe' && metric === RPS) axisNote.textContent += ` · ${pipeResolutionText(domain[1])}`;
   };
 
   return {

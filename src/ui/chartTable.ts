@@ -23,11 +23,11 @@ const figureColumns = (metric: Metric, precision: boolean): [TableColumn, TableC
   const format = number((n) => formatFigure(n, metric.unit));
   if (precision) return [{ header: 'Requests/s (geometric mean of the rounds)', numeric: true, format }, { header: 'Slowest round, req/s', numeric: true, format }];
   if (!metric.lower) return [{ header: 'Requests/s (best repeat)', numeric: true, format }, { header: 'Slowest repeat, req/s', numeric: true, format }];
-  return [{ header: `${metric.name} (best repeat, ${metric.direction})`, numeric: true, format }, { header: `Costliest repeat, ${metric.unit}`, numeric: true, format }];
+  return [{ header: `${metric.name} (best repeat, ${metric.direction})`, numeric: true, format }, { header: `${metric.kind === 'counted' ? 'Costliest' : 'Highest'} repeat, ${metric.unit}`, numeric: true, format }];
 };
 /** A precision figure's coefficient of variation over its rounds, marked above UNSTABLE_CV. */
 const CV: TableColumn = { header: 'Coefficient of variation (rounds)', numeric: true, format: number((n) => `${formatPercent(n)}${unstable(n) ? ' ⚠ unstable' : ''}`) };
-const P50: TableColumn = { header: 'p50 latency', numeric: true, format: number(formatMs) };
+const P50: TableColumn = { header: 'p50 latency of the fastest repeat', numeric: true, format: number(formatMs) };
 const BUSY: TableColumn = { header: 'Other processes, max % of a CPU', numeric: true, format: number((n) => `${Math.round(n)}%${othersBusy(n) ? ' ⚠ busy' : ''}`) };
 const STEAL: TableColumn = { header: 'Host steal, max % of a CPU', numeric: true, format: number((n) => `${n.toFixed(1)}%${hostBusy(n) ? ' ⚠ busy' : ''}`) };
 
@@ -42,7 +42,7 @@ function repeats(row: VersionRow | ConfigRow): string | null {
 /** Whether the rows are a precision mode's. */
 const precise = (rows: readonly (VersionRow | ConfigRow)[]) => rows.some((r) => r.protocol === 'precision');
 
-/** The columns only a measured figure has (latency, machine load). */
+/** The columns only a measured figure has (the p50 latency of the fastest repeat, machine load). */
 const measuredOnly = (metric: Metric) => metric.kind === 'measured';
 
 /** One row per version: its best configuration's figures, in `metric`. */

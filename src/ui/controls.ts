@@ -20,7 +20,7 @@ export interface Controls {
 
 /** The metric control's short labels (each option's title gives the metric's full label and direction). */
 const METRIC_LABELS: Readonly<Record<MetricId, string>> = {
-  rps: 'requests/s (measured)', ir: 'instructions/request (counted)', cycles: 'est. cycles/request (counted)',
+  rps: 'requests/s (measured)', p50: 'p50 latency', p95: 'p95 latency', p99: 'p99 latency', ir: 'instructions/request (counted)', cycles: 'est. cycles/request (counted)',
   l1: 'L1 misses/req (simulated)', ll: 'LL misses/req (simulated)', branch: 'mispredicts/req (simulated)',
 };
 

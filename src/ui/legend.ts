@@ -16,6 +16,12 @@ function swatch(fill: string, dashed = false): SVGSVGElement {
   return svgElement(document, 'svg', { width: 14, height: 14, 'aria-hidden': 'true' }, rect, ...overlay);
 }
 
+/** A missing status's words in the legend: a latency that is not there is "not measured". */
+function missingText(status: MissingStatus, metric: Metric): string {
+  if (status === 'build_failed') return 'build, server or test failed';
+  return status === 'not_collected' && metric.latencyColumn !== null ? 'not measured' : MISSING_STYLE[status].label;
+}
+
 /** Renders the legend for these compilers (with their colours) into `root`, its marks' words in `metric`, and what the metric is when it says (a simulated count). */
 export function renderLegend(root: HTMLElement, compilers: readonly string[], colorOf: (c: string) => string, metric: Metric = RPS): void {
   const entry = (icon: Node, text: string) => h('li', { class: 'flex items-center gap-1' }, icon, text);
@@ -28,7 +34,7 @@ export function renderLegend(root: HTMLElement, compilers: readonly string[], co
       entry(h('span', { class: 'text-sm', attrs: { 'aria-hidden': 'true' } }, `${changeGlyph(metric, 'faster')} ${changeGlyph(metric, 'slower')}`),
         `${metric.better} / ${metric.worse} than the release before, beyond noise`),
       entry(h('span', { class: 'font-bold', attrs: { 'aria-hidden': 'true' } }, '┃'), 'whisker: worst to best repeat'),
-      ...missing.map((s) => entry(swatch(`url(#${MISSING_STYLE[s].pattern})`, s === 'not_collected'), s === 'build_failed' ? 'build, server or test failed' : MISSING_STYLE[s].label)),
+      ...missing.map((s) => entry(swatch(`url(#${MISSING_STYLE[s].pattern})`, s === 'not_collected'), missingText(s, metric))),
     ),
     ...(metric.note ? [h('p', { class: 'metric-note mt-1 max-w-4xl text-xs text-slate-700', attrs: { 'data-metric': metric.id } }, metric.note)] : []),
   );

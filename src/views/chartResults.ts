@@ -60,7 +60,7 @@ interface Attached extends ToolTarget {
 /** An exported chart's subtitle: what its bars are, in `metric`. */
 function imageSubtitle(metric: Metric, drill: string | undefined): string {
   const what = metric.name.replace(/^./, (c) => c.toUpperCase());
-  const counted = metric.kind === 'counted' ? ` (counted under Valgrind, ${metric.direction})` : '';
+  const counted = metric.kind === 'counted' ? ` (counted under Valgrind, ${metric.direction})` : metric.lower ? ` (${metric.direction})` : '';
   return `${drill === undefined
     ? `${what}${counted} of each Redis version's ${metric.best} configuration`
     : `${what}${counted} of each configuration of Redis ${drill} (★ the ${metric.best})`}, best of its repeats`;

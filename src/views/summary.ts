@@ -22,7 +22,7 @@ import { precisionCvQuery, precisionSummaryQuery, testDurationQuery } from '../s
 import { summaryItemsQuery, type SummaryItemRow, summaryQuery, type SummaryRow } from '../sql/summary';
 import { h } from '../ui/dom';
 import { labelledSelect, sectionFrame, type SectionFrame, type SectionQuery } from '../ui/section';
-import { type ConfigRef, type Metric, METRIC_IDS, metricOf, type Protocol, SIMULATED_NOTE } from '../vocabulary';
+import { type ConfigRef, INSTRUMENT_IDS, type Metric, metricOf, type Protocol, SIMULATED_NOTE } from '../vocabulary';
 import { type AnalysisContext, type SectionView, showSectionError } from './context';
 
 /** Runs `task` once the browser is idle (soon, where there is no requestIdleCallback). */
@@ -129,7 +129,7 @@ async function renderInstruments(ctx: AnalysisContext, parts: Summary, base: Con
   try {
     const [tally, spreads, ...perMetric] = await Promise.all([
       ctx.run(winnerTallyQuery()), ctx.run(spreadQuery()),
-      ...METRIC_IDS.map((id) => (id === metric.id ? Promise.resolve(scores as SummaryRow[]) : ctx.run(summaryQuery(base, metricOf(id))))),
+      ...INSTRUMENT_IDS.map((id) => (id === metric.id ? Promise.resolve(scores as SummaryRow[]) : ctx.run(summaryQuery(base, metricOf(id))))),
     ]);
     if (token !== parts.instrumentsShown) return;
     parts.instruments.replaceChildren(...instrumentLines(base, metric, tally, spreads, perMetric).map(({ mode, line, text }) =>

@@ -15,7 +15,7 @@ import { query, type Query } from '../../src/sql/query';
 import { releaseChangesQuery } from '../../src/sql/releaseChanges';
 import { summaryQuery } from '../../src/sql/summary';
 import { versionVerdictsQuery } from '../../src/sql/verdicts';
-import { COUNTED_METRICS, type Metric, METRICS } from '../../src/vocabulary';
+import { COUNTED_METRICS, LATENCY_METRICS, type Metric, METRICS } from '../../src/vocabulary';
 import { openDataDirDb, type FixtureDb } from '../support/fixture-db';
 
 // These tests compute every chart and section of the published data, in both metrics, with the
@@ -132,5 +132,17 @@ describe('the published dataset', () => {
     const ir = await rows(METRICS.ir);
     expect(ir.some((n) => n > 0)).toBe(true);
     for (const metric of COUNTED_METRICS) expect(await rows(metric), metric.id).toEqual(ir);
+  });
+
+  it('answers every section\'s queries under every latency, whose figures are positive where there is one', async () => {
+    const base = db.catalog.configs[0];
+    const [older, newer] = db.versions.slice(-2);
+    if (!base || !older || !newer) return;
+    for (const metric of LATENCY_METRICS) {
+      const queries: Query<unknown>[] = [summaryQuery(base, metric), effectsQuery(metric), versionVerdictsQuery(metric),
+        compareQuery({ version: older, config: null }, { version: newer, config: null }, metric)];
+      for (const q of queries) expect((await db.runner.run(q)).length, metric.id).toBeGreaterThan(0);
+      expect(await problems(`SELECT * FROM ${metric.table} WHERE best_rps IS NOT NULL AND NOT (best_rps > 0 AND min_rps >= best_rps)`), metric.id).toBe(0);
+    }
   });
 });

@@ -16,7 +16,7 @@ import { openFixtureDb, rewrittenFixture } from '../support/fixture-db';
 const GCC_O2 = { compiler: 'gcc', flag_set: '-O2' };
 
 /** Each metric table's band_floor (one value per table). */
-const floorsQuery = () => query<{ rps: number; ir: number; cycles: number; l1: number; ll: number; branch: number }>(
+const floorsQuery = () => query<{ rps: number; p50: number; p95: number; p99: number; ir: number; cycles: number; l1: number; ll: number; branch: number }>(
   `SELECT ${Object.values(METRICS).map((m) => `(SELECT max(band_floor) FROM ${m.table}) AS ${m.id}`).join(', ')}`);
 
 /** How the summary's scores in instructions per request are called, over all versions. */
@@ -26,14 +26,14 @@ async function irVerdicts(db: Awaited<ReturnType<typeof openFixtureDb>>): Promis
 }
 
 describe('rebuild bands', () => {
-  it("make each counted metric's floor, 0 for requests/second", async () => {
+  it("make each counted metric's floor, 0 for requests/second and the latencies", async () => {
     const db = await openFixtureDb();
-    expect((await db.runner.run(floorsQuery()))[0]).toEqual({ rps: 0, ir: 0.0025, cycles: 0.004, l1: 0.006, ll: 0.008, branch: 0 });
+    expect((await db.runner.run(floorsQuery()))[0]).toEqual({ rps: 0, p50: 0, p95: 0, p99: 0, ir: 0.0025, cycles: 0.004, l1: 0.006, ll: 0.008, branch: 0 });
   });
 
   it('are 0 everywhere in a data folder without the file', async () => {
     const db = await openFixtureDb(TABLES.filter((t) => t !== 'rebuild_bands'));
-    expect((await db.runner.run(floorsQuery()))[0]).toEqual({ rps: 0, ir: 0, cycles: 0, l1: 0, ll: 0, branch: 0 });
+    expect((await db.runner.run(floorsQuery()))[0]).toEqual({ rps: 0, p50: 0, p95: 0, p99: 0, ir: 0, cycles: 0, l1: 0, ll: 0, branch: 0 });
     expect(await db.runner.run(rebuildBandsQuery())).toEqual([]);
   });
 

@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 describe('the misses metrics', () => {
   it('are counted costs with their own table, column, unit and the note that they are simulated', () => {
-    expect(METRIC_IDS).toEqual(['rps', 'ir', 'cycles', 'l1', 'll', 'branch']);
+    expect(METRIC_IDS).toEqual(['rps', 'p50', 'p95', 'p99', 'ir', 'cycles', 'l1', 'll', 'branch']);
     expect(MISSES.map((m) => [m.table, m.countColumn, m.unit, m.lower, m.kind])).toEqual([
       ['l1_status', 'l1_misses_per_request', 'L1 misses/req', true, 'counted'],
       ['ll_status', 'll_misses_per_request', 'LL misses/req', true, 'counted'],

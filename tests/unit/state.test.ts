@@ -215,6 +215,13 @@ describe('reconcileState', () => {
     expect(reconcileState({ ...DEFAULTS, mode: 'data', metric: 'ir' }, catalog).state.metric).toBe('ir');
   });
 
+  it('shows a precision mode in requests/second under a latency too, whose notice names the rounds, not Valgrind', () => {
+    const { state, problems } = reconcileState({ ...DEFAULTS, mode: 'pipe-long', metric: 'p99' }, catalog);
+    expect([state.mode, state.metric]).toEqual(['pipe-long', 'rps']);
+    expect(problems).toEqual(['The precision modes are judged in requests/second only (their rounds\' statistics); showing requests/second.']);
+    expect(reconcileState({ ...DEFAULTS, mode: 'pipe', metric: 'p99' }, catalog).state.metric).toBe('p99');
+  });
+
   it('round-trips a precision mode through the URL', () => {
     const state = { ...DEFAULTS, mode: 'pipe-long', open: { 'pipe-long:SET': '7.4.1' } };
     expect(encodeState(state)).toBe('?mode=pipe-long&open=pipe-long%3ASET%407.4.1');
