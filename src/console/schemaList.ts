@@ -36,7 +36,7 @@ const COUNTED_NOTES = Object.fromEntries(COUNTED_METRICS.map((m) => [m.table, {
 const LATENCY_NOTES = Object.fromEntries(LATENCY_METRICS.map((m) => [m.table, {
   tag: 'derived',
   note: `Built at page load (a view): cell_status's rows and columns of the reference modes for ${m.name}, results.${m.latencyColumn ?? ''} (ms); `
-    + 'best_rps and min_rps hold the lowest and the highest repeat, band_floor 0 (requests/second\'s noise rule). The charts read it under that metric.',
+    + 'best_value and worst_value hold the lowest and the highest repeat, band_floor 0 (requests/second\'s noise rule). The charts read it under that metric.',
   sql: latencyStatusSql(m),
 }]));
 

@@ -337,7 +337,7 @@ export const COUNT_STATUS_SQL = COUNTED_METRICS.map(countStatusSql).join(';\n');
 /**
  * A latency metric's table (src/vocabulary.ts: p50_status, p95_status, p99_status): a view with
  * cell_status's rows of the reference modes and its columns, so every chart and section query
- * reads it as it reads cell_status. best_rps and min_rps hold the lowest and the highest repeat of
+ * reads it as it reads cell_status. best_value and worst_value hold the lowest and the highest repeat of
  * the metric's column of results (lower is better), ok_repeats the repeats with a figure; the
  * noise rule is requests/second's (the repeats' spread, band_floor 0: no rebuild band). A test
  * measured without a latency (a client that prints none) is not_collected with the reason "not
@@ -357,7 +357,7 @@ WITH latency_stats AS (
 )
 SELECT s.cell_id, s.version, s.compiler, s.flag_set, s.compiler_index, s.flag_index, s.mode, s.test, s.test_index, s.planned_repeats,
        CASE WHEN ${unmeasured} THEN 'not_collected' ELSE s.status END AS status,
-       CASE WHEN l.ok_repeats > 0 THEN l.best END AS best_rps, CASE WHEN l.ok_repeats > 0 THEN l.worst END AS min_rps,
+       CASE WHEN l.ok_repeats > 0 THEN l.best END AS best_value, CASE WHEN l.ok_repeats > 0 THEN l.worst END AS worst_value,
        coalesce(l.ok_repeats, 0) AS ok_repeats, s.p50_ms,
        CASE WHEN ${unmeasured} THEN 'not measured: this client prints no latency' WHEN s.status = 'not_collected' THEN 'not measured yet' ELSE s.reason END AS reason,
        s.cc_version, s.cflags, s.ldflags, s.compat_flags, s.busy_pct, s.steal_pct,

@@ -42,9 +42,9 @@ describe('the latency metrics', () => {
   it('read each repeat\'s own column: the best is the lowest repeat, the whisker end the highest, on cell_status\'s reference rows', async () => {
     for (const m of LATENCY_METRICS) {
       const [mismatch] = await fx.runner.run(query<{ n: number; rows: number; figures: number; reference: number }>(`
-        SELECT count(*) FILTER (WHERE s.best_rps IS DISTINCT FROM r.best OR s.min_rps IS DISTINCT FROM r.worst
-                                 OR (s.best_rps IS NOT NULL AND s.status <> c.status) OR s.band_floor <> 0)::INTEGER AS n,
-               count(*)::INTEGER AS rows, count(s.best_rps)::INTEGER AS figures,
+        SELECT count(*) FILTER (WHERE s.best_value IS DISTINCT FROM r.best OR s.worst_value IS DISTINCT FROM r.worst
+                                 OR (s.best_value IS NOT NULL AND s.status <> c.status) OR s.band_floor <> 0)::INTEGER AS n,
+               count(*)::INTEGER AS rows, count(s.best_value)::INTEGER AS figures,
                (SELECT count(*) FROM cell_status WHERE protocol = 'reference')::INTEGER AS reference
         FROM ${m.table} s
         JOIN cell_status c USING (cell_id, mode, test)
@@ -59,11 +59,11 @@ describe('the latency metrics', () => {
     const versions = await fx.runner.run(versionBarsQuery(null, P50));
     const configs = await fx.runner.run(configBarsQuery('data', 'SET', P50));
     const v741 = versions.find((r) => r.mode === 'data' && r.test === 'SET' && r.version === '7.4.1');
-    const measured = configs.filter((c) => c.version === '7.4.1' && c.best_rps !== null);
+    const measured = configs.filter((c) => c.version === '7.4.1' && c.best_value !== null);
     expect(measured.length).toBeGreaterThan(1);
-    expect(v741?.best_rps).toBe(Math.min(...measured.map((c) => c.best_rps ?? Infinity)));
-    expect(configs.find((c) => c.version === '7.4.1' && c.winner)?.best_rps).toBe(v741?.best_rps);
-    expect(v741?.min_rps).toBeGreaterThanOrEqual(v741?.best_rps ?? Infinity);
+    expect(v741?.best_value).toBe(Math.min(...measured.map((c) => c.best_value ?? Infinity)));
+    expect(configs.find((c) => c.version === '7.4.1' && c.winner)?.best_value).toBe(v741?.best_value);
+    expect(v741?.worst_value).toBeGreaterThanOrEqual(v741?.best_value ?? Infinity);
   });
 
   it('judge a configuration against the lowest by requests/second\'s rule: the larger spread of the repeats, no floor', async () => {
@@ -72,7 +72,7 @@ describe('the latency metrics', () => {
     expect(judged.length).toBeGreaterThan(0);
     for (const c of judged) {
       const top = configs.find((t) => t.version === c.version && t.winner);
-      const ratio = (c.best_rps ?? 0) / (top?.best_rps ?? 1);
+      const ratio = (c.best_value ?? 0) / (top?.best_value ?? 1);
       const topSpread = top?.spread ?? null;
       const band = c.spread === null || topSpread === null ? null : Math.max(c.spread, topSpread);
       // A higher latency is worse: 'slower' beyond the band, never 'faster' against the lowest.
@@ -88,9 +88,9 @@ describe('the latency metrics', () => {
     const [rps] = (await db.runner.run(versionBarsQuery(null))).filter((r) => r.mode === 'data' && r.test === 'SET' && r.version === '7.4.1');
     const [p50] = (await db.runner.run(versionBarsQuery(null, P50))).filter((r) => r.mode === 'data' && r.test === 'SET' && r.version === '7.4.1');
     expect(rps?.status).toBe('ok');
-    expect(p50).toMatchObject({ status: 'not_collected', best_rps: null, min_rps: null, reason: 'not measured: this client prints no latency' });
+    expect(p50).toMatchObject({ status: 'not_collected', best_value: null, worst_value: null, reason: 'not measured: this client prints no latency' });
     const configs = (await db.runner.run(configBarsQuery('data', 'SET', P50))).filter((c) => c.version === '7.4.1');
-    expect(configs.every((c) => c.best_rps === null && c.status !== 'ok')).toBe(true);
+    expect(configs.every((c) => c.best_value === null && c.status !== 'ok')).toBe(true);
     const bar = versionBar(p50!, () => 'blue', undefined, P50);
     expect(bar.value).toBeNull();
     expect(bar.tooltip).toContain('Not measured: this client prints no latency');
@@ -98,7 +98,7 @@ describe('the latency metrics', () => {
     expect(versionBar({ ...p50!, reason: null }, () => 'blue', undefined, METRICS.rps).missingLabel).toBeUndefined();
     // Other versions keep their figures.
     const [p50Of726] = (await db.runner.run(versionBarsQuery(null, P50))).filter((r) => r.mode === 'data' && r.test === 'SET' && r.version === '7.2.6');
-    expect(p50Of726?.best_rps).toBeGreaterThan(0);
+    expect(p50Of726?.best_value).toBeGreaterThan(0);
   });
 
   it('answer every section\'s queries, with the lowest latency as the best', async () => {

@@ -142,7 +142,7 @@ describe('the published dataset', () => {
       const queries: Query<unknown>[] = [summaryQuery(base, metric), effectsQuery(metric), versionVerdictsQuery(metric),
         compareQuery({ version: older, config: null }, { version: newer, config: null }, metric)];
       for (const q of queries) expect((await db.runner.run(q)).length, metric.id).toBeGreaterThan(0);
-      expect(await problems(`SELECT * FROM ${metric.table} WHERE best_rps IS NOT NULL AND NOT (best_rps > 0 AND min_rps >= best_rps)`), metric.id).toBe(0);
+      expect(await problems(`SELECT * FROM ${metric.table} WHERE best_value IS NOT NULL AND NOT (best_value > 0 AND worst_value >= best_value)`), metric.id).toBe(0);
     }
   });
 });

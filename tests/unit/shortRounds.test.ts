@@ -46,7 +46,7 @@ describe('precision rounds shorter than min_time', () => {
     const rows = (await fx.runner.run(configBarsQuery('pipe-long', 'SET'))).filter((r) => r.version === '7.4.1');
     const short = rows.filter((r) => r.short_rounds > 0);
     expect(short.map((r) => `${r.compiler} ${r.flag_set}`)).toEqual(['gcc -Os -flto']);
-    const bars = rows.filter((r) => r.best_rps !== null).map((r) => configBar(r, () => 'blue'));
+    const bars = rows.filter((r) => r.best_value !== null).map((r) => configBar(r, () => 'blue'));
     const marked = bars.filter((b) => b.short);
     expect(marked.map((b) => b.key)).toEqual(['7.4.1|gcc|-Os -flto']);
     expect(marked[0]?.tooltip.join('\n')).toContain("⚠ 1 round shorter than 1.5 s (one millisecond of the client's clock weighs more)");
