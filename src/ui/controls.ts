@@ -18,9 +18,12 @@ export interface Controls {
   setCounted(figures: number): void;
 }
 
-/** The metric control's short labels (each option's title gives the metric's full label and direction). */
+/**
+ * The metric control's short labels (each option's title gives the metric's full label and
+ * direction), short enough that the nine options stay on one line at 1400 px.
+ */
 const METRIC_LABELS: Readonly<Record<MetricId, string>> = {
-  rps: 'requests/s (measured)', p50: 'p50 latency', p95: 'p95 latency', p99: 'p99 latency', ir: 'instructions/request (counted)', cycles: 'est. cycles/request (counted)',
+  rps: 'requests/s', p50: 'p50', p95: 'p95', p99: 'p99', ir: 'instr/req (counted)', cycles: 'est. cycles/req (counted)',
   l1: 'L1 misses/req (simulated)', ll: 'LL misses/req (simulated)', branch: 'mispredicts/req (simulated)',
 };
 

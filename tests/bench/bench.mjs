@@ -63,7 +63,7 @@ const benchDir = path.join(root, 'dist-bench');
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const PAGES = /** @type {const} */ (['site', 'site-rps', 'duckdb', 'static']);
 /** The metric control's labels: a load of each site page switches to the other metric once ready. */
-const SWITCH_TO = { site: 'requests/s (measured)', 'site-rps': 'instructions/request (counted)' };
+const SWITCH_TO = { site: 'requests/s', 'site-rps': 'instr/req (counted)' };
 
 /** @param {number[]} xs */
 const median = (xs) => {

@@ -47,8 +47,11 @@ test('a console query in the URL opens the console, runs it and shows its rows u
     /^all_redone_results · 20 rows · every machine$/, /^all_redone_runs · 2 rows · every machine$/,
     /^all_results · 6,420 rows · every machine$/,
     /^all_runs · 644 rows · every machine$/, /^branch_status.*derived$/, /^cell_status.*derived$/, /^cycles_status.*derived$/, /^ir_status.*derived$/,
-    /^l1_status.*derived$/, /^ll_status.*derived$/, /^machine_hardware · 2 rows · derived$/, /^versions.*derived$/,
+    /^l1_status.*derived$/, /^ll_status.*derived$/, /^machine_hardware · 2 rows · derived$/,
+    /^p50_status.*derived$/, /^p95_status.*derived$/, /^p99_status.*derived$/, /^versions.*derived$/,
   ]);
+  // A latency's view says what it reads (closed, as the counted ones).
+  await expect(page.locator('#console details[data-table="p95_status"]')).toContainText('for p95 latency, results.p95_latency_ms (ms)');
   // A counted metric's view says what it reads and how it is built (closed: opening it would scroll the page).
   const l1 = page.locator('#console details[data-table="l1_status"]');
   await expect(l1).toContainText('for simulated L1 misses per request, counts.l1_misses_per_request');

@@ -117,7 +117,7 @@ test("a precision chart's bars are geometric means over rounds, its drilldown's 
   await screenshot(page, testInfo, 'precision-drilldown');
 
   // A counted metric is not measured in the precision modes: picking one goes back to the reference modes.
-  await page.locator('label', { hasText: 'instructions/request (counted)' }).click();
+  await page.locator('label', { hasText: 'instr/req (counted)' }).click();
   // Instructions per request is the default metric: it leaves the URL.
   await expect(page).not.toHaveURL(/metric=|mode=/);
   await expect(page.locator('#metric-ir')).toBeChecked();
