@@ -6,7 +6,7 @@
  */
 import { axisBottom, axisLeft } from 'd3-axis';
 import type { ScaleLinear } from 'd3-scale';
-import { select, type Selection } from 'd3-selection';
+import { select } from 'd3-selection';
 import type { AxisView, Domain } from '../model/domain';
 import { tickSpecifier } from '../model/format';
 import type { Bar } from '../vocabulary';
@@ -14,7 +14,7 @@ import {
   barLayout, type BarLayout, barMark, barTop, barX, busyInside, groupLabels, MARGIN, MIN_WIDTH, unstableInside, valueAxis, WIDTH,
 } from './barLayout';
 import { ensurePatterns, MISSING_STYLE, textureFor } from './palette';
-import { svgElement } from './svg';
+import { type AxesParts, type Part, svgElement } from './svg';
 import { hideTooltip, showTooltip } from './tooltip';
 
 /** How to draw, and what to call back. */
@@ -60,12 +60,8 @@ interface ChartState {
 }
 
 /** The chart's parts, made once. */
-interface ChartParts {
-  readonly svg: Selection<SVGSVGElement, unknown, null, undefined>;
-  readonly yAxis: Selection<SVGGElement, unknown, null, undefined>;
-  readonly plot: Selection<SVGGElement, unknown, null, undefined>;
-  readonly xAxis: Selection<SVGGElement, unknown, null, undefined>;
-  readonly groups: Selection<SVGGElement, unknown, null, undefined>;
+interface ChartParts extends AxesParts {
+  readonly groups: Part<SVGGElement>;
 }
 
 /** Draws `bars` into `el` (emptied first). */
@@ -135,7 +131,7 @@ function drawChart(parts: ChartParts, state: ChartState): Domain | null {
   return domain;
 }
 
-function drawValueAxis(g: Selection<SVGGElement, unknown, null, undefined>, y: ScaleLinear<number, number>, visible: boolean, width: number): void {
+function drawValueAxis(g: Part<SVGGElement>, y: ScaleLinear<number, number>, visible: boolean, width: number): void {
   g.attr('transform', `translate(${MARGIN.left},0)`)
     .call(axisLeft(y).ticks(TICKS).tickFormat(y.tickFormat(TICKS, tickSpecifier(y.domain()[1] ?? 0))).tickSizeOuter(0))
     // Gridlines: clones of the tick lines, made afresh each draw (ticks that stay would pile them up).
@@ -144,7 +140,7 @@ function drawValueAxis(g: Selection<SVGGElement, unknown, null, undefined>, y: S
     .attr('visibility', visible ? 'visible' : 'hidden');
 }
 
-function drawTickLabels(g: Selection<SVGGElement, unknown, null, undefined>, bars: readonly Bar[], layout: BarLayout): void {
+function drawTickLabels(g: Part<SVGGElement>, bars: readonly Bar[], layout: BarLayout): void {
   const { rotate, vertical } = layout;
   const labelByKey = new Map(bars.map((b) => [b.key, b.label]));
   g.attr('transform', `translate(0,${layout.base})`)
@@ -161,7 +157,7 @@ function drawTickLabels(g: Selection<SVGGElement, unknown, null, undefined>, bar
 }
 
 /** The group labels under the ticks: buttons when the options have onGroup. */
-function drawGroupLabels(g: Selection<SVGGElement, unknown, null, undefined>, bars: readonly Bar[], layout: BarLayout, options: BarChartOptions): void {
+function drawGroupLabels(g: Part<SVGGElement>, bars: readonly Bar[], layout: BarLayout, options: BarChartOptions): void {
   const act = options.onGroup;
   g.selectAll<SVGTextElement, { name: string; center: number }>('text')
     .data(groupLabels(bars, layout))
@@ -184,7 +180,7 @@ function drawGroupLabels(g: Selection<SVGGElement, unknown, null, undefined>, ba
 }
 
 /** Joins the bars by key: each a button group of a hit area, a shape, and the parts it shows (barPart). */
-function drawBars(plot: Selection<SVGGElement, unknown, null, undefined>, bars: readonly Bar[], layout: BarLayout, y: ScaleLinear<number, number>, focusKey: string | null): void {
+function drawBars(plot: Part<SVGGElement>, bars: readonly Bar[], layout: BarLayout, y: ScaleLinear<number, number>, focusKey: string | null): void {
   plot.selectAll<SVGGElement, Bar>('g.bar')
     .data(bars, (b) => b.key)
     .join((enter) => {
@@ -217,8 +213,8 @@ const PARTS = ['texture', 'status-label', 'whisker', 'winner-mark'] as const;
  * holds only the parts it shows: at every release a page draws thousands of bars.
  */
 function barPart(
-  g: Selection<SVGGElement, unknown, null, undefined>, tag: 'rect' | 'text' | 'line', name: (typeof PARTS)[number], shown: boolean,
-): Selection<SVGElement, unknown, null, undefined> | null {
+  g: Part<SVGGElement>, tag: 'rect' | 'text' | 'line', name: (typeof PARTS)[number], shown: boolean,
+): Part<SVGElement> | null {
   const found = g.select<SVGElement>(`:scope > .${name}`);
   if (!shown) {
     found.remove();
@@ -230,7 +226,7 @@ function barPart(
 }
 
 /** One bar's parts: drawn at its place, with its figure, or full height and patterned without one. */
-function drawBar(g: Selection<SVGGElement, unknown, null, undefined>, b: Bar, layout: BarLayout, y: ScaleLinear<number, number>): void {
+function drawBar(g: Part<SVGGElement>, b: Bar, layout: BarLayout, y: ScaleLinear<number, number>): void {
   const { bandwidth, base, innerH } = layout;
   const x = barX(layout, b);
   // The target to point at or tap is the bar's whole slot, padding included.
@@ -289,7 +285,7 @@ function barFrom(target: EventTarget | null): Bar | undefined {
  * Home and End move the focus, Escape calls back; pointing or focusing shows the bar's tooltip.
  * The options are read when an event happens, so an update needs no new listeners.
  */
-function listen(plot: Selection<SVGGElement, unknown, null, undefined>, state: ChartState, chart: Pick<BarChart, 'focusBar'>): void {
+function listen(plot: Part<SVGGElement>, state: ChartState, chart: Pick<BarChart, 'focusBar'>): void {
   const moveFocus = (from: Bar, step: number | 'first' | 'last') => {
     const { bars } = state;
     const i = bars.findIndex((b) => b.key === from.key);

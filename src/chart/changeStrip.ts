@@ -8,10 +8,10 @@
 import { axisBottom } from 'd3-axis';
 import { format } from 'd3-format';
 import { type ScaleBand, scaleBand, type ScaleLinear, scaleLinear } from 'd3-scale';
-import { select, type Selection } from 'd3-selection';
+import { select } from 'd3-selection';
 import { formatChange, VERDICT_GLYPH } from '../model/changeText';
 import type { StripPoint, StripRow, Verdict } from '../vocabulary';
-import { svgElement } from './svg';
+import { type Part, svgElement } from './svg';
 import { hideTooltip, showTooltip } from './tooltip';
 
 /** A drawn strip chart. */
@@ -34,10 +34,10 @@ const DOT_CLASS: Readonly<Record<Verdict, string>> = {
 
 /** The strip chart's parts that draw() fills. */
 interface Parts {
-  readonly svg: Selection<SVGSVGElement, unknown, null, undefined>;
-  readonly axis: Selection<SVGGElement, unknown, null, undefined>;
-  readonly zero: Selection<SVGLineElement, unknown, null, undefined>;
-  readonly plot: Selection<SVGGElement, unknown, null, undefined>;
+  readonly svg: Part<SVGSVGElement>;
+  readonly axis: Part<SVGGElement>;
+  readonly zero: Part<SVGLineElement>;
+  readonly plot: Part<SVGGElement>;
 }
 
 /** The x scale: the changes (dots, means and intervals) around zero, symmetric, at least ±MIN_SPAN. */
@@ -51,7 +51,7 @@ function changeScale(data: readonly StripRow[]): ScaleLinear<number, number> {
 }
 
 /** Draws one row's parts: background, noise band (or interval), label, dots, mean tick and note. */
-function drawRow(g: Selection<SVGGElement, unknown, null, undefined>, r: StripRow, x: ScaleLinear<number, number>, y: ScaleBand<string>): void {
+function drawRow(g: Part<SVGGElement>, r: StripRow, x: ScaleLinear<number, number>, y: ScaleBand<string>): void {
   const top = y(r.key) ?? 0;
   const mid = top + y.bandwidth() / 2;
   g.select('rect.row-bg').attr('x', 0).attr('y', top).attr('width', WIDTH).attr('height', y.bandwidth());

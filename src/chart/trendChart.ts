@@ -7,13 +7,13 @@
  */
 import { axisBottom, axisLeft } from 'd3-axis';
 import { type ScaleLinear, scaleLinear, type ScalePoint, scalePoint } from 'd3-scale';
-import { select, type Selection } from 'd3-selection';
+import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { Domain } from '../model/domain';
 import { tickSpecifier } from '../model/format';
 import type { TrendPanel, TrendPoint, TrendSeries } from '../model/trends';
 import { minorLine } from '../model/versions';
-import { svgElement } from './svg';
+import { type AxesParts, type Part, svgElement } from './svg';
 import { hideTooltip, showTooltip } from './tooltip';
 
 /** What a panel is drawn against. */
@@ -60,12 +60,8 @@ export function trendTicks(versions: readonly string[], step: number): { values:
 }
 
 /** The panel's parts that draw() fills. */
-interface Parts {
-  readonly svg: Selection<SVGSVGElement, unknown, null, undefined>;
-  readonly title: Selection<SVGTextElement, unknown, null, undefined>;
-  readonly yAxis: Selection<SVGGElement, unknown, null, undefined>;
-  readonly xAxis: Selection<SVGGElement, unknown, null, undefined>;
-  readonly plot: Selection<SVGGElement, unknown, null, undefined>;
+interface Parts extends AxesParts {
+  readonly title: Part<SVGTextElement>;
 }
 
 /** The bottom of the plot: the floor strip of releases without a figure lies above it. */
@@ -93,7 +89,7 @@ function drawAxes(parts: Parts, x: ScalePoint<string>, y: ScaleLinear<number, nu
  * floor marks of different series do not hide each other.
  */
 function drawPoints(
-  points: Selection<SVGGElement, unknown, null, undefined>, s: TrendSeries, x: ScalePoint<string>, y: ScaleLinear<number, number>, offset: number,
+  points: Part<SVGGElement>, s: TrendSeries, x: ScalePoint<string>, y: ScaleLinear<number, number>, offset: number,
 ): void {
   points.selectAll<SVGGElement, TrendPoint>('g.point')
     .data(s.points, (p) => p.version)
