@@ -62,6 +62,41 @@ test('the metric is kept in the URL, survives back and forward, and every chart 
   await expect(figure.locator('.chart-metric')).toHaveText(/^estimated cycles per request \(counted; lower is better\)/);
 });
 
+test('a metric switch draws the charts on screen first; until they are drawn the others say they are being redrawn', async ({ page }) => {
+  await page.goto('./?chart=pipe:INCR');
+  await waitForCharts(page);
+  await page.waitForFunction(() => performance.getEntriesByName('page:ready').length > 0);
+  // What every card shows at the moment the charts on screen are marked drawn and painted.
+  await page.evaluate(() => {
+    const mark = performance.mark.bind(performance);
+    performance.mark = (name: string, options?: PerformanceMarkOptions) => {
+      if (name === 'charts:in-view') {
+        (window as unknown as { atInView: unknown }).atInView = [...document.querySelectorAll<HTMLElement>('figure[data-chart-key]:not([hidden])')].map((f) => {
+          const box = f.getBoundingClientRect();
+          return {
+            onScreen: box.bottom > 0 && box.top < window.innerHeight, metric: f.dataset.metric, busy: f.getAttribute('aria-busy'),
+            note: getComputedStyle(f.querySelector('h3') as Element, '::after').content,
+          };
+        });
+      }
+      return mark(name, options);
+    };
+  });
+  await pickMetric(page, 'rps');
+  await expect.poll(() => page.evaluate(() => (window as unknown as { atInView?: unknown }).atInView)).toBeDefined();
+  const cards = await page.evaluate(() => (window as unknown as { atInView: { onScreen: boolean; metric: string; busy: string | null; note: string }[] }).atInView);
+  const onScreen = cards.filter((c) => c.onScreen);
+  expect(onScreen.length).toBeGreaterThan(0);
+  expect(onScreen.every((c) => c.metric === 'rps' && c.busy === null)).toBe(true);
+  // A card not yet redrawn still shows instructions, faded, and says so; none shows them as requests/second.
+  const waiting = cards.filter((c) => c.metric !== 'rps');
+  expect(waiting.length).toBeGreaterThan(0);
+  expect(waiting.every((c) => !c.onScreen && c.metric === 'ir' && c.busy === 'true' && c.note.includes('redrawing'))).toBe(true);
+  // Then every card is drawn in requests/second, none waiting.
+  await expect(page.locator('figure[data-chart-key][aria-busy]')).toHaveCount(0);
+  await expect(page.locator('figure[data-chart-key]:not([hidden]):not([data-metric="rps"])')).toHaveCount(0);
+});
+
 test('a drilldown under a counted metric marks the cheapest configuration, beyond its own tiny noise', async ({ page }, testInfo) => {
   const fx = await openFixtureDb();
   const rows = (await fx.runner.run(configBarsQuery('data', 'INCR', METRICS.ir))).filter((r) => r.version === '6.2.16');
