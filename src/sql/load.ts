@@ -362,7 +362,7 @@ SELECT s.cell_id, s.version, s.compiler, s.flag_set, s.compiler_index, s.flag_in
        CASE WHEN ${unmeasured} THEN 'not measured: this client prints no latency' WHEN s.status = 'not_collected' THEN 'not measured yet' ELSE s.reason END AS reason,
        s.cc_version, s.cflags, s.ldflags, s.compat_flags, s.busy_pct, s.steal_pct,
        -round(l.best * ${scoreSteps(metric)}) * 10000 - (s.compiler_index * 100 + s.flag_index) AS score,
-       s.protocol, NULL::DOUBLE AS cv, 0::DOUBLE AS band_floor
+       s.protocol, NULL::DOUBLE AS cv, 0::DOUBLE AS band_floor, 0::INTEGER AS short_rounds
 FROM cell_status s
 LEFT JOIN latency_stats l ON l.cell_id = s.cell_id AND l.mode = s.mode AND l.test = s.test
 -- The precision modes are judged in requests/second only (their rounds' statistics).

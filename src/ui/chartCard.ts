@@ -108,6 +108,13 @@ function configsSubtitle(version: string, bars: readonly Bar[], metric: Metric, 
     + warningsText(bars, (b) => `${b.group} ${b.label}`);
 }
 
+/** The card's button from one version's configurations back to every version (hidden until a drilldown). */
+const backButton = (close: () => void) => h('button', {
+  class: 'rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100',
+  attrs: { type: 'button', hidden: '', 'data-action': 'back' },
+  on: { click: close },
+}, '← All versions');
+
 /**
  * Creates the card for the chart `key` (mode and test); `precision`: a precision mode's chart,
  * whose bars are geometric means over rounds judged by bootstrap intervals.
@@ -118,11 +125,7 @@ export function createChartCard(key: string, mode: string, test: string, actions
   const what = h('span', { class: 'chart-metric text-xs text-slate-600' });
   const caption = () => `${metric.name}${metric.lower ? ` (${metric.kind}; ${metric.direction})` : ''}, ${MODE_TEXT[mode] ?? `${mode} mode`}`;
   what.textContent = caption();
-  const back = h('button', {
-    class: 'rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100',
-    attrs: { type: 'button', hidden: '', 'data-action': 'back' },
-    on: { click: () => actions.close() },
-  }, '← All versions');
+  const back = backButton(() => actions.close());
   const copy = copyLink(() => actions.link(), 'Copy a link to this chart as it is shown now');
   const body = h('div', { class: 'mt-1' });
   const axisNote = h('p', { class: 'axis-note text-xs text-slate-600' });
