@@ -127,7 +127,7 @@ export function createChartCard(key: string, mode: string, test: string, actions
   what.textContent = caption();
   const back = backButton(() => actions.close());
   const copy = copyLink(() => actions.link(), 'Copy a link to this chart as it is shown now');
-  const body = h('div', { class: 'mt-1' });
+  const body = h('div', { class: 'chart-body mt-1' });
   const axisNote = h('p', { class: 'axis-note text-xs text-slate-600' });
   const element = h('figure', {
     class: 'chart-card rounded-lg border border-slate-200 bg-white p-3 shadow-sm',
