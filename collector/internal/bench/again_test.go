@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -71,17 +70,7 @@ func TestRunPrecisionMeasuresShortTestsAgainOnce(t *testing.T) {
 	if len(out.Remeasured) != 1 || out.Remeasured[0] != (Remeasured{"LPOP", 50 * time.Millisecond, 1800 * time.Millisecond}) {
 		t.Errorf("remeasured %+v", out.Remeasured)
 	}
-	b, _ := os.ReadFile(log)
-	calls := strings.Split(strings.TrimSpace(string(b)), "\n")
-	want := []string{"-n 200000 -t lpush", "-n 5000 -t lpop", "-n 200000 -t lpush", "-n 180000 -t lpop"}
-	if len(calls) != len(want) {
-		t.Fatalf("client calls %q", calls)
-	}
-	for i, w := range want {
-		if !strings.HasSuffix(calls[i], w) {
-			t.Errorf("call %d = %q, want it to end in %q", i, calls[i], w)
-		}
-	}
+	checkCalls(t, log, "-n 200000 -t lpush", "-n 5000 -t lpop", "-n 200000 -t lpush", "-n 180000 -t lpop")
 	if !strings.Contains(out.Raw, "# measured again") {
 		t.Errorf("raw output does not say what was measured again:\n%s", out.Raw)
 	}

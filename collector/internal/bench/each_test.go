@@ -53,17 +53,7 @@ func TestRunEachRunsEveryTestOnItsOwnWithItsCount(t *testing.T) {
 	if lrange.Status != "ok" || lrange.Test != "LRANGE_100 (first 100 elements)" || lrange.Row.Test != lrange.Test || lrange.Index != 15 {
 		t.Errorf("LRANGE = %+v", lrange)
 	}
-	b, _ := os.ReadFile(log)
-	calls := strings.Split(strings.TrimSpace(string(b)), "\n")
-	want := []string{"--csv -d 64 -n 5000 -t set", "--csv -d 64 -n 7000 -t zpopmin", "--csv -d 64 -n 9000 LRANGE mylist 0 99"}
-	if len(calls) != 3 {
-		t.Fatalf("client calls %q", calls)
-	}
-	for i, w := range want {
-		if !strings.HasSuffix(calls[i], w) {
-			t.Errorf("call %d = %q, want it to end in %q", i, calls[i], w)
-		}
-	}
+	checkCalls(t, log, "--csv -d 64 -n 5000 -t set", "--csv -d 64 -n 7000 -t zpopmin", "--csv -d 64 -n 9000 LRANGE mylist 0 99")
 	if !strings.Contains(out.Raw, "-n 9000 LRANGE mylist 0 99") {
 		t.Errorf("raw output lacks the invocation:\n%s", out.Raw)
 	}
@@ -75,5 +65,21 @@ func TestRunEachServerThatDoesNotStartFailsEveryTest(t *testing.T) {
 	out, err := RunEach(context.Background(), spec, []TestRun{{Name: "SET", Args: []string{"-t", "set"}, Requests: 1}})
 	if err != nil || out.ServerFailed == "" || len(out.Results) != 1 || out.Results[0].Status != "crashed" {
 		t.Errorf("err %v, outcome %+v", err, out)
+	}
+}
+
+// checkCalls checks the fake client's log: one call per line, the i-th
+// ending in want[i].
+func checkCalls(t *testing.T, log string, want ...string) {
+	t.Helper()
+	b, _ := os.ReadFile(log)
+	calls := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(calls) != len(want) {
+		t.Fatalf("client calls %q", calls)
+	}
+	for i, w := range want {
+		if !strings.HasSuffix(calls[i], w) {
+			t.Errorf("call %d = %q, want it to end in %q", i, calls[i], w)
+		}
 	}
 }
