@@ -25,7 +25,9 @@ import (
 func PendingCounts(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data, retryFailed bool) []Task {
 	done := map[string]bool{}
 	for _, r := range d.CountRuns {
-		if retryFailed && r.Status == "server_failed" {
+		// A run marked to be counted again (store.Data.RedoBuilds and the
+		// like) is not done: its recount replaces it.
+		if r.Redone != nil || (retryFailed && r.Status == "server_failed") {
 			continue
 		}
 		done[store.RunKey(r.CellID, r.Mode, int(r.Repeat))] = true
@@ -55,10 +57,10 @@ const redoPasses = 2
 // Count collects every missing counting run of o.Cells (o.Config.Count), in
 // collection order (config.CollectionOrder): it builds each cell whose binary
 // is not at hand, then counts the cell's runs, Count.Parallel at a time,
-// saving after each run. With o.RedoDiffering it first moves aside the runs
-// of each (cell, mode) whose repeats of one build differ (a disturbed run),
-// and after each pass does so again for the runs just counted, counting them
-// again at most redoPasses times.
+// saving after each run. With o.RedoDiffering it first marks to be counted
+// again the runs of each (cell, mode) whose repeats of one build differ (a
+// disturbed run), and after each pass does so again for the runs just
+// counted, counting them again at most redoPasses times.
 func Count(ctx context.Context, o Options) error {
 	cc := o.Config.Count
 	if len(cc.Modes) == 0 {
@@ -103,18 +105,26 @@ func Count(ctx context.Context, o Options) error {
 }
 
 // countPasses counts what is pending with pass, once. First the runs of
-// builds whose jemalloc took the build host's virtual address bits are moved
-// aside, and before each pass those of each cell whose runs come from builds
-// of different code but the latest (Data.RedoMixedCode). With RedoDiffering
-// the runs of each (cell, mode) whose repeats of one build differ are moved
-// aside too, and while a pass leaves runs of either kind moved aside another
-// pass counts them again (with whatever else is pending), at most redoPasses
-// times after the first; without it, the next collector count does.
+// builds whose jemalloc took the build host's virtual address bits are marked
+// to be counted again, and before each pass those of each cell whose runs
+// come from builds of different code but the latest (Data.RedoMixedCode).
+// With RedoDiffering the runs of each (cell, mode) whose repeats of one build
+// differ are marked too, and while a pass leaves runs of either kind marked
+// another pass counts them again (with whatever else is pending), at most
+// redoPasses times after the first; without it, the next collector count
+// does. A marked run stays in the dataset until its recount replaces it
+// (store.Data.AddCountRun), so a collection stopped part way hides nothing.
 func (c *collector) countPasses(pass func(tasks []Task) error) error {
 	o, cc := c.Options, c.Config.Count
 	selected := map[string]bool{}
 	for _, cell := range o.Cells {
 		selected[cell.ID()] = true
+	}
+	if n := c.data.RestoreSetAside(); n > 0 {
+		fmt.Fprintf(o.Log, "%d counting runs an earlier collection set aside to count again, and stopped before it did, are back in the dataset, marked to be counted again\n", n)
+		if err := c.data.Save(o.DataDir); err != nil {
+			return err
+		}
 	}
 	if err := c.countAgain(c.data.RedoWrongLgVaddr(build.FixedLgVaddr)); err != nil {
 		return err
@@ -128,7 +138,7 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 	if err != nil {
 		return err
 	}
-	if err := c.countAgain(stale); err != nil {
+	if err := c.countAgainAfter(stale, "its runs kept in the superseded tables"); err != nil {
 		return err
 	}
 	for n := 0; ; n++ {
@@ -172,8 +182,9 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 // selected cells' builds whose source is not what their version resolves to
 // now (source.Cache.Stale: e.g. a git tag the matrix overrides since, or a
 // version refused now): collector count then rebuilds those cells from the
-// release's source, or records the refusal, and counts them again. It
-// returns one line per cell.
+// release's source, or records the refusal, and counts them again. They
+// leave the dataset at once (their counts are another source's), not when
+// their recount replaces them. It returns one line per cell.
 func (c *collector) redoStaleSources(selected map[string]bool) ([]string, error) {
 	reasons := map[string]string{}
 	for _, b := range c.data.Builds {
@@ -202,11 +213,16 @@ func describeSource(b store.Build) string {
 	return fmt.Sprintf("%s %s (sha256 %.12s)", b.SourceKind, b.SourceRef, b.SourceSHA256)
 }
 
-// countAgain logs the lines of what was moved aside to be counted again
-// and, when there are any, saves the data.
+// countAgain logs the lines of what was marked to be counted again and, when
+// there are any, saves the data.
 func (c *collector) countAgain(lines []string) error {
+	return c.countAgainAfter(lines, "its runs count until their recounts replace them, then are kept in the superseded tables")
+}
+
+// countAgainAfter is countAgain with what became of the runs, note.
+func (c *collector) countAgainAfter(lines []string, note string) error {
 	for _, line := range lines {
-		fmt.Fprintf(c.Log, "counting again %s (its runs kept in the superseded tables)\n", line)
+		fmt.Fprintf(c.Log, "counting again %s (%s)\n", line, note)
 	}
 	if len(lines) == 0 {
 		return nil
@@ -486,9 +502,11 @@ func (p *runPool) start(t Task, buildID, bin string) bool {
 			return
 		}
 		p.c.dataMu.Lock()
-		p.c.data.CountRuns = append(p.c.data.CountRuns, run)
-		p.c.data.Counts = append(p.c.data.Counts, rows...)
-		err = p.c.data.SaveBuildsAndCounts(p.c.DataDir)
+		if p.c.data.AddCountRun(run, rows) {
+			err = p.c.data.Save(p.c.DataDir) // the superseded tables too
+		} else {
+			err = p.c.data.SaveBuildsAndCounts(p.c.DataDir)
+		}
 		p.c.dataMu.Unlock()
 		if err != nil && p.fail == nil {
 			p.fail = err

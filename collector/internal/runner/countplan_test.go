@@ -1,10 +1,12 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -108,7 +110,7 @@ func TestCountStatusPerVersionInCollectionOrder(t *testing.T) {
 }
 
 // With RedoDiffering, a pass whose repeats of a (cell, mode) differ is
-// followed by a pass that counts that pair again (its runs moved aside), at
+// followed by a pass that counts that pair again (its runs replaced), at
 // most redoPasses times; without it, one pass.
 func TestCountPassesCountAgainWhatDiffers(t *testing.T) {
 	c := releasesConfig(t)
@@ -145,8 +147,8 @@ func TestCountPassesCountAgainWhatDiffers(t *testing.T) {
 						v++
 					}
 					id := fmt.Sprintf("p%d-r%d", len(passes), task.Repeat)
-					col.data.CountRuns = append(col.data.CountRuns, store.CountRun{RunID: id, BuildID: "b", CellID: task.Cell.ID(), Mode: task.Mode.Name, Repeat: int32(task.Repeat), Status: "ok", Protocol: store.CountProtocol})
-					col.data.Counts = append(col.data.Counts, store.Count{RunID: id, BuildID: "b", CellID: task.Cell.ID(), Mode: task.Mode.Name, Repeat: int32(task.Repeat), Test: "SET", Status: "ok", InstructionsPerRequest: &v})
+					col.data.AddCountRun(store.CountRun{RunID: id, BuildID: "b", CellID: task.Cell.ID(), Mode: task.Mode.Name, Repeat: int32(task.Repeat), Status: "ok", Protocol: store.CountProtocol},
+						[]store.Count{{RunID: id, BuildID: "b", CellID: task.Cell.ID(), Mode: task.Mode.Name, Repeat: int32(task.Repeat), Test: "SET", Status: "ok", InstructionsPerRequest: &v}})
 				}
 				passes = append(passes, strings.Join(got, ", "))
 				return nil
@@ -250,6 +252,7 @@ func TestCountAgainCellsBuiltForTheHostsVirtualAddressBits(t *testing.T) {
 	if err := col.countPasses(func(ts []Task) error {
 		for _, task := range ts {
 			passes = append(passes, fmt.Sprintf("%s %s %d", task.Cell.ID(), task.Mode.Name, task.Repeat))
+			col.data.AddCountRun(store.CountRun{RunID: "again", BuildID: "g2", CellID: task.Cell.ID(), Mode: task.Mode.Name, Repeat: int32(task.Repeat), Status: "ok", Protocol: store.CountProtocol}, nil)
 		}
 		return nil
 	}); err != nil {
@@ -258,8 +261,8 @@ func TestCountAgainCellsBuiltForTheHostsVirtualAddressBits(t *testing.T) {
 	if want := []string{"7.4.1|gcc|-O2 data 1"}; !reflect.DeepEqual(passes, want) {
 		t.Errorf("counted %q, want %q", passes, want)
 	}
-	if len(col.data.SupersededCountRuns) != 1 || !strings.Contains(log.String(), "counting again 7.4.1|gcc|-O2: built with jemalloc configured for the build host's 57-bit virtual addresses (machine here), not 48") {
-		t.Errorf("%d runs moved aside; log:\n%s", len(col.data.SupersededCountRuns), log.String())
+	if len(col.data.SupersededCountRuns) != 1 || col.data.SupersededCountRuns[0].RunID != "g1" || !strings.Contains(log.String(), "counting again 7.4.1|gcc|-O2: built with jemalloc configured for the build host's 57-bit virtual addresses (machine here), not 48") {
+		t.Errorf("%d runs moved aside by their recount; log:\n%s", len(col.data.SupersededCountRuns), log.String())
 	}
 }
 
@@ -287,7 +290,7 @@ func TestCountPassesCountAgainACellRebuiltToOtherCode(t *testing.T) {
 			var got []string
 			for _, task := range ts {
 				got = append(got, fmt.Sprintf("data %d", task.Repeat))
-				col.data.CountRuns = append(col.data.CountRuns, store.CountRun{RunID: fmt.Sprintf("p%d-%d", len(passes), task.Repeat), BuildID: "new", CellID: id, Mode: "data", Repeat: int32(task.Repeat), Status: "ok", Protocol: store.CountProtocol})
+				col.data.AddCountRun(store.CountRun{RunID: fmt.Sprintf("p%d-%d", len(passes), task.Repeat), BuildID: "new", CellID: id, Mode: "data", Repeat: int32(task.Repeat), Status: "ok", Protocol: store.CountProtocol}, nil)
 			}
 			passes = append(passes, strings.Join(got, ", "))
 			return nil
@@ -314,5 +317,77 @@ func TestCountPassesCountAgainACellRebuiltToOtherCode(t *testing.T) {
 				t.Errorf("redo %v: run %s of build %s left current", redo, r.RunID, r.BuildID)
 			}
 		}
+	}
+}
+
+// A collection told to count cells again (-redo-unhashed) and stopped after
+// one run hides nothing: in the saved dataset every (cell, mode, repeat)
+// still has a run, the recounted one on its new build and the others on
+// their old ones, marked; the next collector count counts just those.
+func TestACollectionStoppedPartWayHidesNothing(t *testing.T) {
+	c := releasesConfig(t)
+	c.Count = config.Count{Repeats: 1, Modes: []config.Mode{{Name: "data"}, {Name: "pipe"}}}
+	cells := c.Cells()[6:8]
+	dir := t.TempDir()
+	d := &store.Data{}
+	add := func(run, build string, task Task) {
+		v := 1000.0
+		d.AddCountRun(store.CountRun{RunID: run, BuildID: build, CellID: task.Cell.ID(), Mode: task.Mode.Name, Repeat: int32(task.Repeat), Status: "ok", StartedAt: t0, Protocol: store.CountProtocol},
+			[]store.Count{{RunID: run, BuildID: build, CellID: task.Cell.ID(), Mode: task.Mode.Name, Repeat: int32(task.Repeat), Test: "SET", Status: "ok", InstructionsPerRequest: &v}})
+	}
+	for _, task := range PendingCounts(cells, c.Count.Modes, 1, d, false) {
+		build := "old " + task.Cell.ID()
+		d.Builds = append(d.Builds, store.Build{BuildID: build, CellID: task.Cell.ID(), Status: "ok", StartedAt: t0})
+		add("old "+task.Cell.ID()+" "+task.Mode.Name, build, task)
+	}
+	var log strings.Builder
+	col := &collector{Options: Options{Config: c, Cells: cells, DataDir: dir, Log: &log, RedoUnhashed: true}, data: d}
+	stopped := errors.New("stopped")
+	err := col.countPasses(func(ts []Task) error {
+		if len(ts) != 4 {
+			t.Errorf("%d runs to count again, want 4", len(ts))
+		}
+		add("new", "new build", ts[0])
+		if err := d.Save(dir); err != nil {
+			t.Fatal(err)
+		}
+		return stopped
+	})
+	if !errors.Is(err, stopped) {
+		t.Fatalf("countPasses: %v", err)
+	}
+	saved, err := store.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var current []string
+	for _, r := range saved.CountRuns {
+		current = append(current, fmt.Sprintf("%s %s %s marked %v", r.CellID, r.Mode, r.BuildID, r.Redone != nil))
+	}
+	sort.Strings(current)
+	want := []string{
+		cells[0].ID() + " data new build marked false",
+		cells[0].ID() + " pipe old " + cells[0].ID() + " marked true",
+		cells[1].ID() + " data old " + cells[1].ID() + " marked true",
+		cells[1].ID() + " pipe old " + cells[1].ID() + " marked true",
+	}
+	sort.Strings(want)
+	if !reflect.DeepEqual(current, want) || len(saved.Counts) != 4 || len(saved.SupersededCountRuns) != 1 {
+		t.Errorf("saved: current %q (%d counts), %d superseded; want %q (4), 1", current, len(saved.Counts), len(saved.SupersededCountRuns), want)
+	}
+	next := &collector{Options: Options{Config: c, Cells: cells, DataDir: dir, Log: &log}, data: saved}
+	var again []string
+	if err := next.countPasses(func(ts []Task) error {
+		for _, task := range ts {
+			again = append(again, task.Cell.ID()+" "+task.Mode.Name)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(again)
+	want = []string{cells[0].ID() + " pipe", cells[1].ID() + " data", cells[1].ID() + " pipe"}
+	if sort.Strings(want); !reflect.DeepEqual(again, want) {
+		t.Errorf("the next collector count counts %q, want %q", again, want)
 	}
 }

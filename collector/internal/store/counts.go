@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -120,6 +121,86 @@ func (d *Data) splitProtocols() {
 	d.supersede(func(r *CountRun) bool { return ProtocolOf(*r) != CountProtocol })
 }
 
+// markForRedo marks the counting runs for which mark is true (it sets their
+// Redone reason) to be counted again. A marked run stays in count_runs, its
+// counts in the dataset, until a run of its (cell, mode, repeat) replaces it
+// (AddCountRun), so a collection stopped part way hides nothing; PendingCounts
+// plans it as not done. A run already marked keeps its first reason. It
+// returns the runs it marked.
+func (d *Data) markForRedo(mark func(*CountRun) bool) []CountRun {
+	var marked []CountRun
+	for i := range d.CountRuns {
+		r := d.CountRuns[i]
+		if r.Redone != nil || !mark(&r) {
+			continue
+		}
+		d.CountRuns[i] = r
+		marked = append(marked, r)
+	}
+	return marked
+}
+
+// AddCountRun adds a counting run and its counts. A run marked to be counted
+// again (markForRedo) of the same (cell, mode, repeat) moves, with its counts,
+// to the superseded tables, keeping its reason; AddCountRun returns whether
+// one did (the superseded tables then change too).
+func (d *Data) AddCountRun(run CountRun, counts []Count) bool {
+	key := RunKey(run.CellID, run.Mode, int(run.Repeat))
+	replaced := false
+	d.supersede(func(r *CountRun) bool {
+		ok := r.Redone != nil && RunKey(r.CellID, r.Mode, int(r.Repeat)) == key
+		replaced = replaced || ok
+		return ok
+	})
+	d.CountRuns = append(d.CountRuns, run)
+	d.Counts = append(d.Counts, counts...)
+	return replaced
+}
+
+// RedoneCountedOnBuild begins the reasons of runs counted again for their
+// build's code (RedoUnhashed, RedoMixedCode): their counts are their build's
+// own, so RestoreSetAside may bring them back.
+const RedoneCountedOnBuild = "counted on build "
+
+// RestoreSetAside brings back into count_runs, marked to be counted again,
+// the runs of the current protocol that a collector before AddCountRun moved
+// to the superseded tables at the start of a collection for their build's
+// code (reason RedoneCountedOnBuild) and whose (cell, mode, repeat) has no run
+// in count_runs since: that collection stopped before counting them again,
+// and until it does their counts are the cell's. It returns how many runs
+// came back.
+func (d *Data) RestoreSetAside() int {
+	current := map[string]bool{}
+	for _, r := range d.CountRuns {
+		current[RunKey(r.CellID, r.Mode, int(r.Repeat))] = true
+	}
+	back := map[string]bool{}
+	var keep []CountRun
+	for _, r := range d.SupersededCountRuns {
+		key := RunKey(r.CellID, r.Mode, int(r.Repeat))
+		if ProtocolOf(r) != CountProtocol || r.Redone == nil || !strings.HasPrefix(*r.Redone, RedoneCountedOnBuild) || current[key] {
+			keep = append(keep, r)
+			continue
+		}
+		current[key], back[r.RunID] = true, true
+		d.CountRuns = append(d.CountRuns, r)
+	}
+	if len(back) == 0 {
+		return 0
+	}
+	d.SupersededCountRuns = keep
+	var counts []Count
+	for _, c := range d.SupersededCounts {
+		if back[c.RunID] {
+			d.Counts = append(d.Counts, c)
+			continue
+		}
+		counts = append(counts, c)
+	}
+	d.SupersededCounts = counts
+	return len(back)
+}
+
 // supersede moves the counting runs for which move is true (it may mark
 // them), with their counts, to the superseded tables.
 func (d *Data) supersede(move func(*CountRun) bool) {
@@ -187,12 +268,12 @@ func (d *Data) RepeatSpans(metric func(Count) *float64) map[RepeatKey]RepeatSpan
 	return out
 }
 
-// RedoDiffering moves to the superseded tables, with the reason, the counting
-// runs of every (cell, mode) whose repeats of one build counted different
+// RedoDiffering marks to be counted again (markForRedo), with the reason, the
+// counting runs of every (cell, mode) whose repeats of one build counted different
 // instructions per request in some test: on a machine left alone they repeat
 // to the instruction, so a difference means a disturbed run, and which of
-// the repeats it was cannot be told. The runs are then missing, and collector
-// count counts them again. Only the cells in the set are looked at (all
+// the repeats it was cannot be told. Collector count then counts them
+// again, each replacing its run. Only the cells in the set are looked at (all
 // with a nil set). It returns one line per (cell, mode) redone.
 func (d *Data) RedoDiffering(cells map[string]bool) []string {
 	type group struct{ cell, mode, build string }
@@ -218,15 +299,17 @@ func (d *Data) RedoDiffering(cells map[string]bool) []string {
 	if len(reasons) == 0 {
 		return nil
 	}
-	d.supersede(func(r *CountRun) bool {
-		reason, ok := reasons[group{r.CellID, r.Mode, r.BuildID}]
+	marked := map[group]string{}
+	d.markForRedo(func(r *CountRun) bool {
+		g := group{r.CellID, r.Mode, r.BuildID}
+		reason, ok := reasons[g]
 		if ok {
-			r.Redone = &reason
+			r.Redone, marked[g] = &reason, reason
 		}
 		return ok
 	})
 	var out []string
-	for g, reason := range reasons {
+	for g, reason := range marked {
 		out = append(out, fmt.Sprintf("%s %s: %s", g.cell, g.mode, reason))
 	}
 	sort.Strings(out)
@@ -240,10 +323,10 @@ func WrongLgVaddr(b Build, fixed int) bool {
 	return b.JemallocLgVaddr != nil && *b.JemallocLgVaddr > 0 && int(*b.JemallocLgVaddr) != fixed
 }
 
-// RedoWrongLgVaddr moves to the superseded tables, with the reason, the
-// counting runs whose build's jemalloc was configured for other than fixed
-// virtual address bits (WrongLgVaddr): collector count then rebuilds those
-// cells and counts them again. It returns one line per cell.
+// RedoWrongLgVaddr marks to be counted again, with the reason, the counting
+// runs whose build's jemalloc was configured for other than fixed virtual
+// address bits (WrongLgVaddr): collector count then rebuilds those cells and
+// counts them again. It returns one line per cell.
 func (d *Data) RedoWrongLgVaddr(fixed int) []string {
 	reasons := map[string]string{}
 	for _, b := range d.Builds {
@@ -251,12 +334,14 @@ func (d *Data) RedoWrongLgVaddr(fixed int) []string {
 			reasons[b.BuildID] = fmt.Sprintf("%s %d-bit virtual addresses (machine %s), not %d", RedoneWrongLgVaddr, *b.JemallocLgVaddr, b.MachineID, fixed)
 		}
 	}
-	return d.SupersedeBuilds(reasons)
+	return d.RedoBuilds(reasons)
 }
 
-// SupersedeBuilds moves to the superseded tables the counting runs of the
-// builds in reasons, each with its build's reason, and returns one line per
-// cell: "cell: reason".
+// SupersedeBuilds moves to the superseded tables at once the counting runs of
+// the builds in reasons, each with its build's reason, and returns one line
+// per cell: "cell: reason". It is for counts that are not the cell's at all
+// (a build from another release's source), which must not stay in the
+// dataset until a recount replaces them; RedoBuilds keeps them until then.
 func (d *Data) SupersedeBuilds(reasons map[string]string) []string {
 	cells := map[string]string{}
 	d.supersede(func(r *CountRun) bool {
@@ -267,6 +352,11 @@ func (d *Data) SupersedeBuilds(reasons map[string]string) []string {
 		}
 		return ok
 	})
+	return cellLines(cells)
+}
+
+// cellLines is "cell: reason" per cell, sorted.
+func cellLines(cells map[string]string) []string {
 	var out []string
 	for cell, reason := range cells {
 		out = append(out, cell+": "+reason)
@@ -275,7 +365,23 @@ func (d *Data) SupersedeBuilds(reasons map[string]string) []string {
 	return out
 }
 
-// RedoUnhashed moves to the superseded tables, with the reason, the counting
+// RedoBuilds marks to be counted again (markForRedo) the counting runs of
+// the builds in reasons, each with its build's reason, and returns one line
+// per cell whose runs it marked: "cell: reason".
+func (d *Data) RedoBuilds(reasons map[string]string) []string {
+	cells := map[string]string{}
+	d.markForRedo(func(r *CountRun) bool {
+		reason, ok := reasons[r.BuildID]
+		if ok {
+			r.Redone = &reason
+			cells[r.CellID] = reason
+		}
+		return ok
+	})
+	return cellLines(cells)
+}
+
+// RedoUnhashed marks to be counted again, with the reason, the counting
 // runs of builds recorded without a code hash (builds.code_sha256 null), so
 // that collector count counts those cells again on a build that has one and
 // each counted cell names the code it counted. Only the cells in the set
@@ -290,13 +396,13 @@ func (d *Data) RedoUnhashed(cells map[string]bool) []string {
 	reasons := map[string]string{}
 	for _, b := range d.Builds {
 		if counted[b.BuildID] && (b.CodeSHA256 == nil || *b.CodeSHA256 == "") {
-			reasons[b.BuildID] = fmt.Sprintf("counted on build %s, recorded without a code hash", b.BuildID)
+			reasons[b.BuildID] = fmt.Sprintf("%s%s, recorded without a code hash", RedoneCountedOnBuild, b.BuildID)
 		}
 	}
-	return d.SupersedeBuilds(reasons)
+	return d.RedoBuilds(reasons)
 }
 
-// RedoMixedCode moves to the superseded tables, with the reason, the
+// RedoMixedCode marks to be counted again, with the reason, the
 // counting runs of each cell whose runs come from builds of different code
 // (builds.code_sha256; builds without a hash are left out): all but the runs
 // of its latest build, so that collector count counts them again on it and
@@ -330,9 +436,9 @@ func (d *Data) RedoMixedCode(cells map[string]bool) []string {
 		keep := latest[cell]
 		for _, b := range d.Builds {
 			if b.CellID == cell && b.CodeSHA256 != nil && *b.CodeSHA256 != "" && *b.CodeSHA256 != *keep.CodeSHA256 {
-				reasons[b.BuildID] = fmt.Sprintf("counted on build %s (code %.12s), and the cell's later build %s is other code (%.12s)", b.BuildID, *b.CodeSHA256, keep.BuildID, *keep.CodeSHA256)
+				reasons[b.BuildID] = fmt.Sprintf("%s%s (code %.12s), and the cell's later build %s is other code (%.12s)", RedoneCountedOnBuild, b.BuildID, *b.CodeSHA256, keep.BuildID, *keep.CodeSHA256)
 			}
 		}
 	}
-	return d.SupersedeBuilds(reasons)
+	return d.RedoBuilds(reasons)
 }

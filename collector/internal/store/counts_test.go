@@ -165,19 +165,26 @@ func TestSaveBuildsAndCountsWritesOnlyItsTables(t *testing.T) {
 	}
 }
 
-// RedoDiffering moves the runs of a (cell, mode) whose repeats of one build
-// differ to the superseded tables, with why; repeats that agree, counts of
-// two builds (a rebuild) and cells not selected stay.
-func TestRedoDifferingSupersedesBothRepeatsOfADisturbedCellMode(t *testing.T) {
+// RedoDiffering marks the runs of a (cell, mode) whose repeats of one build
+// differ to be counted again, with why; repeats that agree, counts of two
+// builds (a rebuild) and cells not selected stay unmarked. A marked run
+// stays current, its mark saved, until a run of its (cell, mode, repeat)
+// replaces it and it moves to the superseded tables.
+func TestRedoDifferingMarksBothRepeatsOfADisturbedCellMode(t *testing.T) {
 	dir := t.TempDir()
 	d := &Data{}
-	add := func(cell, mode, build string, repeat int32, set, get float64) {
+	runOf := func(cell, mode, build string, repeat int32, set, get float64) (CountRun, []Count) {
 		id := fmt.Sprintf("%s|%s|%s|%d", cell, mode, build, repeat)
-		d.CountRuns = append(d.CountRuns, CountRun{RunID: id, CellID: cell, BuildID: build, Mode: mode, Repeat: repeat, Status: "ok", StartedAt: t0.Add(time.Duration(len(d.CountRuns))), Protocol: CountProtocol})
+		r := CountRun{RunID: id, CellID: cell, BuildID: build, Mode: mode, Repeat: repeat, Status: "ok", StartedAt: t0.Add(time.Duration(len(d.CountRuns))), Protocol: CountProtocol}
+		var counts []Count
 		for test, v := range map[string]float64{"SET": set, "GET": get} {
 			v := v
-			d.Counts = append(d.Counts, Count{RunID: id, CellID: cell, BuildID: build, Mode: mode, Repeat: repeat, Test: test, Status: "ok", InstructionsPerRequest: &v})
+			counts = append(counts, Count{RunID: id, CellID: cell, BuildID: build, Mode: mode, Repeat: repeat, Test: test, Status: "ok", InstructionsPerRequest: &v})
 		}
+		return r, counts
+	}
+	add := func(cell, mode, build string, repeat int32, set, get float64) bool {
+		return d.AddCountRun(runOf(cell, mode, build, repeat, set, get))
 	}
 	add("a", "data", "b1", 1, 100, 50)
 	add("a", "data", "b1", 2, 100, 50.1) // GET 0.2% apart: both redone
@@ -192,24 +199,79 @@ func TestRedoDifferingSupersedesBothRepeatsOfADisturbedCellMode(t *testing.T) {
 	if want := []string{"a data: repeats differed: GET 0.2000% apart"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("redone %q, want %q", got, want)
 	}
+	if again := d.RedoDiffering(map[string]bool{"a": true, "r": true}); again != nil {
+		t.Errorf("marked again: %q", again)
+	}
 	m := saveAndLoad(t, dir, d)
-	var current, superseded []string
+	var marked []string
 	for _, r := range m.CountRuns {
+		if r.Redone != nil {
+			if *r.Redone != "repeats differed: GET 0.2000% apart" {
+				t.Errorf("run %s: redone %q", r.RunID, *r.Redone)
+			}
+			marked = append(marked, r.RunID)
+		}
+	}
+	sort.Strings(marked)
+	if want := []string{"a|data|b1|1", "a|data|b1|2"}; !reflect.DeepEqual(marked, want) || len(m.CountRuns) != 9 || len(m.Counts) != 18 || len(m.SupersededCountRuns) != 0 {
+		t.Errorf("marked %q of %d current runs (%d counts), %d superseded; want %q of 9 (18), 0", marked, len(m.CountRuns), len(m.Counts), len(m.SupersededCountRuns), want)
+	}
+	// Its recount replaces a marked run; an unmarked run of another key stays.
+	if !m.AddCountRun(runOf("a", "data", "b3", 1, 100, 50)) {
+		t.Errorf("the recount of a|data #1 replaced nothing")
+	}
+	if m.AddCountRun(runOf("a", "pipe", "b3", 3, 80, 40)) {
+		t.Errorf("a run of a new key replaced one")
+	}
+	m = saveAndLoad(t, dir, m)
+	if len(m.SupersededCountRuns) != 1 || m.SupersededCountRuns[0].RunID != "a|data|b1|1" || *m.SupersededCountRuns[0].Redone != "repeats differed: GET 0.2000% apart" || len(m.SupersededCounts) != 2 {
+		t.Errorf("superseded %+v (%d counts), want a|data|b1|1 with its reason and 2 counts", m.SupersededCountRuns, len(m.SupersededCounts))
+	}
+	if len(m.CountRuns) != 10 || len(m.Counts) != 20 {
+		t.Errorf("%d current runs, %d counts; want 10, 20", len(m.CountRuns), len(m.Counts))
+	}
+}
+
+// Runs that a collector before AddCountRun moved aside at a collection's
+// start for their build's code, and that were not counted again, come back
+// marked with their counts; runs replaced since, runs of other reasons and of
+// other protocols stay superseded.
+func TestRestoreSetAsideBringsBackRunsNotCountedAgain(t *testing.T) {
+	reason := func(s string) *string { return &s }
+	unhashed := reason(RedoneCountedOnBuild + "b1, recorded without a code hash")
+	d := &Data{
+		CountRuns: []CountRun{{RunID: "new", CellID: "a", BuildID: "b2", Mode: "data", Repeat: 1, Protocol: CountProtocol}},
+		SupersededCountRuns: []CountRun{
+			{RunID: "replaced", CellID: "a", BuildID: "b1", Mode: "data", Repeat: 1, Protocol: CountProtocol, Redone: unhashed},
+			{RunID: "waiting", CellID: "a", BuildID: "b1", Mode: "pipe", Repeat: 1, Protocol: CountProtocol, Redone: unhashed},
+			{RunID: "wrong", CellID: "w", BuildID: "w1", Mode: "data", Repeat: 1, Protocol: CountProtocol, Redone: reason(RedoneWrongLgVaddr + " 57-bit")},
+			{RunID: "earlier", CellID: "e", BuildID: "e1", Mode: "data", Repeat: 1, Protocol: CountProtocol - 1, Redone: unhashed},
+		},
+	}
+	for _, r := range d.SupersededCountRuns {
+		d.SupersededCounts = append(d.SupersededCounts, Count{RunID: r.RunID, Test: "SET"})
+	}
+	if n := d.RestoreSetAside(); n != 1 {
+		t.Errorf("restored %d runs, want 1", n)
+	}
+	var current, superseded, counts []string
+	for _, r := range d.CountRuns {
 		current = append(current, r.RunID)
 	}
-	for _, r := range m.SupersededCountRuns {
-		if r.Redone == nil || *r.Redone != "repeats differed: GET 0.2000% apart" {
-			t.Errorf("superseded run %s: redone %v", r.RunID, r.Redone)
-		}
+	for _, r := range d.SupersededCountRuns {
 		superseded = append(superseded, r.RunID)
 	}
-	sort.Strings(current)
-	sort.Strings(superseded)
-	if want := []string{"a|data|b1|1", "a|data|b1|2"}; !reflect.DeepEqual(superseded, want) {
-		t.Errorf("superseded %q, want %q", superseded, want)
+	for _, c := range d.Counts {
+		counts = append(counts, c.RunID)
 	}
-	if len(current) != 7 || len(m.Counts) != 14 || len(m.SupersededCounts) != 4 {
-		t.Errorf("current runs %q, %d counts, %d superseded counts; want 7, 14, 4", current, len(m.Counts), len(m.SupersededCounts))
+	if !reflect.DeepEqual(current, []string{"new", "waiting"}) || !reflect.DeepEqual(superseded, []string{"replaced", "wrong", "earlier"}) || !reflect.DeepEqual(counts, []string{"waiting"}) || len(d.SupersededCounts) != 3 {
+		t.Errorf("current %q, superseded %q, current counts %q, %d superseded counts", current, superseded, counts, len(d.SupersededCounts))
+	}
+	if d.CountRuns[1].Redone == nil || d.CountRuns[1].Redone != unhashed {
+		t.Errorf("the restored run lost its mark: %v", d.CountRuns[1].Redone)
+	}
+	if n := d.RestoreSetAside(); n != 0 {
+		t.Errorf("restored %d runs again", n)
 	}
 }
 
@@ -241,10 +303,10 @@ func TestRepeatSpansGroupRepeatsByBuild(t *testing.T) {
 	}
 }
 
-// RedoWrongLgVaddr supersedes the runs of builds whose jemalloc took the
-// build host's virtual address bits, and keeps the jemalloc_lg_vaddr column
+// RedoWrongLgVaddr marks to be counted again the runs of builds whose
+// jemalloc took the build host's virtual address bits, and keeps the jemalloc_lg_vaddr column
 // (null for builds recorded before it).
-func TestRedoWrongLgVaddrSupersedesRunsOfHostSizedBuilds(t *testing.T) {
+func TestRedoWrongLgVaddrMarksRunsOfHostSizedBuilds(t *testing.T) {
 	dir := t.TempDir()
 	lg := func(n int32) *int32 { return &n }
 	d := &Data{Builds: []Build{
@@ -271,12 +333,12 @@ func TestRedoWrongLgVaddrSupersedesRunsOfHostSizedBuilds(t *testing.T) {
 		t.Fatalf("redone %q, want %q", got, want)
 	}
 	m := saveAndLoad(t, dir, d)
-	if len(m.CountRuns) != 6 || len(m.Counts) != 6 || len(m.SupersededCountRuns) != 2 || len(m.SupersededCounts) != 2 {
-		t.Errorf("%d runs, %d counts, %d superseded runs, %d superseded counts; want 6, 6, 2, 2", len(m.CountRuns), len(m.Counts), len(m.SupersededCountRuns), len(m.SupersededCounts))
+	if len(m.CountRuns) != 8 || len(m.Counts) != 8 || len(m.SupersededCountRuns) != 0 {
+		t.Errorf("%d runs, %d counts, %d superseded runs; want 8, 8, 0 (marked, not moved)", len(m.CountRuns), len(m.Counts), len(m.SupersededCountRuns))
 	}
-	for _, r := range m.SupersededCountRuns {
-		if r.BuildID != "b57" || r.Redone == nil || *r.Redone != reason {
-			t.Errorf("superseded %s: redone %v", r.RunID, r.Redone)
+	for _, r := range m.CountRuns {
+		if marked := r.Redone != nil && *r.Redone == reason; marked != (r.BuildID == "b57") {
+			t.Errorf("run %s: redone %v", r.RunID, r.Redone)
 		}
 	}
 	got := map[string]string{}
@@ -294,32 +356,43 @@ func TestRedoWrongLgVaddrSupersedesRunsOfHostSizedBuilds(t *testing.T) {
 	}
 }
 
-// Merged into a copy of the data that still has them as current, runs the
-// other copy moved aside (RedoWrongLgVaddr, RedoDiffering) leave the current
-// tables: a run is current or superseded, not both.
-func TestMergeKeepsRunsMovedAsideOutOfTheCurrentTables(t *testing.T) {
+// Merged into a copy of the data that still has them unmarked, runs the
+// other copy marked to be counted again (RedoWrongLgVaddr, RedoDiffering)
+// stay marked, and a run it replaced since leaves the current tables: a run
+// is current or superseded, not both.
+func TestMergeKeepsMarksAndRunsReplacedSince(t *testing.T) {
 	lg := func(n int32) *int32 { return &n }
+	runOf := func(id, build, mode string) (CountRun, []Count) {
+		v := 100.0
+		return CountRun{RunID: id, CellID: "a", BuildID: build, Mode: mode, Repeat: 1, Status: "ok", StartedAt: t0, Protocol: CountProtocol},
+			[]Count{{RunID: id, CellID: "a", BuildID: build, Mode: mode, Repeat: 1, Test: "SET", Status: "ok", InstructionsPerRequest: &v}}
+	}
 	mk := func() *Data {
 		d := &Data{Builds: []Build{{BuildID: "b57", CellID: "a", MachineID: "intel", Status: "ok", JemallocLgVaddr: lg(57)}}}
 		for _, mode := range []string{"data", "pipe"} {
-			v := 100.0
-			d.CountRuns = append(d.CountRuns, CountRun{RunID: "r-" + mode, CellID: "a", BuildID: "b57", Mode: mode, Repeat: 1, Status: "ok", StartedAt: t0, Protocol: CountProtocol})
-			d.Counts = append(d.Counts, Count{RunID: "r-" + mode, CellID: "a", BuildID: "b57", Mode: mode, Repeat: 1, Test: "SET", Status: "ok", InstructionsPerRequest: &v})
+			d.AddCountRun(runOf("r-"+mode, "b57", mode))
 		}
 		return d
 	}
 	published, working := mk(), mk()
 	working.RedoWrongLgVaddr(48)
+	working.AddCountRun(runOf("again-data", "b48", "data"))
 	published.Merge(working)
-	if len(published.CountRuns) != 0 || len(published.Counts) != 0 || len(published.SupersededCountRuns) != 2 || len(published.SupersededCounts) != 2 {
-		t.Errorf("after the merge: %d current runs, %d counts, %d superseded runs, %d superseded counts; want 0, 0, 2, 2",
-			len(published.CountRuns), len(published.Counts), len(published.SupersededCountRuns), len(published.SupersededCounts))
+	var current []string
+	for _, r := range published.CountRuns {
+		current = append(current, fmt.Sprintf("%s marked %v", r.RunID, r.Redone != nil))
+	}
+	sort.Strings(current)
+	if want := []string{"again-data marked false", "r-pipe marked true"}; !reflect.DeepEqual(current, want) || len(published.Counts) != 2 || len(published.SupersededCountRuns) != 1 || len(published.SupersededCounts) != 1 {
+		t.Errorf("after the merge: current %q (%d counts), %d superseded runs (%d counts); want %q (2), 1 (1)",
+			current, len(published.Counts), len(published.SupersededCountRuns), len(published.SupersededCounts), want)
 	}
 }
 
-// RedoMixedCode moves aside the runs of a cell's builds whose code differs
-// from its latest counted build's, and leaves alone cells whose builds are
-// one code, builds without a hash, and cells not selected.
+// RedoMixedCode marks to be counted again the runs of a cell's builds
+// whose code differs from its latest counted build's, and leaves alone
+// cells whose builds are one code, builds without a hash, and cells not
+// selected.
 func TestRedoMixedCodeCountsACellAgainOnItsLatestBuild(t *testing.T) {
 	code := func(s string) *string { return &s }
 	d := &Data{Builds: []Build{
@@ -341,8 +414,13 @@ func TestRedoMixedCodeCountsACellAgainOnItsLatestBuild(t *testing.T) {
 	if want := []string{"a: " + reason}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("redone %q, want %q", got, want)
 	}
-	if len(d.SupersededCountRuns) != 1 || d.SupersededCountRuns[0].BuildID != "a1" || *d.SupersededCountRuns[0].Redone != reason || len(d.CountRuns) != 8 {
-		t.Errorf("superseded %+v, %d current runs", d.SupersededCountRuns, len(d.CountRuns))
+	for _, r := range d.CountRuns {
+		if marked := r.Redone != nil && *r.Redone == reason; marked != (r.BuildID == "a1") {
+			t.Errorf("run %s: redone %v", r.RunID, r.Redone)
+		}
+	}
+	if len(d.SupersededCountRuns) != 0 || len(d.CountRuns) != 9 {
+		t.Errorf("%d superseded, %d current runs; want 0, 9 (marked, not moved)", len(d.SupersededCountRuns), len(d.CountRuns))
 	}
 	if again := d.RedoMixedCode(nil); !reflect.DeepEqual(again, []string{"x: counted on build x1 (code 3333), and the cell's later build x2 is other code (4444)"}) {
 		t.Errorf("all cells: redone %q", again)
