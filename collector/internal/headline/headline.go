@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis-compiler-benchmarks/collector/internal/hwclass"
 	"github.com/redis-compiler-benchmarks/collector/internal/model"
+	"github.com/redis-compiler-benchmarks/collector/internal/report"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
@@ -83,6 +84,10 @@ type Headline struct {
 	Extended        Counted
 	ExtendedBuilds  []Build
 	ExtendedPlanned int
+	// ExtendedRounds are the precision modes' effects of the extended
+	// builds measured in interleaved rounds beside Baseline, on whichever
+	// class measured them (computeExtendedRounds).
+	ExtendedRounds []report.Effects
 }
 
 // Compute reads the headline out of d (its plan, runs, results and machines):
@@ -129,6 +134,7 @@ func Compute(d *store.Data) Headline {
 	if ext := readPlanOf(d, false, true); len(ext.builds) > 0 {
 		h.ExtendedBuilds, h.ExtendedPlanned = ext.builds, len(ext.cells)
 		h.Extended = computeCounted(d, ext, h.Baseline, ext.builds)
+		h.ExtendedRounds = computeExtendedRounds(d, h.Rounds.Modes, ext.builds, h.Baseline)
 	}
 	return h
 }

@@ -357,3 +357,53 @@ func TestMeasuredSpanLeavesOutAPlannedReleaseWithoutRuns(t *testing.T) {
 		t.Errorf("releases = %+v, want 2.0.0 against 1.0.0 on SET", r)
 	}
 }
+
+// An extended build measured in interleaved rounds beside the baseline, on
+// another class than the headline's, gets its own line with its interval
+// (and a table in the results page) once every mode has the rounds; before,
+// it is named as still being measured. The reference rounds leave it out.
+func TestExtendedBuildsInRoundsHaveTheirIntervalOnTheClassThatMeasuredThem(t *testing.T) {
+	defer func(n int) { completeRounds = n }(completeRounds)
+	withExtendedRounds := func(rounds int) *store.Data {
+		d := withRounds()
+		yes := true
+		d.Plan = append(d.Plan, store.Plan{CellID: "2.0.0|gcc|-O3 -flto", Version: "2.0.0", VersionIndex: 1, Compiler: "gcc",
+			FlagSet: "-O3 -flto", FlagIndex: 1, Modes: "data", Repeats: 2, Extended: &yes})
+		for round := 1; round <= rounds; round++ {
+			seed := int64(10 + round)
+			for _, flags := range []string{"-O2", "-O3 -flto"} {
+				id := fmt.Sprintf("b|2.0.0|%s|long|%d", flags, round)
+				d.Runs = append(d.Runs, store.Run{RunID: id, CellID: "2.0.0|gcc|" + flags, Mode: "data-long", Repeat: int32(round), MachineID: "b", RoundSeed: &seed})
+				for ti, test := range []string{"SET", "GET"} {
+					x := 500 * float64(round+ti)
+					if flags != "-O2" {
+						x *= 1.05
+					}
+					d.Results = append(d.Results, store.Result{RunID: id, CellID: "2.0.0|gcc|" + flags, Version: "2.0.0", Compiler: "gcc", FlagSet: flags,
+						Mode: "data-long", Test: test, TestIndex: int32(ti), Status: "ok", RPS: &x})
+				}
+			}
+		}
+		return d
+	}
+	completeRounds = 3
+	h := Compute(withExtendedRounds(3))
+	if len(h.ExtendedRounds) != 1 || h.ExtendedRounds[0].Class != "B CPU, 2 cores" || len(h.ExtendedRounds[0].Effects) != 1 {
+		t.Fatalf("extended rounds %+v", h.ExtendedRounds)
+	}
+	md := both(h)
+	for _, want := range []string{
+		"- **Extended builds, requests/second in interleaved rounds** (each against gcc -O2 in the same round, 95% interval; ▲ ▼ beyond it, ≈ no change within noise): " +
+			"Redis 2.0.0, 3 rounds on B CPU, 2 cores: gcc -O3 -flto +5.0% ▲ [+5.0%, +5.0%] data-long. For comparison, " + IntelStudy + ".\n",
+		"Redis 2.0.0 on B CPU, 2 cores:\n\n| build | `data-long` (3 rounds) |\n|---|---|\n| gcc -O3 -flto | +5.0% ▲ [+5.0%, +5.0%] |\n",
+		// The reference rounds, on class A, are clang's alone.
+		"`data-long`:\n\n| build | 2.0.0 (3 rounds) |\n|---|---|\n| clang -O2 | +10.0% ▲ [+10.0%, +10.0%] |\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("headline lacks %q:\n%s", want, md)
+		}
+	}
+	if md := both(Compute(withExtendedRounds(2))); !strings.Contains(md, "none complete yet (still being measured: Redis 2.0.0 on B CPU, 2 cores (2 of 3 rounds)).") {
+		t.Errorf("two of three rounds:\n%s", md)
+	}
+}

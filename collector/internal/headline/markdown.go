@@ -76,6 +76,9 @@ func Details(h Headline) string {
 	if h.Extended.Cells > 0 {
 		fmt.Fprintf(&b, "\n%s\n", h.extendedText())
 	}
+	if len(h.ExtendedRounds) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", h.extendedRoundsText())
+	}
 	fmt.Fprintln(&b, End)
 	return b.String()
 }
@@ -88,6 +91,9 @@ func (h Headline) inShort() string {
 	fmt.Fprintf(&b, "- %s\n", h.countedShort())
 	if h.Extended.Cells > 0 {
 		fmt.Fprintf(&b, "- %s\n", h.extendedShort())
+	}
+	if len(h.ExtendedRounds) > 0 {
+		fmt.Fprintf(&b, "- %s\n", h.extendedRoundsShort())
 	}
 	if len(h.Rounds.Versions) > 0 {
 		fmt.Fprintf(&b, "- %s\n", h.roundsShort())
@@ -437,8 +443,8 @@ func (h Headline) extendedText() string {
 		}
 		rows = append(rows, row)
 	}
-	return fmt.Sprintf("**Extended builds, counted cost** (matrix.toml's extended flag sets: -O3, -O3 -flto, and stock, the\n"+
-		"release's own Makefile defaults): %s, on %s. Against %s, on the releases where both are counted\n"+
+	return fmt.Sprintf("**Extended builds, counted cost** (matrix.toml's extended flag sets: -O3, -O3 -flto, stock, the\n"+
+		"release's own Makefile defaults, and pgo, profile-guided -O2 -flto): %s, %s. Against %s, on the releases where both are counted\n"+
 		"(▲ costlier, ▼ cheaper beyond %s); %s:\n\n%s\n%s\n%s",
 		cellsSoFar(e.Cells, h.ExtendedPlanned, " counted"), releasesText(e.Versions), h.Baseline, e.bandText(), IntelStudy, head, rule, strings.Join(rows, "\n"))
 }

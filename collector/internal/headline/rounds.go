@@ -259,3 +259,114 @@ func quoted(modes []string) string {
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
+
+// computeExtendedRounds gathers, on every hardware class, the precision
+// modes' effects (modes, against baseline) of the versions whose extended
+// builds (ext) were measured in interleaved rounds beside the baseline:
+// one Effects per (class, version, mode), keeping only the extended builds'
+// effects, in class, version and mode order.
+func computeExtendedRounds(d *store.Data, modes []string, ext []Build, baseline Build) []report.Effects {
+	if len(modes) == 0 || len(ext) == 0 {
+		return nil
+	}
+	var out []report.Effects
+	keep := func(_, _, m string) bool { return slices.Contains(modes, m) }
+	for _, e := range report.EffectsOf(d, keep, baseline.Compiler+"|"+baseline.FlagSet, stats.DefaultOptions) {
+		e.Effects = slices.DeleteFunc(e.Effects, func(x report.Effect) bool {
+			return !slices.ContainsFunc(ext, func(bd Build) bool { return x.Config == bd.Compiler+"|"+bd.FlagSet })
+		})
+		if len(e.Effects) > 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// extendedRoundsShort is what the extended builds' interleaved rounds decide:
+// per class and version with completeRounds rounds of every mode, each
+// build's effect on requests/second per mode with its interval; those with
+// fewer rounds are named as still being measured.
+func (h Headline) extendedRoundsShort() string {
+	var done, pending []string
+	for _, g := range groupRounds(h.ExtendedRounds) {
+		if g.rounds < completeRounds {
+			pending = append(pending, fmt.Sprintf("Redis %s on %s (%d of %d rounds)", g.version, g.class, g.rounds, completeRounds))
+			continue
+		}
+		var builds []string
+		for _, bd := range h.ExtendedBuilds {
+			var modes []string
+			for _, e := range g.effects {
+				if _, ok := effectOf(e, bd); ok {
+					modes = append(modes, effectText(e, bd)+" "+e.Mode)
+				}
+			}
+			if len(modes) > 0 {
+				builds = append(builds, fmt.Sprintf("%s %s", bd, strings.Join(modes, ", ")))
+			}
+		}
+		done = append(done, fmt.Sprintf("Redis %s, %d rounds on %s: %s", g.version, g.rounds, g.class, strings.Join(builds, "; ")))
+	}
+	text := fmt.Sprintf("**Extended builds, requests/second in interleaved rounds** (each against %s in the same round, 95%% interval; ▲ ▼ beyond it, ≈ no change within noise): ", h.Baseline)
+	switch {
+	case len(done) == 0:
+		text += "none complete yet"
+	default:
+		text += strings.Join(done, ". ")
+	}
+	if len(pending) > 0 {
+		text += fmt.Sprintf(" (still being measured: %s)", strings.Join(pending, "; "))
+	}
+	return text + ". For comparison, " + IntelStudy + "."
+}
+
+// roundsGroup is one (class, version)'s precision modes and their fewest rounds.
+type roundsGroup struct {
+	class, version string
+	rounds         int
+	effects        []report.Effects
+}
+
+// groupRounds groups effects, in their order, by (class, version).
+func groupRounds(effects []report.Effects) []roundsGroup {
+	var out []roundsGroup
+	for _, e := range effects {
+		if k := len(out) - 1; k >= 0 && out[k].class == e.Class && out[k].version == e.Version {
+			out[k].effects = append(out[k].effects, e)
+			out[k].rounds = min(out[k].rounds, e.Rounds)
+			continue
+		}
+		out = append(out, roundsGroup{class: e.Class, version: e.Version, rounds: e.Rounds, effects: []report.Effects{e}})
+	}
+	return out
+}
+
+// extendedRoundsText is the extended builds' interleaved rounds as tables,
+// one per class and version: each build's effect on requests/second against
+// the baseline per precision mode, with the mode's rounds.
+func (h Headline) extendedRoundsText() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Extended builds in interleaved rounds**: requests/second against %s measured in the same rounds, as\n", h.Baseline)
+	fmt.Fprintf(&b, "in the table of interleaved rounds above (▲ faster, ▼ slower beyond the 95%% interval, ≈ no change\n")
+	fmt.Fprintf(&b, "within noise); %s.\n", IntelStudy)
+	for _, g := range groupRounds(h.ExtendedRounds) {
+		head, rule := "| build |", "|---|"
+		for _, e := range g.effects {
+			head += fmt.Sprintf(" `%s` (%d rounds) |", e.Mode, e.Rounds)
+			rule += "---|"
+		}
+		fmt.Fprintf(&b, "\nRedis %s on %s:\n\n%s\n%s\n", g.version, g.class, head, rule)
+		for _, bd := range h.ExtendedBuilds {
+			row, any := fmt.Sprintf("| %s |", bd), false
+			for _, e := range g.effects {
+				_, ok := effectOf(e, bd)
+				any = any || ok
+				row += " " + effectText(e, bd) + " |"
+			}
+			if any {
+				fmt.Fprintln(&b, row)
+			}
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
