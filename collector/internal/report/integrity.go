@@ -19,7 +19,8 @@ const listed = 10
 // measured or counted builds share one source (git commit or tarball
 // digest), counted cells without a code hash, cells whose counting runs
 // span more than one code hash (a build without one is another binary as
-// far as anyone can tell), and the bundled dependencies that changed
+// far as anyone can tell), cells with runs marked to be counted again, and
+// the bundled dependencies that changed
 // between consecutive releases.
 func Integrity(w io.Writer, d *store.Data) {
 	builds := map[string]store.Build{}
@@ -31,8 +32,12 @@ func Integrity(w io.Writer, d *store.Data) {
 		used[r.BuildID] = true
 	}
 	codes := map[string]map[string]bool{} // counted cell -> its runs' builds' code hashes ("" unknown)
+	marked := map[string]bool{}           // cells with runs marked to be counted again
 	for _, r := range d.CountRuns {
 		used[r.BuildID] = true
+		if r.Redone != nil {
+			marked[r.CellID] = true
+		}
 		if codes[r.CellID] == nil {
 			codes[r.CellID] = map[string]bool{}
 		}
@@ -54,6 +59,7 @@ func Integrity(w io.Writer, d *store.Data) {
 	}
 	fmt.Fprintf(w, "integrity: counted cells without code_sha256: %d of %d%s\n", len(noCode), len(codes), someCells(noCode))
 	fmt.Fprintf(w, "integrity: counted cells whose counting runs span more than one code hash (a build without one counting as another): %d%s\n", len(mixed), someCells(mixed))
+	fmt.Fprintf(w, "integrity: counted cells with runs marked to be counted again (count_runs.redone; they count until replaced): %d%s\n", len(marked), someCells(slices.Collect(maps.Keys(marked))))
 	depsChanges(w, d.Builds)
 }
 

@@ -31,7 +31,7 @@ func TestIntegrityPrintsSharedSourcesCodesAndDeps(t *testing.T) {
 		CountRuns: []store.CountRun{
 			{CellID: "6.2.14|gcc|-O2", BuildID: "b1"}, {CellID: "6.2.15|gcc|-O2", BuildID: "b2"},
 			{CellID: "6.2.16|gcc|-O2", BuildID: "b3"}, {CellID: "6.2.16|gcc|-O2", BuildID: "b4"},
-			{CellID: "6.2.16|gcc|-O2", BuildID: "b5"},
+			{CellID: "6.2.16|gcc|-O2", BuildID: "b5", Redone: str("counted on build b3, recorded without a code hash")},
 		},
 	}
 	var out bytes.Buffer
@@ -39,6 +39,7 @@ func TestIntegrityPrintsSharedSourcesCodesAndDeps(t *testing.T) {
 	want := "integrity: versions measured from one source, commit 91863dd: 6.2.14, 6.2.15\n" +
 		"integrity: counted cells without code_sha256: 1 of 3: 6.2.16|gcc|-O2\n" +
 		"integrity: counted cells whose counting runs span more than one code hash (a build without one counting as another): 1: 6.2.16|gcc|-O2\n" +
+		"integrity: counted cells with runs marked to be counted again (count_runs.redone; they count until replaced): 1: 6.2.16|gcc|-O2\n" +
 		"integrity: bundled dependencies changed between consecutive versions: 1\n" +
 		"  6.2.15 -> 6.2.16: jemalloc 5.1.0 -> 5.2.1\n" +
 		"integrity: ok builds without recorded bundled dependencies: 2\n"
@@ -51,6 +52,7 @@ func TestIntegrityPrintsSharedSourcesCodesAndDeps(t *testing.T) {
 	want = "integrity: no two versions measured from one source\n" +
 		"integrity: counted cells without code_sha256: 0 of 1\n" +
 		"integrity: counted cells whose counting runs span more than one code hash (a build without one counting as another): 0\n" +
+		"integrity: counted cells with runs marked to be counted again (count_runs.redone; they count until replaced): 0\n" +
 		"integrity: bundled dependencies changed between consecutive versions: 0\n"
 	if out.String() != want {
 		t.Errorf("Integrity of a clean dataset =\n%s\nwant\n%s", out.String(), want)
