@@ -166,12 +166,16 @@ export function runsTable(runs: readonly RunDetailRow[]): TextTable {
   };
 }
 
-/** A cell's counting runs under Valgrind (the counted instrument), a row each. */
+/**
+ * A cell's counting runs under Valgrind (the counted instrument), a row each; a run marked to be
+ * counted again says why (its counts stand until its recount replaces it).
+ */
 export function countRunsTable(runs: readonly CountRunRow[]): TextTable {
   return {
-    headers: ['Mode', 'Repeat', 'Run', 'Tests counted / failed / unsupported', 'Valgrind', 'Duration', 'Machine', 'Started (UTC)'],
+    headers: ['Mode', 'Repeat', 'Run', 'Tests counted / failed / unsupported', 'Valgrind', 'Duration', 'Machine', 'Started (UTC)',
+      'To be counted again'],
     rows: runs.map((r) => [r.mode, String(r.repeat), r.status, `${r.ok_tests} / ${r.failed_tests} / ${r.unsupported_tests}`,
-      r.valgrind_version, `${r.duration_seconds.toFixed(0)} s`, r.machine_id, r.started_at ?? '']),
+      r.valgrind_version, `${r.duration_seconds.toFixed(0)} s`, r.machine_id, r.started_at ?? '', r.redone ? `yes: ${r.redone}` : 'no']),
   };
 }
 

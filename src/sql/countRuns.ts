@@ -20,6 +20,8 @@ export interface CountRunRow {
   duration_seconds: number;
   machine_id: string;
   started_at: string | null;
+  /** Why the run is to be counted again (it counts until its recount replaces it); null for none. */
+  redone: string | null;
 }
 
 /** A cell's counting runs by mode, repeat and start. */
@@ -30,10 +32,10 @@ export function cellCountRunsQuery(cellId: string): Query<CountRunRow> {
             count(c.test) FILTER (WHERE c.status NOT IN ('ok', 'unsupported'))::INTEGER AS failed_tests,
             count(c.test) FILTER (WHERE c.status = 'unsupported')::INTEGER AS unsupported_tests,
             u.valgrind_version, u.duration_seconds::DOUBLE AS duration_seconds, u.machine_id,
-            strftime(u.started_at, '%Y-%m-%d %H:%M') AS started_at
+            strftime(u.started_at, '%Y-%m-%d %H:%M') AS started_at, u.redone
      FROM count_runs u LEFT JOIN counts c ON c.run_id = u.run_id
      WHERE u.cell_id = ?
-     GROUP BY u.run_id, u.mode, u.repeat, u.status, u.valgrind_version, u.duration_seconds, u.machine_id, u.started_at
+     GROUP BY u.run_id, u.mode, u.repeat, u.status, u.valgrind_version, u.duration_seconds, u.machine_id, u.started_at, u.redone
      ORDER BY u.mode, u.repeat, u.started_at`,
     [cellId],
   );

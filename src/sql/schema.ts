@@ -55,7 +55,7 @@ const COUNT_RUNS = {
   build_id: 'VARCHAR', mode: 'VARCHAR', repeat: 'INTEGER', status: 'VARCHAR', valgrind_version: 'VARCHAR',
   command: 'VARCHAR', env: 'VARCHAR', settings: 'VARCHAR', client_version: 'VARCHAR', client_args: 'VARCHAR',
   raw_output: 'VARCHAR', duration_seconds: 'DOUBLE', started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP',
-  machine_id: 'VARCHAR', guest_cpu: 'VARCHAR', protocol: 'INTEGER',
+  machine_id: 'VARCHAR', guest_cpu: 'VARCHAR', protocol: 'INTEGER', redone: 'VARCHAR',
 } as const;
 
 /** Column name -> DuckDB type, in the documented order. */
@@ -98,9 +98,10 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
     dlmr: 'BIGINT', dlmw: 'BIGINT', bc: 'BIGINT', bcm: 'BIGINT', bi: 'BIGINT', bim: 'BIGINT', error: 'VARCHAR',
   },
   count_runs: COUNT_RUNS,
-  // Counting runs set aside (collector count): earlier protocols' runs, and both repeats of a
-  // (cell, mode) counted again because they differed, with why (redone).
-  count_runs_superseded: { ...COUNT_RUNS, redone: 'VARCHAR' },
+  // Counting runs set aside (collector count): earlier protocols' runs, and runs counted again
+  // (repeats that differed, a build without a code hash, ...), with why (redone). In count_runs,
+  // redone marks a run to be counted again: it counts until its recount replaces it.
+  count_runs_superseded: COUNT_RUNS,
   // How far each counted metric moves between two builds of one cell from the same inputs: the
   // floor of its noise bands (src/sql/noise.ts), written by the collector with the counts; a data
   // folder without the file (written before it) has an empty table, and the floor is 0.
@@ -133,7 +134,7 @@ export const OPTIONAL_COLUMNS: Readonly<Partial<Record<TableName, readonly strin
   // ships them (docs/data-schema.md): null in builds recorded before the columns.
   builds: ['pgo_training', 'pgo_profile_sha256', 'deps_jemalloc', 'deps_lua', 'deps_hiredis', 'deps_linenoise'],
   // Recorded from collector 0.2.0 on (docs/data-schema.md).
-  count_runs: ['guest_cpu', 'protocol'],
+  count_runs: ['guest_cpu', 'protocol', 'redone'],
   count_runs_superseded: ['guest_cpu', 'protocol', 'redone'],
   results: CPU_COLUMNS,
   redone_results: CPU_COLUMNS,

@@ -30,12 +30,16 @@ describe('cellCountRunsQuery', () => {
 });
 
 describe('countRunsTable', () => {
-  it('gives mode, repeat, status, tests, Valgrind version, duration, machine and start per run', () => {
+  it('gives mode, repeat, status, tests, Valgrind version, duration, machine, start and whether it is to be counted again per run', () => {
     const run: CountRunRow = {
       run_id: 'c-1', mode: 'pipe', repeat: 2, status: 'ok', ok_tests: 8, failed_tests: 0, unsupported_tests: 2,
-      valgrind_version: 'valgrind-3.19.0', duration_seconds: 612.4, machine_id: 'm-1', started_at: '2026-11-21 10:00',
+      valgrind_version: 'valgrind-3.19.0', duration_seconds: 612.4, machine_id: 'm-1', started_at: '2026-11-21 10:00', redone: null,
     };
-    expect(countRunsTable([run]).rows).toEqual([['pipe', '2', 'ok', '8 / 0 / 2', 'valgrind-3.19.0', '612 s', 'm-1', '2026-11-21 10:00']]);
+    const marked = { ...run, repeat: 1, redone: 'counted on build b1, recorded without a code hash' };
+    expect(countRunsTable([run, marked]).rows).toEqual([
+      ['pipe', '2', 'ok', '8 / 0 / 2', 'valgrind-3.19.0', '612 s', 'm-1', '2026-11-21 10:00', 'no'],
+      ['pipe', '1', 'ok', '8 / 0 / 2', 'valgrind-3.19.0', '612 s', 'm-1', '2026-11-21 10:00', 'yes: counted on build b1, recorded without a code hash'],
+    ]);
   });
 });
 
