@@ -88,6 +88,9 @@ type Headline struct {
 	// builds measured in interleaved rounds beside Baseline, on whichever
 	// class measured them (computeExtendedRounds).
 	ExtendedRounds []report.Effects
+	// Pairs are extended builds against other builds than the baseline
+	// (computePairs), in counted cost.
+	Pairs []Pair
 }
 
 // Compute reads the headline out of d (its plan, runs, results and machines):
@@ -135,6 +138,7 @@ func Compute(d *store.Data) Headline {
 		h.ExtendedBuilds, h.ExtendedPlanned = ext.builds, len(ext.cells)
 		h.Extended = computeCounted(d, ext, h.Baseline, ext.builds)
 		h.ExtendedRounds = computeExtendedRounds(d, h.Rounds.Modes, ext.builds, h.Baseline)
+		h.Pairs = computePairs(d, ext.versions, h.Modes, h.Counted, h.Extended)
 	}
 	return h
 }

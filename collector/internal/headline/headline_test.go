@@ -407,3 +407,31 @@ func TestExtendedBuildsInRoundsHaveTheirIntervalOnTheClassThatMeasuredThem(t *te
 		t.Errorf("two of three rounds:\n%s", md)
 	}
 }
+
+// The extended builds' line says what a reader choosing a build asks: LTO
+// on top of -O3, PGO over the -O2 -flto it is built with, and stock against
+// the cheapest build counted.
+func TestExtendedLineComparesTheBuildsAReaderChoosesBetween(t *testing.T) {
+	d := handMade()
+	yes := true
+	f := func(v float64) *float64 { return &v }
+	for i, c := range []struct {
+		flags string
+		ir    float64
+	}{{"-O2", 1000}, {"-O2 -flto", 980}, {"-O3", 970}, {"-O3 -flto", 950}, {"stock", 960}, {"pgo", 900}} {
+		if c.flags != "-O2" {
+			d.Plan = append(d.Plan, store.Plan{CellID: "1.0.0|gcc|" + c.flags, Version: "1.0.0", Compiler: "gcc", FlagSet: c.flags,
+				FlagIndex: int32(i), Modes: "data", Repeats: 2, Extended: &yes})
+		}
+		for repeat := 1; repeat <= 2; repeat++ {
+			d.Counts = append(d.Counts, store.Count{CellID: "1.0.0|gcc|" + c.flags, BuildID: "1.0.0|gcc|" + c.flags + "|b1", Version: "1.0.0", Compiler: "gcc",
+				FlagSet: c.flags, Mode: "data", Repeat: int32(repeat), Test: "SET", Status: "ok", InstructionsPerRequest: f(c.ir)})
+		}
+	}
+	md := both(Compute(d))
+	want := "Between builds, instructions per request on the releases where both are counted: LTO on top of -O3: gcc -O3 -flto −2.06% data; " +
+		"PGO over the -O2 -flto it is built with: gcc pgo −8.16% data; stock against the cheapest build: gcc stock +6.67% data (against gcc pgo)."
+	if !strings.Contains(md, want) {
+		t.Errorf("headline lacks %q:\n%s", want, md)
+	}
+}

@@ -420,7 +420,11 @@ func (h Headline) extendedShort() string {
 	if len(parts) == 0 {
 		return text + "none counted yet on a release where the baseline is."
 	}
-	return text + strings.Join(parts, "; ") + ". For comparison, " + IntelStudy + ", in speed, not instructions."
+	text += strings.Join(parts, "; ") + ". For comparison, " + IntelStudy + ", in speed, not instructions."
+	if len(h.Pairs) > 0 {
+		text += " " + h.pairsText()
+	}
+	return text
 }
 
 // extendedText is the extended builds' table, as countedText's.
