@@ -189,16 +189,21 @@ func (d *Data) RestoreSetAside() int {
 		return 0
 	}
 	d.SupersededCountRuns = keep
-	var counts []Count
-	for _, c := range d.SupersededCounts {
-		if back[c.RunID] {
-			d.Counts = append(d.Counts, c)
+	d.SupersededCounts, d.Counts = moveCounts(d.SupersededCounts, d.Counts, back)
+	return len(back)
+}
+
+// moveCounts moves the counts of the runs in runIDs from one table to the
+// other and returns both.
+func moveCounts(from, to []Count, runIDs map[string]bool) (rest, into []Count) {
+	for _, c := range from {
+		if runIDs[c.RunID] {
+			to = append(to, c)
 			continue
 		}
-		counts = append(counts, c)
+		rest = append(rest, c)
 	}
-	d.SupersededCounts = counts
-	return len(back)
+	return rest, to
 }
 
 // supersede moves the counting runs for which move is true (it may mark
@@ -215,15 +220,7 @@ func (d *Data) supersede(move func(*CountRun) bool) {
 		d.SupersededCountRuns = append(d.SupersededCountRuns, r)
 	}
 	d.CountRuns = keep
-	var counts []Count
-	for _, c := range d.Counts {
-		if moved[c.RunID] {
-			d.SupersededCounts = append(d.SupersededCounts, c)
-			continue
-		}
-		counts = append(counts, c)
-	}
-	d.Counts = counts
+	d.Counts, d.SupersededCounts = moveCounts(d.Counts, d.SupersededCounts, moved)
 }
 
 // RepeatKey names the repeats of one build: the counts of a (cell, mode,
@@ -344,15 +341,21 @@ func (d *Data) RedoWrongLgVaddr(fixed int) []string {
 // dataset until a recount replaces them; RedoBuilds keeps them until then.
 func (d *Data) SupersedeBuilds(reasons map[string]string) []string {
 	cells := map[string]string{}
-	d.supersede(func(r *CountRun) bool {
+	d.supersede(ofBuilds(reasons, cells))
+	return cellLines(cells)
+}
+
+// ofBuilds picks the runs of the builds in reasons, setting each one's
+// reason (Redone) and noting it by cell in cells.
+func ofBuilds(reasons, cells map[string]string) func(*CountRun) bool {
+	return func(r *CountRun) bool {
 		reason, ok := reasons[r.BuildID]
 		if ok {
 			r.Redone = &reason
 			cells[r.CellID] = reason
 		}
 		return ok
-	})
-	return cellLines(cells)
+	}
 }
 
 // cellLines is "cell: reason" per cell, sorted.
@@ -370,14 +373,7 @@ func cellLines(cells map[string]string) []string {
 // per cell whose runs it marked: "cell: reason".
 func (d *Data) RedoBuilds(reasons map[string]string) []string {
 	cells := map[string]string{}
-	d.markForRedo(func(r *CountRun) bool {
-		reason, ok := reasons[r.BuildID]
-		if ok {
-			r.Redone = &reason
-			cells[r.CellID] = reason
-		}
-		return ok
-	})
+	d.markForRedo(ofBuilds(reasons, cells))
 	return cellLines(cells)
 }
 

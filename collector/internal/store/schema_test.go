@@ -44,7 +44,6 @@ var siteSkipsTable = map[string]string{
 var siteSkipsColumn = map[string]string{
 	"runs.overhead_seconds":        "the collector's own time around a run; collector stats reports it, the page does not",
 	"redone_runs.overhead_seconds": "as runs.overhead_seconds",
-	"count_runs.redone":            "null in count_runs by construction (set only on superseded runs), read from count_runs_superseded",
 }
 
 // column is one column as one place declares it. typ is DuckDB's name;
