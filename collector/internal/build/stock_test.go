@@ -84,7 +84,8 @@ func TestStockBuildRealRedis(t *testing.T) {
 	}{
 		{"7.0.15", gcc, "-O2", ""},
 		{"8.0.2", gcc, "-O3 -flto=auto -fno-omit-frame-pointer", "-O3 -flto=auto -fno-omit-frame-pointer"},
-		{"8.0.2", clang, "-O3 -flto -fno-omit-frame-pointer", "-O3 -flto -fno-omit-frame-pointer -fuse-ld=lld"},
+		// The Makefile puts LDFLAGS (the collector's -fuse-ld=lld) before OPTIMIZATION on the link.
+		{"8.0.2", clang, "-O3 -flto -fno-omit-frame-pointer", "-fuse-ld=lld -O3 -flto -fno-omit-frame-pointer"},
 	} {
 		t.Run(tt.version+"/"+tt.compiler.Name, func(t *testing.T) {
 			src := debianTree(t, tt.version)
