@@ -48,8 +48,9 @@ func countFigures(d *store.Data) figures {
 	return f
 }
 
-// computeCounted scores every build's counts against the baseline's.
-func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Counted {
+// computeCounted scores every build's counts (f, countFigures of d) against
+// the baseline's.
+func computeCounted(d *store.Data, f figures, p plan, baseline Build, builds []Build) Counted {
 	out := Counted{Scores: map[Build]map[string]Score{}, Spread: map[string]float64{}, RebuiltSpread: map[string]float64{}}
 	counted, versions := map[string]bool{}, map[string]bool{}
 	// The cells' builds.
@@ -80,7 +81,6 @@ func computeCounted(d *store.Data, p plan, baseline Build, builds []Build) Count
 			out.Versions = append(out.Versions, v)
 		}
 	}
-	f := countFigures(d)
 	out.RebuildBand = f.floor
 	for _, mode := range p.modes {
 		for _, b := range builds {

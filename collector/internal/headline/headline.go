@@ -133,12 +133,13 @@ func Compute(d *store.Data) Headline {
 	h.Rounds = computeRounds(d, h.Class, p, h.Baseline)
 	h.Models = computeModels(d, h.Rounds, h.Modes)
 	all := readPlan(d, false)
-	h.Counted, h.PlannedCells = computeCounted(d, all, h.Baseline, h.Builds), len(all.cells)
+	counts := countFigures(d)
+	h.Counted, h.PlannedCells = computeCounted(d, counts, all, h.Baseline, h.Builds), len(all.cells)
 	if ext := readPlanOf(d, false, true); len(ext.builds) > 0 {
 		h.ExtendedBuilds, h.ExtendedPlanned = ext.builds, len(ext.cells)
-		h.Extended = computeCounted(d, ext, h.Baseline, ext.builds)
+		h.Extended = computeCounted(d, counts, ext, h.Baseline, ext.builds)
 		h.ExtendedRounds = computeExtendedRounds(d, h.Rounds.Modes, ext.builds, h.Baseline)
-		h.Pairs = computePairs(d, ext.versions, h.Modes, h.Counted, h.Extended)
+		h.Pairs = computePairs(counts, ext.versions, h.Modes, h.Counted, h.Extended)
 	}
 	return h
 }

@@ -3,8 +3,6 @@ package headline
 import (
 	"fmt"
 	"strings"
-
-	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
 // Pair is one build's counted cost against another's than the baseline, on
@@ -21,17 +19,21 @@ type Pair struct {
 	Scores  map[string]Score
 }
 
-// computePairs scores, per compiler with the builds counted: -O3 -flto
-// against -O3, pgo against the -O2 -flto it is built with, and stock
-// against the cheapest build of all (reference and extended) in each mode.
-func computePairs(d *store.Data, versions, modes []string, ref, ext Counted) []Pair {
-	f := countFigures(d)
-	cheapest := map[string]Build{}
+// stockLabel is the pairs of a stock build and the cheapest build, which
+// differs from mode to mode and so is named.
+const stockLabel = "stock against the cheapest build"
+
+// computePairs scores (f, the counts as figures), per compiler with the
+// builds counted: -O3 -flto against -O3, pgo against the -O2 -flto it is
+// built with, and stock against the cheapest build of all (reference and
+// extended) in each mode.
+func computePairs(f figures, versions, modes []string, ref, ext Counted) []Pair {
+	cheapest, lowest := map[string]Build{}, map[string]float64{}
 	for _, c := range []Counted{ref, ext} {
 		for b, byMode := range c.Scores {
 			for m, s := range byMode {
-				if best, ok := cheapest[m]; !ok || s.Ratio < scoreOf(ref, ext, best, m) {
-					cheapest[m] = b
+				if r, ok := lowest[m]; !ok || s.Ratio < r {
+					cheapest[m], lowest[m] = b, s.Ratio
 				}
 			}
 		}
@@ -62,17 +64,9 @@ func computePairs(d *store.Data, versions, modes []string, ref, ext Counted) []P
 		}
 	}
 	for _, cc := range compilers {
-		add("stock against the cheapest build", Build{cc, "stock"}, func(m string) (Build, bool) { b, ok := cheapest[m]; return b, ok })
+		add(stockLabel, Build{cc, "stock"}, func(m string) (Build, bool) { b, ok := cheapest[m]; return b, ok })
 	}
 	return out
-}
-
-// scoreOf is build b's ratio to the baseline in mode m, from whichever part holds it.
-func scoreOf(ref, ext Counted, b Build, m string) float64 {
-	if s, ok := ref.Scores[b][m]; ok {
-		return s.Ratio
-	}
-	return ext.Scores[b][m].Ratio
 }
 
 // pairsText is the pairs as one sentence: "LTO on top of -O3: gcc −0.86%
@@ -88,7 +82,7 @@ func (h Headline) pairsText() string {
 			for _, m := range h.Modes {
 				if s, ok := p.Scores[m]; ok {
 					against := ""
-					if label == "stock against the cheapest build" {
+					if label == stockLabel {
 						against = fmt.Sprintf(" (against %s)", p.Against[m])
 					}
 					modes = append(modes, fmt.Sprintf("%s %s%s", signed(s.Ratio-1, 2), m, against))
