@@ -86,7 +86,7 @@ export function shortCode(sha: string): string {
  */
 export function allBuildsLines(builds: readonly BuildDetailRow[]): string[] {
   return builds.map((b) => `${b.status} on machine ${b.machine_id}${b.finished_at ? `, ${b.finished_at} UTC` : ''}`
-    + `${b.status === 'ok' ? `: ${buildFigures(b)}${b.code_sha256 ? `, code ${shortCode(b.code_sha256)}` : ''}` : b.error ? `: ${b.error}` : ''}`);
+    + `${b.status === 'ok' ? `: ${buildFigures(b)}${b.code_sha256 ? `, code ${shortCode(b.code_sha256)}${b.code_identified_by ? ' (identified by its counts)' : ''}` : ''}` : b.error ? `: ${b.error}` : ''}`);
 }
 
 /**

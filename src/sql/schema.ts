@@ -73,7 +73,7 @@ export const SCHEMA: Readonly<Record<TableName, Readonly<Record<string, string>>
     source_commit: 'VARCHAR', source_sha256: 'VARCHAR', source_verified: 'BOOLEAN',
     source_seconds: 'DOUBLE', deps_seconds: 'DOUBLE', build_seconds: 'DOUBLE', binary_bytes: 'BIGINT',
     started_at: 'TIMESTAMP', finished_at: 'TIMESTAMP', machine_id: 'VARCHAR', collector_version: 'VARCHAR',
-    redis_build_id: 'VARCHAR', code_sha256: 'VARCHAR', jemalloc_lg_vaddr: 'INTEGER',
+    redis_build_id: 'VARCHAR', code_sha256: 'VARCHAR', code_identified_by: 'VARCHAR', jemalloc_lg_vaddr: 'INTEGER',
     pgo_training: 'VARCHAR', pgo_profile_sha256: 'VARCHAR',
     deps_jemalloc: 'VARCHAR', deps_lua: 'VARCHAR', deps_hiredis: 'VARCHAR', deps_linenoise: 'VARCHAR',
   },
@@ -131,8 +131,9 @@ const LATENCIES = ['avg_latency_ms', 'min_latency_ms', 'p95_latency_ms', 'p99_la
 export const OPTIONAL_COLUMNS: Readonly<Partial<Record<TableName, readonly string[]>>> = {
   plan: ['current', 'extended'],
   // Recorded from the profile-guided builds on, and the bundled dependencies as the release
-  // ships them (docs/data-schema.md): null in builds recorded before the columns.
-  builds: ['pgo_training', 'pgo_profile_sha256', 'deps_jemalloc', 'deps_lua', 'deps_hiredis', 'deps_linenoise'],
+  // ships them, and the counting run that identified a build without a code hash (docs/data-schema.md):
+  // null in builds recorded before the columns.
+  builds: ['pgo_training', 'pgo_profile_sha256', 'deps_jemalloc', 'deps_lua', 'deps_hiredis', 'deps_linenoise', 'code_identified_by'],
   // Recorded from collector 0.2.0 on (docs/data-schema.md).
   count_runs: ['guest_cpu', 'protocol', 'redone'],
   count_runs_superseded: ['guest_cpu', 'protocol', 'redone'],

@@ -115,6 +115,11 @@ export interface BuildDetailRow {
   /** SHA-256 of the server's mapped code (one hash: the same binary to the instruction); null before it was recorded. */
   code_sha256: string | null;
   /**
+   * For a build recorded without a code hash whose binary was gone: the counting run of a later
+   * build whose counts equal its own, which gave it that build's code hash; null otherwise.
+   */
+  code_identified_by: string | null;
+  /**
    * The virtual address bits its jemalloc was configured for: 48 since they were fixed, 0 for a
    * jemalloc without them (Redis before 5.0), null before they were recorded (then the build host's).
    */
@@ -133,7 +138,7 @@ export function cellBuildsQuery(cellId: string): Query<BuildDetailRow> {
   return query(
     `SELECT status, error, log_tail, cc, cc_path, cc_version, cflags, ldflags, compat_flags, deps_get_flags, make_args,
             source_kind, source_ref, source_commit, source_verified, build_seconds, deps_seconds,
-            binary_bytes::DOUBLE AS binary_bytes, redis_build_id, code_sha256, jemalloc_lg_vaddr, strftime(finished_at, '%Y-%m-%d %H:%M') AS finished_at, machine_id
+            binary_bytes::DOUBLE AS binary_bytes, redis_build_id, code_sha256, code_identified_by, jemalloc_lg_vaddr, strftime(finished_at, '%Y-%m-%d %H:%M') AS finished_at, machine_id
      FROM builds WHERE cell_id = ?
      ORDER BY status = 'ok' DESC, finished_at DESC`,
     [cellId],

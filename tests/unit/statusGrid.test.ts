@@ -23,7 +23,7 @@ function build(fields: Partial<BuildDetailRow> = {}): BuildDetailRow {
     status: 'ok', error: null, log_tail: 'done', cc: 'gcc', cc_path: '/usr/bin/gcc', cc_version: 'gcc 12.2.0', cflags: '-O2', ldflags: '',
     compat_flags: '', deps_get_flags: false, make_args: 'make -j2', source_kind: 'tarball', source_ref: 'redis-7.4.1.tar.gz',
     source_commit: '', source_verified: true, build_seconds: 95.4, deps_seconds: 40.2, binary_bytes: 2_400_000,
-    redis_build_id: '1700000000', code_sha256: '3d4667a469dc010b' + '0'.repeat(48), jemalloc_lg_vaddr: 48,
+    redis_build_id: '1700000000', code_sha256: '3d4667a469dc010b' + '0'.repeat(48), code_identified_by: null, jemalloc_lg_vaddr: 48,
     finished_at: '2026-11-02 10:00', machine_id: 'm1', ...fields,
   };
 }
@@ -103,6 +103,11 @@ describe('a cell\'s build', () => {
       `ok on machine m2: ${buildFigures(builds[0]!)}, code 3d4667a469dc`,
       'failed on machine m3, 2026-11-02 10:00 UTC: out of memory',
     ]);
+  });
+
+  it('says when a build\'s code hash was given by its counts, not read from its binary', () => {
+    const old = build({ code_identified_by: '7.4.1|gcc|-O2|count-data|1|20261207T220000.000' });
+    expect(allBuildsLines([old])).toEqual([`ok on machine m1, 2026-11-02 10:00 UTC: ${buildFigures(old)}, code 3d4667a469dc (identified by its counts)`]);
   });
 });
 

@@ -19,8 +19,9 @@ const listed = 10
 // measured or counted builds share one source (git commit or tarball
 // digest), counted cells without a code hash, cells whose counting runs
 // span more than one code hash (a build without one is another binary as
-// far as anyone can tell), cells with runs marked to be counted again, and
-// the bundled dependencies that changed
+// far as anyone can tell), cells with runs marked to be counted again, the
+// builds whose code hash was identified by their counts, and the bundled
+// dependencies that changed
 // between consecutive releases.
 func Integrity(w io.Writer, d *store.Data) {
 	builds := map[string]store.Build{}
@@ -60,6 +61,13 @@ func Integrity(w io.Writer, d *store.Data) {
 	fmt.Fprintf(w, "integrity: counted cells without code_sha256: %d of %d%s\n", len(noCode), len(codes), someCells(noCode))
 	fmt.Fprintf(w, "integrity: counted cells whose counting runs span more than one code hash (a build without one counting as another): %d%s\n", len(mixed), someCells(mixed))
 	fmt.Fprintf(w, "integrity: counted cells with runs marked to be counted again (count_runs.redone; they count until replaced): %d%s\n", len(marked), someCells(slices.Collect(maps.Keys(marked))))
+	var identified []string
+	for id := range used {
+		if b := builds[id]; b.CodeIdentifiedBy != nil {
+			identified = append(identified, b.CellID)
+		}
+	}
+	fmt.Fprintf(w, "integrity: counted builds whose code hash was identified by their counts (builds.code_identified_by): %d%s\n", len(identified), someCells(identified))
 	depsChanges(w, d.Builds)
 }
 

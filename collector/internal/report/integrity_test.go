@@ -24,6 +24,8 @@ func TestIntegrityPrintsSharedSourcesCodesAndDeps(t *testing.T) {
 			build("b2", "6.2.15|gcc|-O2", "6.2.15", "91863dd", str("c1"), 1, "5.1.0"),
 			build("b3", "6.2.16|gcc|-O2", "6.2.16", "ad950e4", nil, 2, "5.2.1"),
 			build("b4", "6.2.16|gcc|-O2", "6.2.16", "ad950e4", str("c3"), 3, ""),
+			// An old build given b5's code hash by its counts.
+			{BuildID: "b7", CellID: "7.0.15|gcc|-O2", Version: "7.0.15", Status: "ok", CodeSHA256: str("c6"), CodeIdentifiedBy: str("r8"), StartedAt: t0.Add(6 * time.Minute)},
 			build("b5", "6.2.16|gcc|-O2", "6.2.16", "ad950e4", str("c4"), 4, ""),
 			// Built from one commit but never measured: not a finding.
 			build("b6", "6.2.13|gcc|-O2", "6.2.13", "ad950e4", str("c5"), 5, "5.1.0"),
@@ -32,17 +34,19 @@ func TestIntegrityPrintsSharedSourcesCodesAndDeps(t *testing.T) {
 			{CellID: "6.2.14|gcc|-O2", BuildID: "b1"}, {CellID: "6.2.15|gcc|-O2", BuildID: "b2"},
 			{CellID: "6.2.16|gcc|-O2", BuildID: "b3"}, {CellID: "6.2.16|gcc|-O2", BuildID: "b4"},
 			{CellID: "6.2.16|gcc|-O2", BuildID: "b5", Redone: str("counted on build b3, recorded without a code hash")},
+			{CellID: "7.0.15|gcc|-O2", BuildID: "b7"},
 		},
 	}
 	var out bytes.Buffer
 	Integrity(&out, d)
 	want := "integrity: versions measured from one source, commit 91863dd: 6.2.14, 6.2.15\n" +
-		"integrity: counted cells without code_sha256: 1 of 3: 6.2.16|gcc|-O2\n" +
+		"integrity: counted cells without code_sha256: 1 of 4: 6.2.16|gcc|-O2\n" +
 		"integrity: counted cells whose counting runs span more than one code hash (a build without one counting as another): 1: 6.2.16|gcc|-O2\n" +
 		"integrity: counted cells with runs marked to be counted again (count_runs.redone; they count until replaced): 1: 6.2.16|gcc|-O2\n" +
+		"integrity: counted builds whose code hash was identified by their counts (builds.code_identified_by): 1: 7.0.15|gcc|-O2\n" +
 		"integrity: bundled dependencies changed between consecutive versions: 1\n" +
 		"  6.2.15 -> 6.2.16: jemalloc 5.1.0 -> 5.2.1\n" +
-		"integrity: ok builds without recorded bundled dependencies: 2\n"
+		"integrity: ok builds without recorded bundled dependencies: 3\n"
 	if out.String() != want {
 		t.Errorf("Integrity =\n%s\nwant\n%s", out.String(), want)
 	}
@@ -53,6 +57,7 @@ func TestIntegrityPrintsSharedSourcesCodesAndDeps(t *testing.T) {
 		"integrity: counted cells without code_sha256: 0 of 1\n" +
 		"integrity: counted cells whose counting runs span more than one code hash (a build without one counting as another): 0\n" +
 		"integrity: counted cells with runs marked to be counted again (count_runs.redone; they count until replaced): 0\n" +
+		"integrity: counted builds whose code hash was identified by their counts (builds.code_identified_by): 0\n" +
 		"integrity: bundled dependencies changed between consecutive versions: 0\n"
 	if out.String() != want {
 		t.Errorf("Integrity of a clean dataset =\n%s\nwant\n%s", out.String(), want)

@@ -159,7 +159,7 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 			fmt.Fprintf(o.Log, "done\n")
 			return nil
 		}
-		tasks := PendingCounts(o.Config.InCollectionOrder(o.Cells), cc.Modes, cc.Repeats, c.data, o.RetryFailed)
+		tasks := identifyFirst(PendingCounts(o.Config.InCollectionOrder(o.Cells), cc.Modes, cc.Repeats, c.data, o.RetryFailed), c.data)
 		if n == 0 {
 			fmt.Fprintf(o.Log, "%d cells, %d counting runs to do (counts are one dataset for every machine)\n", len(o.Cells), len(tasks))
 		} else {
@@ -379,6 +379,13 @@ func (c *collector) countTasks(ctx context.Context, o Options, tasks []Task, vg 
 			c.step(cell.ID() + ": " + p.summary)
 		}
 		for _, t := range group.tasks {
+			if !t.Identify {
+				pool.waitIdentify(cell.ID())
+				if !c.stillPending(t) {
+					pool.skip(1, fmt.Sprintf("%s count %s #%d: not counted again, its build identified by its counts", cell.ID(), t.Mode.Name, t.Repeat))
+					continue
+				}
+			}
 			if !pool.start(t, p.buildID, p.bin) {
 				break
 			}
@@ -455,10 +462,13 @@ type runPool struct {
 	mu   sync.Mutex
 	n    int // runs done or skipped, for the log
 	fail error
+	// identifying holds, per cell, a channel closed when the cell's
+	// identifying run (Task.Identify) is stored.
+	identifying map[string]chan struct{}
 }
 
 func (c *collector) newRunPool(ctx context.Context, vg string) *runPool {
-	p := &runPool{c: c, ctx: ctx, vg: vg, sem: make(chan int, c.Config.Count.Parallel)}
+	p := &runPool{c: c, ctx: ctx, vg: vg, sem: make(chan int, c.Config.Count.Parallel), identifying: map[string]chan struct{}{}}
 	for i := 0; i < c.Config.Count.Parallel; i++ {
 		p.sem <- i
 	}
@@ -488,10 +498,20 @@ func (p *runPool) start(t Task, buildID, bin string) bool {
 		p.sem <- slot
 		return false
 	}
+	var identified chan struct{}
+	if t.Identify {
+		identified = make(chan struct{})
+		p.mu.Lock()
+		p.identifying[t.Cell.ID()] = identified
+		p.mu.Unlock()
+	}
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
 		defer func() { p.sem <- slot }()
+		if identified != nil {
+			defer close(identified)
+		}
 		run, rows, err := p.c.countRun(p.ctx, t, buildID, bin, p.vg, slot)
 		p.mu.Lock()
 		defer p.mu.Unlock()
@@ -502,12 +522,23 @@ func (p *runPool) start(t Task, buildID, bin string) bool {
 			return
 		}
 		p.c.dataMu.Lock()
+		var found []store.Identification
 		if p.c.data.AddCountRun(run, rows) {
+			if t.Identify {
+				found = p.c.data.IdentifyByCounts(run)
+			}
 			err = p.c.data.Save(p.c.DataDir) // the superseded tables too
 		} else {
 			err = p.c.data.SaveBuildsAndCounts(p.c.DataDir)
 		}
 		p.c.dataMu.Unlock()
+		for _, f := range found {
+			if f.Differs == "" {
+				p.c.step(fmt.Sprintf("%s: build %s identified by its counts (%s #%d counted the same): its other runs stay", t.Cell.ID(), f.Build, t.Mode.Name, t.Repeat))
+			} else {
+				p.c.step(fmt.Sprintf("%s: build %s is other code than %s (%s): its runs are counted again", t.Cell.ID(), f.Build, buildID, f.Differs))
+			}
+		}
 		if err != nil && p.fail == nil {
 			p.fail = err
 		}
@@ -522,6 +553,74 @@ func (p *runPool) start(t Task, buildID, bin string) bool {
 		}
 	}()
 	return true
+}
+
+// waitIdentify waits until cell's identifying run, if one was started, is
+// stored.
+func (p *runPool) waitIdentify(cell string) {
+	p.mu.Lock()
+	ch := p.identifying[cell]
+	p.mu.Unlock()
+	if ch != nil {
+		<-ch
+	}
+}
+
+// stillPending says whether t's run is still to be counted: an
+// identification since the pass was planned may have unmarked the run it
+// was to replace.
+func (c *collector) stillPending(t Task) bool {
+	c.dataMu.Lock()
+	defer c.dataMu.Unlock()
+	for _, r := range c.data.CountRuns {
+		if r.CellID == t.Cell.ID() && r.Mode == t.Mode.Name && int(r.Repeat) == t.Repeat && r.Redone == nil && r.Status != "server_failed" {
+			return false
+		}
+	}
+	return true
+}
+
+// identifyFirst orders a pass so that a cell whose runs are marked to be
+// counted again because their build was recorded without a code hash
+// (store.Data.RedoUnhashed) counts one of them first, a data run where it
+// can (the shorter mode), marked Identify: when its counts equal the old
+// build's (store.Data.IdentifyByCounts) the old runs stay and the cell's
+// other marked runs are not counted again. Those runs follow the next
+// cell's, so that the identifying run is under way, or stored, by then.
+func identifyFirst(tasks []Task, d *store.Data) []Task {
+	unhashed := map[string]bool{}
+	for _, r := range d.CountRuns {
+		if store.UnhashedBuild(r) != "" {
+			unhashed[store.RunKey(r.CellID, r.Mode, int(r.Repeat))] = true
+		}
+	}
+	if len(unhashed) == 0 {
+		return tasks
+	}
+	var out, carry []Task
+	for _, g := range byCell(tasks) {
+		first := -1
+		for i, t := range g.tasks {
+			if unhashed[store.RunKey(t.Cell.ID(), t.Mode.Name, t.Repeat)] && (first < 0 || (t.Mode.Name == "data" && g.tasks[first].Mode.Name != "data")) {
+				first = i
+			}
+		}
+		var rest, later []Task
+		for i, t := range g.tasks {
+			switch {
+			case i == first:
+				t.Identify = true
+				out = append(out, t)
+			case first >= 0 && unhashed[store.RunKey(t.Cell.ID(), t.Mode.Name, t.Repeat)]:
+				later = append(later, t)
+			default:
+				rest = append(rest, t)
+			}
+		}
+		out = append(append(out, rest...), carry...)
+		carry = later
+	}
+	return append(out, carry...)
 }
 
 // wait waits for the runs under way and returns the first error, or the

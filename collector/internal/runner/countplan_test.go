@@ -391,3 +391,63 @@ func TestACollectionStoppedPartWayHidesNothing(t *testing.T) {
 		t.Errorf("the next collector count counts %q, want %q", again, want)
 	}
 }
+
+// A cell whose runs are marked for a build without a code hash counts one
+// data run first, to identify that build by its counts; its other marked
+// runs follow the next cell's runs, and are skipped once the build is
+// identified.
+func TestIdentifyFirstCountsOneRunOfAnUnhashedCellFirst(t *testing.T) {
+	c := releasesConfig(t)
+	c.Count = config.Count{Repeats: 2, Modes: []config.Mode{{Name: "data"}, {Name: "pipe"}}}
+	cells := c.Cells()[0:3]
+	d := &store.Data{}
+	for _, cell := range []config.Cell{cells[0], cells[2]} {
+		old := "old " + cell.ID()
+		d.Builds = append(d.Builds, store.Build{BuildID: old, CellID: cell.ID(), Status: "ok", StartedAt: t0})
+		for _, mode := range []string{"data", "pipe"} {
+			for rep := 1; rep <= 2; rep++ {
+				r := countRun(cell.ID(), mode, rep, "ok")
+				r.BuildID, r.Protocol = old, store.CountProtocol
+				d.CountRuns = append(d.CountRuns, r)
+			}
+		}
+	}
+	if got := d.RedoUnhashed(nil); len(got) != 2 {
+		t.Fatalf("RedoUnhashed = %q", got)
+	}
+	got := identifyFirst(PendingCounts(cells, c.Count.Modes, 2, d, false), d)
+	var order []string
+	for _, task := range got {
+		line := fmt.Sprintf("%s %s %d", task.Cell.ID(), task.Mode.Name, task.Repeat)
+		if task.Identify {
+			line += " identify"
+		}
+		order = append(order, line)
+	}
+	a, b, x := cells[0].ID(), cells[1].ID(), cells[2].ID()
+	want := []string{
+		a + " data 1 identify",
+		b + " data 1", b + " pipe 1", b + " data 2", b + " pipe 2",
+		a + " pipe 1", a + " data 2", a + " pipe 2",
+		x + " data 1 identify",
+		x + " pipe 1", x + " data 2", x + " pipe 2",
+	}
+	if !reflect.DeepEqual(order, want) {
+		t.Errorf("order\n%q\nwant\n%q", order, want)
+	}
+	col := &collector{data: d}
+	if !col.stillPending(got[5]) {
+		t.Errorf("%s pipe 1 not pending while its run is marked", a)
+	}
+	for i := range d.CountRuns {
+		if d.CountRuns[i].CellID == a {
+			d.CountRuns[i].Redone = nil // as IdentifyByCounts unmarks an identified build's runs
+		}
+	}
+	if col.stillPending(got[5]) {
+		t.Errorf("%s pipe 1 still pending once its build is identified", a)
+	}
+	if none := identifyFirst(PendingCounts(cells[1:2], c.Count.Modes, 2, d, false), d); len(none) != 4 || none[0].Identify {
+		t.Errorf("a cell without unhashed runs: %d tasks, first identify %v", len(none), none[0].Identify)
+	}
+}

@@ -23,6 +23,10 @@ type Task struct {
 	// Redo, for a run measured again, says why (Redo.Reason); the run it
 	// replaces is kept in the redone tables.
 	Redo string
+	// Identify, for a counting run, says that it is counted first to
+	// identify its cell's build recorded without a code hash by its counts
+	// (identifyFirst).
+	Identify bool
 	// Round, for a precision mode, is the task's round (PendingRounds): its
 	// seed and the task's 1-based position in its random order. Nil for the
 	// reference modes.

@@ -168,11 +168,14 @@ func (d *Data) countedBuilds() map[string]buildFigures {
 }
 
 // rebuildPairs are every two builds of one cell from the same inputs
-// (sameInputs) that figs has counts of, ordered by cell and build id.
+// (sameInputs) that figs has counts of, ordered by cell and build id. A
+// build identified by its counts (CodeIdentifiedBy) is left out: its code
+// hash was given because its counts agree with a rebuild's, so pairing it
+// would only measure that agreement.
 func rebuildPairs(builds []Build, figs map[string]buildFigures) []rebuildPair {
 	byCell := map[string][]Build{}
 	for _, b := range builds {
-		if b.Status == "ok" && len(figs[b.BuildID]) > 0 {
+		if b.Status == "ok" && b.CodeIdentifiedBy == nil && len(figs[b.BuildID]) > 0 {
 			byCell[b.CellID] = append(byCell[b.CellID], b)
 		}
 	}

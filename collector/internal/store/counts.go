@@ -392,7 +392,7 @@ func (d *Data) RedoUnhashed(cells map[string]bool) []string {
 	reasons := map[string]string{}
 	for _, b := range d.Builds {
 		if counted[b.BuildID] && (b.CodeSHA256 == nil || *b.CodeSHA256 == "") {
-			reasons[b.BuildID] = fmt.Sprintf("%s%s, recorded without a code hash", RedoneCountedOnBuild, b.BuildID)
+			reasons[b.BuildID] = unhashedReason(b.BuildID)
 		}
 	}
 	return d.RedoBuilds(reasons)
@@ -437,4 +437,171 @@ func (d *Data) RedoMixedCode(cells map[string]bool) []string {
 		}
 	}
 	return d.RedoBuilds(reasons)
+}
+
+// RedoneUnhashed ends the reason of a run marked to be counted again because
+// its build was recorded without a code hash (RedoUnhashed).
+const RedoneUnhashed = ", recorded without a code hash"
+
+// unhashedReason is the reason RedoUnhashed gives the runs of build id.
+func unhashedReason(id string) string { return RedoneCountedOnBuild + id + RedoneUnhashed }
+
+// UnhashedBuild is the build whose lack of a code hash marked run r to be
+// counted again (RedoUnhashed), or "".
+func UnhashedBuild(r CountRun) string {
+	if r.Redone == nil || !strings.HasPrefix(*r.Redone, RedoneCountedOnBuild) || !strings.HasSuffix(*r.Redone, RedoneUnhashed) {
+		return ""
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(*r.Redone, RedoneCountedOnBuild), RedoneUnhashed)
+}
+
+// MissSlack is how far apart two counts of one code may be in each simulated
+// cache-miss event of a test. Over the published repeats of one code hash
+// (69,397 test pairs, 821 across machines) the largest differences were
+// I1mr 4, D1mr 5, D1mw 1 and DLmr 1; two builds of one cell with different
+// code hashes (209 pairs × mode in 104 cells) were at least 8,571 I1mr
+// apart in some test (scripts/identify-limits.py; docs/evidence/
+// protocol-details.md, "Identifying old builds by their counts").
+const MissSlack = 8
+
+// countEvent is one callgrind event of a test and how far two counts of one
+// code may be apart in it.
+type countEvent struct {
+	name  string
+	of    func(Count) *int64
+	slack int64
+}
+
+// sameCodeEvents are the events two counts of one code agree on: requests
+// and the executed events exactly, the simulated misses within MissSlack.
+// Branch mispredictions are left out: the predictor's state differs run to
+// run (Bcm up to 1,001 apart over repeats of one code hash).
+var sameCodeEvents = []countEvent{
+	{"requests", func(c Count) *int64 { return c.Requests }, 0},
+	{"Ir", func(c Count) *int64 { return c.Ir }, 0},
+	{"Dr", func(c Count) *int64 { return c.Dr }, 0},
+	{"Dw", func(c Count) *int64 { return c.Dw }, 0},
+	{"Bc", func(c Count) *int64 { return c.Bc }, 0},
+	{"Bi", func(c Count) *int64 { return c.Bi }, 0},
+	{"I1mr", func(c Count) *int64 { return c.I1mr }, MissSlack},
+	{"D1mr", func(c Count) *int64 { return c.D1mr }, MissSlack},
+	{"D1mw", func(c Count) *int64 { return c.D1mw }, MissSlack},
+	{"ILmr", func(c Count) *int64 { return c.ILmr }, MissSlack},
+	{"DLmr", func(c Count) *int64 { return c.DLmr }, MissSlack},
+	{"DLmw", func(c Count) *int64 { return c.DLmw }, MissSlack},
+}
+
+// SameCodeCounts compares two counting runs' tests (one mode each) and
+// returns "" when they are what one code counts: the same tests, each ok in
+// both, every event of sameCodeEvents present in both and within its slack.
+// Otherwise it names the first difference ("ZADD: Ir 120 apart").
+func SameCodeCounts(a, b []Count) string {
+	if len(a) == 0 || len(a) != len(b) {
+		return fmt.Sprintf("%d tests against %d", len(a), len(b))
+	}
+	byTest := map[string]Count{}
+	for _, c := range b {
+		byTest[c.Test] = c
+	}
+	for _, x := range a {
+		y, ok := byTest[x.Test]
+		switch {
+		case !ok:
+			return x.Test + ": counted in one run only"
+		case x.Status != "ok" || y.Status != "ok":
+			return fmt.Sprintf("%s: status %s and %s", x.Test, x.Status, y.Status)
+		}
+		for _, e := range sameCodeEvents {
+			u, v := e.of(x), e.of(y)
+			if u == nil || v == nil {
+				return fmt.Sprintf("%s: %s not counted", x.Test, e.name)
+			}
+			if d := max(*u-*v, *v-*u); d > e.slack {
+				return fmt.Sprintf("%s: %s %d apart", x.Test, e.name, d)
+			}
+		}
+	}
+	return ""
+}
+
+// Identification is what IdentifyByCounts found of one build without a
+// code hash: Differs is "" when it was identified, else the first
+// difference from the run compared.
+type Identification struct{ Build, Differs string }
+
+// IdentifyByCounts looks, after run was added (AddCountRun), for the builds
+// of run's cell that have no code hash and whose runs are marked to be
+// counted again for it (RedoUnhashed), and compares run's counts with each
+// such build's runs of run's mode (SameCodeCounts). When all of a build's
+// agree, it counted the code run's build has: it takes that build's code
+// hash, CodeIdentifiedBy names run, and its runs still marked stay in the
+// dataset, unmarked. It returns one Identification per build compared.
+func (d *Data) IdentifyByCounts(run CountRun) []Identification {
+	var hash string
+	for _, b := range d.Builds {
+		if b.BuildID == run.BuildID {
+			hash = deref(b.CodeSHA256)
+		}
+	}
+	if hash == "" || run.Status != "ok" {
+		return nil
+	}
+	olds := map[string]bool{}
+	for _, r := range d.CountRuns {
+		if id := UnhashedBuild(r); id != "" && r.CellID == run.CellID {
+			olds[id] = true
+		}
+	}
+	mine := map[string]string{} // run id -> its build, for the old builds' runs of run's mode
+	for _, rs := range [][]CountRun{d.CountRuns, d.SupersededCountRuns} {
+		for _, r := range rs {
+			if olds[r.BuildID] && r.Mode == run.Mode && r.Status == "ok" && ProtocolOf(r) == CountProtocol {
+				mine[r.RunID] = r.BuildID
+			}
+		}
+	}
+	counts := map[string][]Count{}
+	for _, cs := range [][]Count{d.Counts, d.SupersededCounts} {
+		for _, c := range cs {
+			if mine[c.RunID] != "" || c.RunID == run.RunID {
+				counts[c.RunID] = append(counts[c.RunID], c)
+			}
+		}
+	}
+	ids := make([]string, 0, len(mine))
+	for id := range mine {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	differs := map[string]string{}
+	compared := map[string]bool{}
+	for _, id := range ids {
+		b := mine[id]
+		compared[b] = true
+		if differs[b] != "" {
+			continue
+		}
+		if diff := SameCodeCounts(counts[run.RunID], counts[id]); diff != "" {
+			differs[b] = fmt.Sprintf("%s (against %s)", diff, id)
+		}
+	}
+	var out []Identification
+	for i := range d.Builds {
+		b := &d.Builds[i]
+		if !compared[b.BuildID] || deref(b.CodeSHA256) != "" {
+			continue
+		}
+		out = append(out, Identification{b.BuildID, differs[b.BuildID]})
+		if differs[b.BuildID] != "" {
+			continue
+		}
+		b.CodeSHA256, b.CodeIdentifiedBy = &hash, &run.RunID
+		for j := range d.CountRuns {
+			if UnhashedBuild(d.CountRuns[j]) == b.BuildID {
+				d.CountRuns[j].Redone = nil
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Build < out[j].Build })
+	return out
 }

@@ -439,3 +439,108 @@ func saveAndLoad(t *testing.T, dir string, d *Data) *Data {
 	}
 	return m
 }
+
+// A build recorded without a code hash takes a later build's hash when a
+// run of that build counts what its own runs counted (misses within
+// MissSlack): its marked runs stay, unmarked. One whose instructions differ
+// keeps its marks and no hash; a rebuild band never pairs an identified build.
+func TestIdentifyByCountsGivesAnUnhashedBuildItsRebuildsHash(t *testing.T) {
+	dir := t.TempDir()
+	code := func(s string) *string { return &s }
+	d := &Data{Builds: []Build{
+		{BuildID: "a-old", CellID: "a", Status: "ok", StartedAt: t0},
+		{BuildID: "a-new", CellID: "a", Status: "ok", StartedAt: t0.Add(time.Hour), CodeSHA256: code("aaaa")},
+		{BuildID: "b-old", CellID: "b", Status: "ok", StartedAt: t0},
+		{BuildID: "b-new", CellID: "b", Status: "ok", StartedAt: t0.Add(time.Hour), CodeSHA256: code("bbbb")},
+	}}
+	runOf := func(cell, build, mode string, repeat int32, ir, i1mr int64) (CountRun, []Count) {
+		id := fmt.Sprintf("%s|%s|%s|%d", cell, build, mode, repeat)
+		r := CountRun{RunID: id, CellID: cell, BuildID: build, Mode: mode, Repeat: repeat, Status: "ok", Protocol: CountProtocol}
+		var counts []Count
+		for _, test := range []string{"SET", "GET"} {
+			n, ir, i1, same := int64(1000), ir, i1mr, int64(7)
+			counts = append(counts, Count{RunID: id, CellID: cell, BuildID: build, Mode: mode, Repeat: repeat, Test: test, Status: "ok",
+				Requests: &n, Ir: &ir, Dr: &same, Dw: &same, Bc: &same, Bi: &same, I1mr: &i1, D1mr: &same, D1mw: &same, ILmr: &same, DLmr: &same, DLmw: &same})
+		}
+		return r, counts
+	}
+	for _, cell := range []string{"a", "b"} {
+		for _, mode := range []string{"data", "pipe"} {
+			for rep := int32(1); rep <= 2; rep++ {
+				d.AddCountRun(runOf(cell, cell+"-old", mode, rep, 5000, 100))
+			}
+		}
+	}
+	if got := d.RedoUnhashed(nil); len(got) != 2 {
+		t.Fatalf("RedoUnhashed = %q", got)
+	}
+	// a: the new build's data #1 counts the same instructions, misses 8 apart.
+	run, counts := runOf("a", "a-new", "data", 1, 5000, 108)
+	d.AddCountRun(run, counts)
+	if got := d.IdentifyByCounts(run); !reflect.DeepEqual(got, []Identification{{"a-old", ""}}) {
+		t.Errorf("a: %+v, want a-old identified", got)
+	}
+	// b: one instruction more in each test.
+	run, counts = runOf("b", "b-new", "data", 1, 5001, 100)
+	d.AddCountRun(run, counts)
+	if got := d.IdentifyByCounts(run); !reflect.DeepEqual(got, []Identification{{"b-old", "SET: Ir 1 apart (against b|b-old|data|1)"}}) {
+		t.Errorf("b: %+v, want b-old not identified", got)
+	}
+	m := saveAndLoad(t, dir, d)
+	for _, b := range m.Builds {
+		switch b.BuildID {
+		case "a-old":
+			if deref(b.CodeSHA256) != "aaaa" || deref(b.CodeIdentifiedBy) != "a|a-new|data|1" {
+				t.Errorf("a-old: code %q identified by %q", deref(b.CodeSHA256), deref(b.CodeIdentifiedBy))
+			}
+		case "b-old":
+			if b.CodeSHA256 != nil || b.CodeIdentifiedBy != nil {
+				t.Errorf("b-old: code %v identified by %v", b.CodeSHA256, b.CodeIdentifiedBy)
+			}
+		}
+	}
+	marked := map[string]int{}
+	for _, r := range m.CountRuns {
+		if r.Redone != nil {
+			marked[r.CellID]++
+		}
+	}
+	if marked["a"] != 0 || marked["b"] != 3 || len(m.CountRuns) != 8 || len(m.SupersededCountRuns) != 2 {
+		t.Errorf("marked %v, %d current and %d superseded runs; want a 0, b 3, 8 and 2", marked, len(m.CountRuns), len(m.SupersededCountRuns))
+	}
+	// A second identification finds nothing left to compare.
+	if got := m.IdentifyByCounts(run); len(got) != 1 || got[0].Differs == "" {
+		t.Errorf("b again: %+v", got)
+	}
+	if pairs := rebuildPairs(m.Builds, map[string]buildFigures{"a-old": {{"data", "SET"}: {}}, "a-new": {{"data", "SET"}: {}}}); len(pairs) != 0 {
+		t.Errorf("rebuild pairs %+v, want none (a-old is identified)", pairs)
+	}
+}
+
+func TestSameCodeCountsNamesTheFirstDifference(t *testing.T) {
+	n, a, b, slack := int64(10), int64(1), int64(2), int64(2+MissSlack)
+	one := []Count{{Test: "SET", Status: "ok", Requests: &n, Ir: &a, Dr: &a, Dw: &a, Bc: &a, Bi: &a, I1mr: &a, D1mr: &a, D1mw: &a, ILmr: &a, DLmr: &a, DLmw: &a}}
+	for _, c := range []struct {
+		name string
+		edit func(*Count)
+		want string
+	}{
+		{"same", func(*Count) {}, ""},
+		{"branch mispredictions are not compared", func(c *Count) { c.Bcm = &b }, ""},
+		{"Dw", func(c *Count) { c.Dw = &b }, "SET: Dw 1 apart"},
+		{"D1mw beyond the slack", func(c *Count) { c.D1mw = &slack }, "SET: D1mw 9 apart"},
+		{"requests", func(c *Count) { c.Requests = &a }, "SET: requests 9 apart"},
+		{"status", func(c *Count) { c.Status = "failed" }, "SET: status ok and failed"},
+		{"missing event", func(c *Count) { c.Bi = nil }, "SET: Bi not counted"},
+		{"other test", func(c *Count) { c.Test = "GET" }, "SET: counted in one run only"},
+	} {
+		other := append([]Count(nil), one...)
+		c.edit(&other[0])
+		if got := SameCodeCounts(one, other); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	if got := SameCodeCounts(one, nil); got != "1 tests against 0" {
+		t.Errorf("against nothing: %q", got)
+	}
+}

@@ -70,6 +70,12 @@ type Build struct {
 	// hash are the same binary to the instruction, wherever they were built.
 	// Null for failed builds and builds recorded before the column.
 	CodeSHA256 *string `parquet:"code_sha256,optional"`
+	// CodeIdentifiedBy, for a build recorded without a code hash whose
+	// binary is gone, names the counting run of a later build of its cell
+	// whose counts equal its own (Data.IdentifyByCounts): CodeSHA256 is then
+	// that build's, given for the code the runs counted, not read from this
+	// build's bytes. Null for every build hashed from its own binary.
+	CodeIdentifiedBy *string `parquet:"code_identified_by,optional"`
 	// JemallocLgVaddr is the LG_VADDR (virtual address bits) the bundled
 	// jemalloc was configured with (build.FixedLgVaddr): 0 for a release
 	// whose jemalloc has none (before Redis 5.0). Null for builds recorded
