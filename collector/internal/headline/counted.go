@@ -35,6 +35,13 @@ type Counted struct {
 	RebuildBand float64
 }
 
+// ReleaseScores are builds' counted scores against the baseline on one
+// release alone, per mode.
+type ReleaseScores struct {
+	Version string
+	Scores  map[Build]map[string]Score
+}
+
 // countFigures reads the counts out of d as figures: best is the cheapest
 // repeat, worst the costliest; the floor of their bands is the rebuild band
 // of instructions per request that d holds (0 without the table).
@@ -51,7 +58,7 @@ func countFigures(d *store.Data) figures {
 // computeCounted scores every build's counts (f, countFigures of d) against
 // the baseline's.
 func computeCounted(d *store.Data, f figures, p plan, baseline Build, builds []Build) Counted {
-	out := Counted{Scores: map[Build]map[string]Score{}, Spread: map[string]float64{}, RebuiltSpread: map[string]float64{}}
+	out := Counted{Spread: map[string]float64{}, RebuiltSpread: map[string]float64{}}
 	counted, versions := map[string]bool{}, map[string]bool{}
 	// The cells' builds.
 	cellBuilds := map[string]map[string]bool{}
@@ -82,17 +89,8 @@ func computeCounted(d *store.Data, f figures, p plan, baseline Build, builds []B
 		}
 	}
 	out.RebuildBand = f.floor
+	out.Scores = f.scoresOn(p.versions, p.modes, baseline, builds)
 	for _, mode := range p.modes {
-		for _, b := range builds {
-			s := f.againstAllVersions(b, baseline, mode, p.versions)
-			if s.Tests == 0 {
-				continue
-			}
-			if out.Scores[b] == nil {
-				out.Scores[b] = map[string]Score{}
-			}
-			out.Scores[b][mode] = s
-		}
 		for k, sp := range spans {
 			if k.Mode == mode && sp.N >= 2 {
 				out.Spread[mode] = math.Max(out.Spread[mode], sp.Spread())
@@ -102,6 +100,25 @@ func computeCounted(d *store.Data, f figures, p plan, baseline Build, builds []B
 			if k.mode == mode && rebuilt[cellID(k)] {
 				out.RebuiltSpread[mode] = math.Max(out.RebuiltSpread[mode], g.spread())
 			}
+		}
+	}
+	return out
+}
+
+// scoresOn is every build's counted score against baseline per mode, over
+// versions where both are counted; a build counted on none of them is absent.
+func (f figures) scoresOn(versions, modes []string, baseline Build, builds []Build) map[Build]map[string]Score {
+	out := map[Build]map[string]Score{}
+	for _, mode := range modes {
+		for _, b := range builds {
+			s := f.againstAllVersions(b, baseline, mode, versions)
+			if s.Tests == 0 {
+				continue
+			}
+			if out[b] == nil {
+				out[b] = map[string]Score{}
+			}
+			out[b][mode] = s
 		}
 	}
 	return out

@@ -88,6 +88,12 @@ type Headline struct {
 	// builds measured in interleaved rounds beside Baseline, on whichever
 	// class measured them (computeExtendedRounds).
 	ExtendedRounds []report.Effects
+	// ExtendedOn are the extended builds' counted scores against Baseline
+	// on each release their interleaved rounds measured in full
+	// (ExtendedRounds), that release alone: the counts beside the measured
+	// speed. A release where no extended build is counted with Baseline is
+	// left out.
+	ExtendedOn []ReleaseScores
 	// Pairs are extended builds against other builds than the baseline
 	// (computePairs), in counted cost.
 	Pairs []Pair
@@ -139,6 +145,11 @@ func Compute(d *store.Data) Headline {
 		h.ExtendedBuilds, h.ExtendedPlanned = ext.builds, len(ext.cells)
 		h.Extended = computeCounted(d, counts, ext, h.Baseline, ext.builds)
 		h.ExtendedRounds = computeExtendedRounds(d, h.Rounds.Modes, ext.builds, h.Baseline)
+		for _, v := range completeVersions(h.ExtendedRounds) {
+			if s := counts.scoresOn([]string{v}, h.Modes, h.Baseline, ext.builds); len(s) > 0 {
+				h.ExtendedOn = append(h.ExtendedOn, ReleaseScores{Version: v, Scores: s})
+			}
+		}
 		h.Pairs = computePairs(counts, ext.versions, h.Modes, h.Counted, h.Extended)
 	}
 	return h

@@ -358,34 +358,38 @@ func TestMeasuredSpanLeavesOutAPlannedReleaseWithoutRuns(t *testing.T) {
 	}
 }
 
+// withExtendedRounds is withRounds plus gcc -O3 -flto, an extended build
+// planned on 2.0.0, measured in rounds rounds of a precision mode on class B
+// beside gcc -O2: 5% faster in every round and test.
+func withExtendedRounds(rounds int) *store.Data {
+	d := withRounds()
+	yes := true
+	d.Plan = append(d.Plan, store.Plan{CellID: "2.0.0|gcc|-O3 -flto", Version: "2.0.0", VersionIndex: 1, Compiler: "gcc",
+		FlagSet: "-O3 -flto", FlagIndex: 1, Modes: "data", Repeats: 2, Extended: &yes})
+	for round := 1; round <= rounds; round++ {
+		seed := int64(10 + round)
+		for _, flags := range []string{"-O2", "-O3 -flto"} {
+			id := fmt.Sprintf("b|2.0.0|%s|long|%d", flags, round)
+			d.Runs = append(d.Runs, store.Run{RunID: id, CellID: "2.0.0|gcc|" + flags, Mode: "data-long", Repeat: int32(round), MachineID: "b", RoundSeed: &seed})
+			for ti, test := range []string{"SET", "GET"} {
+				x := 500 * float64(round+ti)
+				if flags != "-O2" {
+					x *= 1.05
+				}
+				d.Results = append(d.Results, store.Result{RunID: id, CellID: "2.0.0|gcc|" + flags, Version: "2.0.0", Compiler: "gcc", FlagSet: flags,
+					Mode: "data-long", Test: test, TestIndex: int32(ti), Status: "ok", RPS: &x})
+			}
+		}
+	}
+	return d
+}
+
 // An extended build measured in interleaved rounds beside the baseline, on
 // another class than the headline's, gets its own line with its interval
 // (and a table in the results page) once every mode has the rounds; before,
 // it is named as still being measured. The reference rounds leave it out.
 func TestExtendedBuildsInRoundsHaveTheirIntervalOnTheClassThatMeasuredThem(t *testing.T) {
 	defer func(n int) { completeRounds = n }(completeRounds)
-	withExtendedRounds := func(rounds int) *store.Data {
-		d := withRounds()
-		yes := true
-		d.Plan = append(d.Plan, store.Plan{CellID: "2.0.0|gcc|-O3 -flto", Version: "2.0.0", VersionIndex: 1, Compiler: "gcc",
-			FlagSet: "-O3 -flto", FlagIndex: 1, Modes: "data", Repeats: 2, Extended: &yes})
-		for round := 1; round <= rounds; round++ {
-			seed := int64(10 + round)
-			for _, flags := range []string{"-O2", "-O3 -flto"} {
-				id := fmt.Sprintf("b|2.0.0|%s|long|%d", flags, round)
-				d.Runs = append(d.Runs, store.Run{RunID: id, CellID: "2.0.0|gcc|" + flags, Mode: "data-long", Repeat: int32(round), MachineID: "b", RoundSeed: &seed})
-				for ti, test := range []string{"SET", "GET"} {
-					x := 500 * float64(round+ti)
-					if flags != "-O2" {
-						x *= 1.05
-					}
-					d.Results = append(d.Results, store.Result{RunID: id, CellID: "2.0.0|gcc|" + flags, Version: "2.0.0", Compiler: "gcc", FlagSet: flags,
-						Mode: "data-long", Test: test, TestIndex: int32(ti), Status: "ok", RPS: &x})
-				}
-			}
-		}
-		return d
-	}
 	completeRounds = 3
 	h := Compute(withExtendedRounds(3))
 	if len(h.ExtendedRounds) != 1 || h.ExtendedRounds[0].Class != "B CPU, 2 cores" || len(h.ExtendedRounds[0].Effects) != 1 {
@@ -433,5 +437,69 @@ func TestExtendedLineComparesTheBuildsAReaderChoosesBetween(t *testing.T) {
 		"PGO over the -O2 -flto it is built with: gcc pgo −8.16% data; stock against the cheapest build: gcc stock +6.67% data (against gcc pgo)."
 	if !strings.Contains(md, want) {
 		t.Errorf("headline lacks %q:\n%s", want, md)
+	}
+}
+
+// withExtendedCounts is withExtendedRounds(rounds) with gcc -O3 -flto also
+// planned on 1.0.0, the counts of gcc -O2 (1000 instructions per request) and
+// of gcc -O3 -flto on the versions in ir, two repeats each, and a rebuild
+// band of 1%.
+func withExtendedCounts(rounds int, ir map[string]float64) *store.Data {
+	d := withExtendedRounds(rounds)
+	yes := true
+	d.Plan = append(d.Plan, store.Plan{CellID: "1.0.0|gcc|-O3 -flto", Version: "1.0.0", VersionIndex: 0, Compiler: "gcc",
+		FlagSet: "-O3 -flto", FlagIndex: 1, Modes: "data", Repeats: 2, Extended: &yes})
+	d.RebuildBands = []store.RebuildBand{{Metric: InstructionsColumn, Band: 0.01}}
+	for v, x := range ir {
+		for flags, y := range map[string]float64{"-O2": 1000, "-O3 -flto": x} {
+			for repeat := 1; repeat <= 2; repeat++ {
+				d.Counts = append(d.Counts, store.Count{CellID: v + "|gcc|" + flags, BuildID: v + "|gcc|" + flags + "|b1", Version: v, Compiler: "gcc",
+					FlagSet: flags, Mode: "data", Repeat: int32(repeat), Test: "SET", Status: "ok", InstructionsPerRequest: &y})
+			}
+		}
+	}
+	return d
+}
+
+// The extended line states the counts on the release the extended rounds
+// measured, that release alone, beside the counts over every release and
+// the study's figure; a count within the rebuild band says so. The results
+// page gives the release's columns beside the table's.
+func TestExtendedLineStatesTheCountsOnTheReleaseTheRoundsMeasured(t *testing.T) {
+	defer func(n int) { completeRounds = n }(completeRounds)
+	completeRounds = 3
+	// gcc -O3 -flto 10% cheaper on 1.0.0, 0.5% on 2.0.0 (within the 1% band):
+	// over both, √(0.9 × 0.995) − 1 = −5.37%.
+	h := Compute(withExtendedCounts(3, map[string]float64{"1.0.0": 900, "2.0.0": 995}))
+	o3lto := Build{"gcc", "-O3 -flto"}
+	if len(h.ExtendedOn) != 1 || h.ExtendedOn[0].Version != "2.0.0" || !near(h.ExtendedOn[0].Scores[o3lto]["data"].Ratio, 0.995) {
+		t.Fatalf("extended counts on the rounds' release: %+v, want 2.0.0's ratio 0.995", h.ExtendedOn)
+	}
+	md := both(h)
+	for _, want := range []string{
+		"each against gcc -O2 on the releases where both are counted): gcc -O3 -flto −5.37% data. " +
+			"On Redis 2.0.0 alone, the release measured in interleaved rounds: gcc -O3 -flto −0.50% data (no change within noise). For comparison, " + IntelStudy + ", in speed, not instructions.\n",
+		"on the releases where both are counted and, in the last columns, on Redis 2.0.0 alone (measured in interleaved rounds below)\n",
+		"| build | data mode | data mode, 2.0.0 alone |\n|---|---|---|\n| gcc -O3 -flto | −5.37% ▼ ±1.00% | −0.50% ≈ ±1.00% |\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("headline lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// Without counts on the rounds' release, or before its rounds are complete,
+// the extended line and table give every release's counts alone.
+func TestExtendedLineLeavesOutAReleaseWithoutCountsOrCompleteRounds(t *testing.T) {
+	defer func(n int) { completeRounds = n }(completeRounds)
+	completeRounds = 3
+	for name, d := range map[string]*store.Data{
+		"2.0.0 not counted":  withExtendedCounts(3, map[string]float64{"1.0.0": 900}),
+		"2 of 3 rounds done": withExtendedCounts(2, map[string]float64{"1.0.0": 900, "2.0.0": 995}),
+	} {
+		h := Compute(d)
+		if md := both(h); len(h.ExtendedOn) != 0 || strings.Contains(md, "2.0.0 alone") || !strings.Contains(md, "| build | data mode |\n") {
+			t.Errorf("%s: extended counts on the rounds' release %+v:\n%s", name, h.ExtendedOn, md)
+		}
 	}
 }

@@ -400,34 +400,56 @@ func (c Counted) rebuiltText(sep string, labelled bool) string {
 const IntelStudy = "the Redis/Intel study measured gcc -O3 -flto 5.13% faster than -O2 (gcc 9.4, Xeon 8360Y)"
 
 // extendedShort is the extended builds' counted cost against the baseline,
-// per mode, each on the releases where both are counted.
+// per mode, each on the releases where both are counted, then on each
+// release their interleaved rounds measured (ExtendedOn) alone, beside the
+// study's figure.
 func (h Headline) extendedShort() string {
 	e := h.Extended
-	var parts []string
-	for _, bd := range h.ExtendedBuilds {
-		var modes []string
-		for _, m := range h.Modes {
-			if s, ok := e.Scores[bd][m]; ok {
-				modes = append(modes, fmt.Sprintf("%s %s", signed(s.Ratio-1, 2), m))
-			}
-		}
-		if len(modes) > 0 {
-			parts = append(parts, fmt.Sprintf("%s %s", bd, strings.Join(modes, " / ")))
-		}
-	}
 	text := fmt.Sprintf("**Extended builds, instructions per request** (%s, %s; each against %s on the releases where both are counted): ",
 		cellsSoFar(e.Cells, h.ExtendedPlanned, ""), releasesText(e.Versions), h.Baseline)
-	if len(parts) == 0 {
+	all := h.extendedScoresText(e.Scores)
+	if all == "" {
 		return text + "none counted yet on a release where the baseline is."
 	}
-	text += strings.Join(parts, "; ") + ". For comparison, " + IntelStudy + ", in speed, not instructions."
+	text += all + "."
+	for _, r := range h.ExtendedOn {
+		text += fmt.Sprintf(" On Redis %s alone, the release measured in interleaved rounds: %s.", r.Version, h.extendedScoresText(r.Scores))
+	}
+	text += " For comparison, " + IntelStudy + ", in speed, not instructions."
 	if len(h.Pairs) > 0 {
 		text += " " + h.pairsText()
 	}
 	return text
 }
 
-// extendedText is the extended builds' table, as countedText's.
+// extendedScoresText is the extended builds' counted scores, bare as the
+// README's lines give counts, each marked where it is within noise: "gcc -O3
+// −2.43% data / +0.10% pipe (no change within noise); clang …" ("" when no
+// build has a score).
+func (h Headline) extendedScoresText(scores map[Build]map[string]Score) string {
+	var parts []string
+	for _, bd := range h.ExtendedBuilds {
+		var modes []string
+		for _, m := range h.Modes {
+			s, ok := scores[bd][m]
+			if !ok {
+				continue
+			}
+			t := fmt.Sprintf("%s %s", signed(s.Ratio-1, 2), m)
+			if s.Verdict() == "tie" {
+				t += " (no change within noise)"
+			}
+			modes = append(modes, t)
+		}
+		if len(modes) > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s", bd, strings.Join(modes, " / ")))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// extendedText is the extended builds' table, as countedText's, with a
+// column per mode of each release in ExtendedOn, that release alone.
 func (h Headline) extendedText() string {
 	e := h.Extended
 	head, rule := "| build |", "|---|"
@@ -435,20 +457,42 @@ func (h Headline) extendedText() string {
 		head += " " + m + " mode |"
 		rule += "---|"
 	}
+	var releases []string
+	for _, r := range h.ExtendedOn {
+		releases = append(releases, r.Version)
+		for _, m := range h.Modes {
+			head += fmt.Sprintf(" %s mode, %s alone |", m, r.Version)
+			rule += "---|"
+		}
+	}
 	var rows []string
 	for _, bd := range h.ExtendedBuilds {
-		row := fmt.Sprintf("| %s |", bd)
-		for _, m := range h.Modes {
-			if s, ok := e.Scores[bd][m]; ok {
-				row += " " + countedScoreText(s) + " |"
-			} else {
-				row += " not counted |"
-			}
+		row := fmt.Sprintf("| %s |", bd) + h.countedCells(e.Scores[bd])
+		for _, r := range h.ExtendedOn {
+			row += h.countedCells(r.Scores[bd])
 		}
 		rows = append(rows, row)
 	}
+	alone := ""
+	if len(releases) > 0 {
+		alone = fmt.Sprintf(" and, in the last columns, on Redis %s alone (measured in interleaved rounds below)", joinAnd(releases))
+	}
 	return fmt.Sprintf("**Extended builds, counted cost** (matrix.toml's extended flag sets: -O3, -O3 -flto, stock, the\n"+
-		"release's own Makefile defaults, and pgo, profile-guided -O2 -flto): %s, %s. Against %s, on the releases where both are counted\n"+
+		"release's own Makefile defaults, and pgo, profile-guided -O2 -flto): %s, %s. Against %s, on the releases where both are counted%s\n"+
 		"(▲ costlier, ▼ cheaper beyond %s); %s:\n\n%s\n%s\n%s",
-		cellsSoFar(e.Cells, h.ExtendedPlanned, " counted"), releasesText(e.Versions), h.Baseline, e.bandText(), IntelStudy, head, rule, strings.Join(rows, "\n"))
+		cellsSoFar(e.Cells, h.ExtendedPlanned, " counted"), releasesText(e.Versions), h.Baseline, alone, e.bandText(), IntelStudy, head, rule, strings.Join(rows, "\n"))
+}
+
+// countedCells are a build's counted scores as table cells, one per mode:
+// " −2.43% ▼ ±0.49% | not counted |".
+func (h Headline) countedCells(scores map[string]Score) string {
+	var b strings.Builder
+	for _, m := range h.Modes {
+		if s, ok := scores[m]; ok {
+			b.WriteString(" " + countedScoreText(s) + " |")
+		} else {
+			b.WriteString(" not counted |")
+		}
+	}
+	return b.String()
 }

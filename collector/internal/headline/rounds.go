@@ -289,7 +289,7 @@ func computeExtendedRounds(d *store.Data, modes []string, ext []Build, baseline 
 func (h Headline) extendedRoundsShort() string {
 	var done, pending []string
 	for _, g := range groupRounds(h.ExtendedRounds) {
-		if g.rounds < completeRounds {
+		if !g.complete() {
 			pending = append(pending, fmt.Sprintf("Redis %s on %s (%d of %d rounds)", g.version, g.class, g.rounds, completeRounds))
 			continue
 		}
@@ -325,6 +325,21 @@ type roundsGroup struct {
 	class, version string
 	rounds         int
 	effects        []report.Effects
+}
+
+// complete is whether every mode of g has completeRounds rounds.
+func (g roundsGroup) complete() bool { return g.rounds >= completeRounds }
+
+// completeVersions are the versions of effects with a complete (class,
+// version) group, once each, in their order.
+func completeVersions(effects []report.Effects) []string {
+	var out []string
+	for _, g := range groupRounds(effects) {
+		if g.complete() && !slices.Contains(out, g.version) {
+			out = append(out, g.version)
+		}
+	}
+	return out
 }
 
 // groupRounds groups effects, in their order, by (class, version).
