@@ -540,6 +540,10 @@ func TestSameCodeCountsNamesTheFirstDifference(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
+	lacked := []Count{{Test: "ZPOPMIN", Status: "unsupported"}}
+	if got := SameCodeCounts(append(lacked, one...), append(lacked, one...)); got != "" {
+		t.Errorf("a test unsupported in both: %q, want no difference", got)
+	}
 	if got := SameCodeCounts(one, nil); got != "1 tests against 0" {
 		t.Errorf("against nothing: %q", got)
 	}
