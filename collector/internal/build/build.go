@@ -535,13 +535,33 @@ func CompiledLgVaddr(tree string) (int, error) {
 // server v=7.4.1 sha=...", the same form since 2.6).
 var serverVersionField = regexp.MustCompile(`\bv=(\S+)`)
 
+// ProfileRuntimeInitOnce is added to the environment of every server the
+// collector starts from a build (the version check, PGO training). Before
+// main, clang's profile runtime (compiler-rt) in an instrumented server sets
+// this variable with setenv unless it is set already, which moves environ;
+// Redis releases from 2.8 until the fix of a use-after-free in setproctitle's
+// spt_copyenv (redis/redis#8088, 2020; 2.8.24 to 4.0.14 among the current
+// versions) then read the freed array and crash at start. Set beforehand, the
+// runtime skips only creating the profile's directory and truncating an
+// existing profile, which buildPGO does not need (a new directory, a file
+// per process). It means nothing to a server built without instrumentation.
+const ProfileRuntimeInitOnce = "__LLVM_PROFILE_RT_INIT_ONCE=__LLVM_PROFILE_RT_INIT_ONCE"
+
+// serverCommand runs a built server with args, ProfileRuntimeInitOnce added
+// to the collector's environment.
+func serverCommand(ctx context.Context, bin string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(os.Environ(), ProfileRuntimeInitOnce)
+	return cmd
+}
+
 // checkServerVersion fails unless the built server reports version: a tree
 // that is not the release (source.Refusal checks its version.h first) must
 // not pass for it.
 func checkServerVersion(ctx context.Context, bin, version string) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "--version").Output()
+	out, err := serverCommand(ctx, bin, "--version").Output()
 	if err != nil {
 		return fmt.Errorf("redis-server --version: %v", err)
 	}

@@ -137,7 +137,7 @@ func Train(ctx context.Context, binary, dir string) error {
 	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, binary, conf)
+	cmd := serverCommand(ctx, binary, conf)
 	cmd.Dir = dir
 	var log strings.Builder
 	cmd.Stdout, cmd.Stderr = &log, &log

@@ -79,3 +79,34 @@ func TestPGOBuildRealRedis(t *testing.T) {
 		})
 	}
 }
+
+// A server instrumented by clang's profile runtime starts with the
+// environment serverCommand gives it, even when, like Redis 2.8 to 4.0, it
+// reads the environment array it cleared (testdata/fixture-copyenv.c): the
+// runtime's setenv before main moved that array, so without
+// ProfileRuntimeInitOnce it reads freed memory.
+func TestServerCommandStartsAnInstrumentedServerThatCopiesItsEnvironment(t *testing.T) {
+	if _, err := exec.LookPath("clang-19"); err != nil {
+		t.Skip("clang-19 is not installed (apt-get install clang-19)")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "copyenv")
+	prof := "-fprofile-instr-generate=" + filepath.Join(dir, "p-%p.profraw")
+	if out, err := exec.Command("clang-19", "-O2", prof, "-o", bin, "testdata/fixture-copyenv.c").CombinedOutput(); err != nil {
+		t.Fatalf("clang-19: %v\n%s", err, out)
+	}
+	out, err := serverCommand(context.Background(), bin).Output()
+	if err != nil || string(out) != "ok\n" {
+		t.Errorf("with %s: %v, %q; want ok", ProfileRuntimeInitOnce, err, out)
+	}
+	raws, _ := filepath.Glob(filepath.Join(dir, "p-*.profraw"))
+	if len(raws) != 1 {
+		t.Errorf("%d profiles written, want 1", len(raws))
+	}
+	// Without it the runtime moves environ and the copy reads freed memory
+	// (glibc's clearenv frees an array setenv allocated): the crash this avoids.
+	// Freed memory may still read back whole, so this is only logged.
+	if _, err := exec.Command(bin).Output(); err != nil {
+		t.Logf("without %s: %v (the crash)", ProfileRuntimeInitOnce, err)
+	}
+}
