@@ -48,6 +48,16 @@ func both(h Headline) string { return Markdown(h) + Details(h) }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
+// containsAll fails the test for each of wants that md lacks.
+func containsAll(t *testing.T, md string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(md, want) {
+			t.Errorf("headline lacks %q:\n%s", want, md)
+		}
+	}
+}
+
 func TestComputeScoresEveryBuildAgainstThePlansFirstOnTheMostDoneClass(t *testing.T) {
 	h := Compute(handMade())
 	if h.Class != "A CPU, 2 cores" || h.Done != 8 || h.Planned != 8 || len(h.Others) != 1 || h.Others[0] != "B CPU, 2 cores" {
@@ -287,7 +297,7 @@ func TestRoundsGiveEachBuildsEffectWithItsIntervalAgainstTheReferenceRepeats(t *
 		t.Errorf("effects %+v", e)
 	}
 	md := both(h)
-	for _, want := range []string{
+	containsAll(t, md,
 		"**Interleaved rounds** (the precision modes `data-long`:",
 		"`data-long`:\n\n| build | 2.0.0 (3 rounds) |\n|---|---|\n| clang -O2 | +10.0% ▲ [+10.0%, +10.0%] |\n",
 		"| Redis | mode | half-width | rounds alone | coefficient of variation | noise: round / run / test |",
@@ -295,14 +305,10 @@ func TestRoundsGiveEachBuildsEffectWithItsIntervalAgainstTheReferenceRepeats(t *
 		// Both builds move alike from round to round (run 0), SET (1000, 2000, 3000 × the build's
 		// speed) and GET (2000, 3000, 4000) by other factors (test).
 		"| 2.0.0 | data-long (3 rounds) | 0.00% (",
-		"- **Requests/second in interleaved rounds** (3 rounds of `data-long`, on A CPU, 2 cores; the 95% intervals' half-width, median over builds, 0.00%): " +
+		"- **Requests/second in interleaved rounds** (3 rounds of `data-long`, on A CPU, 2 cores; the 95% intervals' half-width, median over builds, 0.00%): "+
 			"Redis 2.0.0: faster clang -O2 (+10.0% data-long); 0 of 1 no change within noise.\n",
 		" | 45.17% / 0.00% / 14.75% |",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("headline lacks %q:\n%s", want, md)
-		}
-	}
+	)
 	// Without rounds there is no such paragraph.
 	if strings.Contains(both(Compute(handMade())), "Interleaved rounds") {
 		t.Error("a dataset without rounds has the rounds paragraph")
@@ -330,14 +336,10 @@ func TestExtendedBuildsHaveALineOfTheirOwnAndStayOutOfTheReferenceFigures(t *tes
 		t.Errorf("extended part: %d planned, %d counted; want 1 and 1", h.ExtendedPlanned, h.Extended.Cells)
 	}
 	md := both(h)
-	for _, want := range []string{
-		"- **Extended builds, instructions per request** (all 1 cells, on Redis 1.0.0; each against gcc -O2 on the releases where both are counted): gcc -O3 -flto −5.00% data. For comparison, " + IntelStudy,
+	containsAll(t, md,
+		"- **Extended builds, instructions per request** (all 1 cells, on Redis 1.0.0; each against gcc -O2 on the releases where both are counted): gcc -O3 -flto −5.00% data. For comparison, "+IntelStudy,
 		"| gcc -O3 -flto | −5.00% ▼ ±0.00% |",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("headline lacks %q:\n%s", want, md)
-		}
-	}
+	)
 }
 
 // A release planned but not measured yet (a new current version) does not
@@ -396,17 +398,13 @@ func TestExtendedBuildsInRoundsHaveTheirIntervalOnTheClassThatMeasuredThem(t *te
 		t.Fatalf("extended rounds %+v", h.ExtendedRounds)
 	}
 	md := both(h)
-	for _, want := range []string{
-		"- **Extended builds, requests/second in interleaved rounds** (each against gcc -O2 in the same round, 95% interval; ▲ ▼ beyond it, ≈ no change within noise): " +
-			"Redis 2.0.0, 3 rounds on B CPU, 2 cores: gcc -O3 -flto +5.0% ▲ [+5.0%, +5.0%] data-long. For comparison, " + IntelStudy + ".\n",
+	containsAll(t, md,
+		"- **Extended builds, requests/second in interleaved rounds** (each against gcc -O2 in the same round, 95% interval; ▲ ▼ beyond it, ≈ no change within noise): "+
+			"Redis 2.0.0, 3 rounds on B CPU, 2 cores: gcc -O3 -flto +5.0% ▲ [+5.0%, +5.0%] data-long. For comparison, "+IntelStudy+".\n",
 		"Redis 2.0.0 on B CPU, 2 cores:\n\n| build | `data-long` (3 rounds) |\n|---|---|\n| gcc -O3 -flto | +5.0% ▲ [+5.0%, +5.0%] |\n",
 		// The reference rounds, on class A, are clang's alone.
 		"`data-long`:\n\n| build | 2.0.0 (3 rounds) |\n|---|---|\n| clang -O2 | +10.0% ▲ [+10.0%, +10.0%] |\n",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("headline lacks %q:\n%s", want, md)
-		}
-	}
+	)
 	if md := both(Compute(withExtendedRounds(2))); !strings.Contains(md, "none complete yet (still being measured: Redis 2.0.0 on B CPU, 2 cores (2 of 3 rounds)).") {
 		t.Errorf("two of three rounds:\n%s", md)
 	}
@@ -476,16 +474,12 @@ func TestExtendedLineStatesTheCountsOnTheReleaseTheRoundsMeasured(t *testing.T) 
 		t.Fatalf("extended counts on the rounds' release: %+v, want 2.0.0's ratio 0.995", h.ExtendedOn)
 	}
 	md := both(h)
-	for _, want := range []string{
-		"each against gcc -O2 on the releases where both are counted): gcc -O3 -flto −5.37% data. " +
-			"On Redis 2.0.0 alone, the release measured in interleaved rounds: gcc -O3 -flto −0.50% data (no change within noise). For comparison, " + IntelStudy + ", in speed, not instructions.\n",
+	containsAll(t, md,
+		"each against gcc -O2 on the releases where both are counted): gcc -O3 -flto −5.37% data. "+
+			"On Redis 2.0.0 alone, the release measured in interleaved rounds: gcc -O3 -flto −0.50% data (no change within noise). For comparison, "+IntelStudy+", in speed, not instructions.\n",
 		"on the releases where both are counted and, in the last columns, on Redis 2.0.0 alone (measured in interleaved rounds below)\n",
 		"| build | data mode | data mode, 2.0.0 alone |\n|---|---|---|\n| gcc -O3 -flto | −5.37% ▼ ±1.00% | −0.50% ≈ ±1.00% |\n",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("headline lacks %q:\n%s", want, md)
-		}
-	}
+	)
 }
 
 // Without counts on the rounds' release, or before its rounds are complete,
