@@ -25,12 +25,9 @@ import (
 func PendingCounts(cells []config.Cell, modes []config.Mode, repeats int, d *store.Data, retryFailed bool) []Task {
 	done := map[string]bool{}
 	for _, r := range d.CountRuns {
-		// A run marked to be counted again (store.Data.RedoBuilds and the
-		// like) is not done: its recount replaces it.
-		if r.Redone != nil || (retryFailed && r.Status == "server_failed") {
-			continue
+		if countedRun(r, retryFailed) {
+			done[store.RunKey(r.CellID, r.Mode, int(r.Repeat))] = true
 		}
-		done[store.RunKey(r.CellID, r.Mode, int(r.Repeat))] = true
 	}
 	latest := LatestBuilds(d)
 	var out []Task
@@ -47,6 +44,13 @@ func PendingCounts(cells []config.Cell, modes []config.Mode, repeats int, d *sto
 		}
 	}
 	return out
+}
+
+// countedRun says whether run r needs no recount: a run marked to be
+// counted again (store.Data.RedoBuilds and the like) is not, its recount
+// replaces it, nor, with retryFailed, a run whose server failed.
+func countedRun(r store.CountRun, retryFailed bool) bool {
+	return r.Redone == nil && !(retryFailed && r.Status == "server_failed")
 }
 
 // redoPasses is how many times one collector count counts again the (cell,
@@ -572,8 +576,9 @@ func (p *runPool) waitIdentify(cell string) {
 func (c *collector) stillPending(t Task) bool {
 	c.dataMu.Lock()
 	defer c.dataMu.Unlock()
+	key := store.RunKey(t.Cell.ID(), t.Mode.Name, t.Repeat)
 	for _, r := range c.data.CountRuns {
-		if r.CellID == t.Cell.ID() && r.Mode == t.Mode.Name && int(r.Repeat) == t.Repeat && r.Redone == nil && r.Status != "server_failed" {
+		if store.RunKey(r.CellID, r.Mode, int(r.Repeat)) == key && countedRun(r, c.RetryFailed) {
 			return false
 		}
 	}
