@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -28,6 +29,9 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 	gap := fs.Duration("stretch-gap", report.StretchGap, "a pause of this long or more between a machine's builds and runs starts a new stretch of collection")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if st, err := os.Stat(*data); err != nil || !st.IsDir() {
+		return fmt.Errorf("no data directory %s (-data)", *data)
 	}
 	d, err := store.Load(*data)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -165,5 +166,14 @@ func TestStatsPrecisionPrintsEffects(t *testing.T) {
 	}
 	if out2, _, _ := runCLI(t, "stats", "-precision", "-seed", "9", "-config", "matrix.toml", "-data", data); !strings.Contains(out2, "seed 9") {
 		t.Errorf("-seed not used:\n%s", out2)
+	}
+}
+
+// A -data that is not a directory is a one-line error, not an empty report.
+func TestStatsRefusesAMissingDataDirectory(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "public", "data")
+	out, _, err := runCLI(t, "stats", "-data", missing)
+	if err == nil || err.Error() != "no data directory "+missing+" (-data)" || out != "" {
+		t.Errorf("stats -data %s: %v, printed %q", missing, err, out)
 	}
 }

@@ -161,6 +161,8 @@ func build(ctx context.Context, s Spec) (Result, error) {
 		if berr == nil {
 			if err := Check(out, withProfile(s.Cell.FlagSet.CFlags, s)); err != nil {
 				berr = err
+			} else if err := checkNoneAdded(out, withProfile(cflags(s.Cell, compat), s), s.Cell.FlagSet.Stock); err != nil {
+				berr = err
 			} else if _, err := os.Stat(bin); err != nil {
 				berr = fmt.Errorf("make succeeded but src/redis-server is missing")
 			}
@@ -219,10 +221,11 @@ func MakeArgs(s Spec, compat []string) []string {
 	if s.Cell.FlagSet.Stock {
 		return append(args, stockArgs(s, compat)...)
 	}
-	args = append(args,
-		"OPTIMIZATION="+withProfile(cflags(s.Cell, compat), s),
-		"REDIS_LDFLAGS="+withProfile(ldflags(s.Cell), s),
-	)
+	opt := withProfile(cflags(s.Cell, compat), s)
+	args = append(args, "OPTIMIZATION="+opt, "REDIS_LDFLAGS="+withProfile(ldflags(s.Cell), s))
+	if MakefileAddsLTO(s.SourceDir, opt) {
+		args = append(args, "REDIS_CFLAGS=")
+	}
 	if s.DepsGetFlags {
 		f := cflags(s.Cell, compat)
 		args = append(args, "CFLAGS="+f, "LDFLAGS="+ldflags(s.Cell))
@@ -287,6 +290,22 @@ func stockArgs(s Spec, compat []string) []string {
 func defaultLTO(sourceDir string) bool {
 	mk, err := os.ReadFile(filepath.Join(sourceDir, "src", "Makefile"))
 	return err == nil && bytes.Contains(mk, []byte("OPTIMIZATION?=-O3")) && bytes.Contains(mk, []byte("-flto"))
+}
+
+// MakefileAddsLTO says whether the release's src/Makefile adds -flto of its
+// own to the compile when given OPTIMIZATION=optimization. 7.2's does for -O3
+// (`ifeq ($(OPTIMIZATION),-O3)` then `REDIS_CFLAGS+=-flto`, -flto=auto with
+// gcc), and its link flags, which the command line's REDIS_LDFLAGS replaces,
+// then lack it: a gcc -O3 build was -O3 -flto and a clang one failed to link.
+// MakeArgs gives such a build an empty REDIS_CFLAGS, so that only the cell's
+// flags reach the compile. 7.4 on adds -flto to OPTIMIZATION itself, which
+// the command line replaces.
+func MakefileAddsLTO(sourceDir, optimization string) bool {
+	if optimization != "-O3" {
+		return false
+	}
+	mk, err := os.ReadFile(filepath.Join(sourceDir, "src", "Makefile"))
+	return err == nil && bytes.Contains(mk, []byte("ifeq ($(OPTIMIZATION),-O3)")) && bytes.Contains(mk, []byte("REDIS_CFLAGS+=-flto"))
 }
 
 // EffectiveFlags reads from a V=1 make log the optimisation flags (-O… and

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -445,5 +446,45 @@ func TestBuildRefusesAServerOfAnotherVersion(t *testing.T) {
 	}
 	if want := "7.0.16: the built server reports version 7.0.15 (redis-server --version)"; r.Status != "failed" || r.Error != want || r.Binary != "" {
 		t.Errorf("status %q, error %q, binary %q; want failed with %q", r.Status, r.Error, r.Binary, want)
+	}
+}
+
+// A release whose Makefile adds -flto to -O3 through REDIS_CFLAGS (7.2) gets
+// an empty REDIS_CFLAGS on an -O3 build, so that -O3 is -O3; another flag
+// set, and a Makefile that adds -flto to OPTIMIZATION (7.4 on, which the
+// command line replaces), get none.
+func TestMakeArgsKeepTheMakefilesLTOOffO3(t *testing.T) {
+	makefile := func(text string) string {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Join(dir, "src"), 0o755)
+		os.WriteFile(filepath.Join(dir, "src", "Makefile"), []byte(text), 0o644)
+		return dir
+	}
+	adds := makefile("fixture-makefile-7.2:\nOPTIMIZATION?=-O3\nifeq ($(OPTIMIZATION),-O3)\n\tREDIS_CFLAGS+=-flto\n\tREDIS_LDFLAGS+=-O3 -flto\nendif\n")
+	own := makefile("fixture-makefile-7.4:\nOPTIMIZATION?=-O3\nifeq ($(OPTIMIZATION),-O3)\n\tOPTIMIZATION+=-flto\nendif\n")
+	for _, tt := range []struct {
+		dir, flags string
+		empty      bool
+	}{{adds, "-O3", true}, {adds, "-O3 -flto", false}, {adds, "-O2", false}, {own, "-O3", false}} {
+		args := MakeArgs(Spec{Cell: cell(gcc, tt.flags), Jobs: 2, SourceDir: tt.dir}, nil)
+		if got := slices.Contains(args, "REDIS_CFLAGS="); got != tt.empty {
+			t.Errorf("%s, %s: make %s; want an empty REDIS_CFLAGS: %v", filepath.Base(filepath.Dir(tt.dir)), tt.flags, shellJoin(args), tt.empty)
+		}
+	}
+}
+
+// A compile of the server with an optimisation or LTO flag its flags do
+// not have is refused, naming it; a stock build is not checked.
+func TestCheckNoneAddedRefusesTheMakefilesOwnLTO(t *testing.T) {
+	log := "gcc -std=c11 -Wall -O3 -g -ggdb -flto=auto -I../deps/hiredis -MMD -o server.o -c server.c\ngcc -O3 -g -ggdb -rdynamic -o redis-server server.o\n"
+	err := checkNoneAdded(log, "-O3", false)
+	if err == nil || err.Error() != `the compile of the server has -flto=auto, which the flags "-O3" do not: the release's Makefile added it` {
+		t.Errorf("checkNoneAdded = %v", err)
+	}
+	if err := checkNoneAdded(log, "-O3 -flto=auto", false); err != nil {
+		t.Errorf("checkNoneAdded with the flag given = %v", err)
+	}
+	if err := checkNoneAdded(log, "", true); err != nil {
+		t.Errorf("checkNoneAdded of a stock build = %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package build
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -26,6 +27,29 @@ func Check(log, flags string) error {
 		return fmt.Errorf("flags %q not found on the compile of server.c/redis.c", flags)
 	case !linked:
 		return fmt.Errorf("flags %q not found on the link of redis-server", flags)
+	}
+	return nil
+}
+
+// checkNoneAdded refuses a build whose compile of the server's own code
+// carries an optimisation level or LTO flag (-O…, -flto…) that its flags do
+// not: the release's Makefile added it (MakefileAddsLTO), and the build is
+// not the configuration it is named after. A stock build takes the
+// Makefile's flags by design and is not checked.
+func checkNoneAdded(log, flags string, stock bool) error {
+	if stock {
+		return nil
+	}
+	want := strings.Fields(flags)
+	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, " -c ") || !(strings.Contains(line, "server.c") || strings.Contains(line, "redis.c")) {
+			continue
+		}
+		for _, f := range strings.Fields(line) {
+			if (strings.HasPrefix(f, "-O") || strings.HasPrefix(f, "-flto")) && !slices.Contains(want, f) {
+				return fmt.Errorf("the compile of the server has %s, which the flags %q do not: the release's Makefile added it", f, flags)
+			}
+		}
 	}
 	return nil
 }

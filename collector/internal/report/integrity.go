@@ -20,9 +20,9 @@ const listed = 10
 // digest), counted cells without a code hash, cells whose counting runs
 // span more than one code hash (a build without one is another binary as
 // far as anyone can tell), cells with runs marked to be counted again, the
-// builds whose code hash was identified by their counts, and the bundled
-// dependencies that changed
-// between consecutive releases.
+// builds whose code hash was identified by their counts, cells whose code
+// is another flag set's, and the bundled dependencies that changed between
+// consecutive releases.
 func Integrity(w io.Writer, d *store.Data) {
 	builds := map[string]store.Build{}
 	for _, b := range d.Builds {
@@ -68,7 +68,36 @@ func Integrity(w io.Writer, d *store.Data) {
 		}
 	}
 	fmt.Fprintf(w, "integrity: counted builds whose code hash was identified by their counts (builds.code_identified_by): %d%s\n", len(identified), someCells(identified))
+	sameCode := sharedCode(d.CountRuns, builds)
+	fmt.Fprintf(w, "integrity: counted cells whose code is another flag set's of their release (stock builds aside): %d%s\n", len(sameCode), someCells(sameCode))
 	depsChanges(w, d.Builds)
+}
+
+// sharedCode is the counted cells whose runs' code hash is also another
+// counted cell's of the same release, stock builds (given no OPTIMIZATION,
+// so the release's own flags, which may be a flag set's) aside: two flag
+// sets built one binary, so at least one did not get its flags (7.2's
+// Makefile gave -O3 -flto).
+func sharedCode(runs []store.CountRun, builds map[string]store.Build) []string {
+	cells := map[string]map[string]bool{} // version and code hash -> counted cells
+	for _, r := range runs {
+		b, ok := builds[r.BuildID]
+		if !ok || b.CodeSHA256 == nil || *b.CodeSHA256 == "" || !strings.Contains(b.MakeArgs, "OPTIMIZATION=") {
+			continue
+		}
+		key := b.Version + " " + *b.CodeSHA256
+		if cells[key] == nil {
+			cells[key] = map[string]bool{}
+		}
+		cells[key][r.CellID] = true
+	}
+	var out []string
+	for _, cs := range cells {
+		if len(cs) > 1 {
+			out = append(out, slices.Collect(maps.Keys(cs))...)
+		}
+	}
+	return out
 }
 
 // sharedSources prints each source that builds of more than one version

@@ -15,6 +15,7 @@ import (
 	"github.com/redis-compiler-benchmarks/collector/internal/build"
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
 	"github.com/redis-compiler-benchmarks/collector/internal/count"
+	"github.com/redis-compiler-benchmarks/collector/internal/source"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
 
@@ -145,6 +146,13 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 	if err := c.countAgainAfter(stale, "its runs kept in the superseded tables"); err != nil {
 		return err
 	}
+	added, err := c.redoMakefileLTO(o.Cells)
+	if err != nil {
+		return err
+	}
+	if err := c.countAgainAfter(added, "its runs kept in the superseded tables"); err != nil {
+		return err
+	}
 	for n := 0; ; n++ {
 		// A cell rebuilt while counted (its binary gone, or another
 		// machine's) is counted again whole on the rebuild when that is
@@ -201,6 +209,39 @@ func (c *collector) redoStaleSources(selected map[string]bool) ([]string, error)
 		}
 		if stale {
 			reasons[b.BuildID] = fmt.Sprintf("%s%s, not the source %s resolves to now", store.RedoneStaleSource, describeSource(b), b.Version)
+		}
+	}
+	return c.data.SupersedeBuilds(reasons), nil
+}
+
+// redoMakefileLTO moves to the superseded tables the counting runs of the
+// cells' builds given OPTIMIZATION=-O3 without an empty REDIS_CFLAGS by a
+// release whose Makefile then adds -flto to the compile
+// (build.MakefileAddsLTO, 7.2): they counted -O3 -flto, another
+// configuration, so they leave the dataset at once, and ensureBuild builds
+// the cell again instead of taking such a build's binary. It returns one
+// line per cell.
+func (c *collector) redoMakefileLTO(cells []config.Cell) ([]string, error) {
+	stock := map[string]bool{}
+	for _, cell := range cells {
+		stock[cell.ID()] = cell.FlagSet.Stock
+	}
+	reasons := map[string]string{}
+	for _, b := range c.data.Builds {
+		st, selected := stock[b.CellID]
+		if !selected || st || b.Status != "ok" || b.CFlags != "-O3" || strings.Contains(b.MakeArgs, "REDIS_CFLAGS=") || c.Sources == nil {
+			continue
+		}
+		tree, err := c.Sources.Get(context.Background(), b.Version)
+		if _, refused := source.IsRefusal(err); refused {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if build.MakefileAddsLTO(tree.Dir, b.CFlags) {
+			reasons[b.BuildID] = fmt.Sprintf("%s%s, given OPTIMIZATION=-O3 without an empty REDIS_CFLAGS: the release's Makefile added -flto, so it was -O3 -flto", store.RedoneMakefileLTO, b.BuildID)
+			c.addedLTO[b.BuildID] = true
 		}
 	}
 	return c.data.SupersedeBuilds(reasons), nil

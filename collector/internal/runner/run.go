@@ -101,7 +101,10 @@ type collector struct {
 	client    string
 	clientVer string
 	binaries  map[string]string // cell id -> build id of the binary in the work dir
-	overhead  time.Duration
+	// addedLTO holds the builds whose release's Makefile added -flto to their
+	// -O3 (redoMakefileLTO): their binaries are not the cell's.
+	addedLTO map[string]bool
+	overhead time.Duration
 	// lastSave is how long the last save of the tables took; buildOverhead is
 	// the collector's own time around the pending build (charged to the next run).
 	lastSave, buildOverhead time.Duration
@@ -113,7 +116,7 @@ type collector struct {
 // open starts a collection: it checks the compilers, loads the data, records
 // the plan and this machine, and returns the machine's hardware class.
 func open(o Options) (*collector, string, error) {
-	c := &collector{Options: o, binaries: map[string]string{}}
+	c := &collector{Options: o, binaries: map[string]string{}, addedLTO: map[string]bool{}}
 	if err := checkCompilers(o.Config, o.Cells); err != nil {
 		return nil, "", err
 	}
@@ -256,7 +259,7 @@ func (c *collector) ensureBuild(ctx context.Context, cell config.Cell) (string, 
 	if id, err := os.ReadFile(filepath.Join(dir, "build-id")); err == nil {
 		c.dataMu.Lock()
 		i := slices.IndexFunc(c.data.Builds, func(b store.Build) bool {
-			return b.BuildID == string(id) && b.Status == "ok" && !store.WrongLgVaddr(b, build.FixedLgVaddr)
+			return b.BuildID == string(id) && b.Status == "ok" && !store.WrongLgVaddr(b, build.FixedLgVaddr) && !c.addedLTO[b.BuildID]
 		})
 		var b store.Build
 		if i >= 0 {

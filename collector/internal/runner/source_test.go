@@ -6,9 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/redis-compiler-benchmarks/collector/internal/config"
 	"github.com/redis-compiler-benchmarks/collector/internal/source"
 	"github.com/redis-compiler-benchmarks/collector/internal/store"
 )
@@ -17,9 +19,15 @@ import (
 // src/version.h says says.
 func tarballFixture(t *testing.T, dir, version, says string) {
 	t.Helper()
+	tarballFixtureMakefile(t, dir, version, says, "all:\n")
+}
+
+// tarballFixtureMakefile is tarballFixture with src/Makefile's text.
+func tarballFixtureMakefile(t *testing.T, dir, version, says, makefile string) {
+	t.Helper()
 	tree := filepath.Join(t.TempDir(), "redis-"+version)
 	os.MkdirAll(filepath.Join(tree, "src"), 0o755)
-	os.WriteFile(filepath.Join(tree, "src", "Makefile"), []byte("all:\n"), 0o644)
+	os.WriteFile(filepath.Join(tree, "src", "Makefile"), []byte(makefile), 0o644)
 	os.WriteFile(filepath.Join(tree, "src", "version.h"), []byte("#define REDIS_VERSION \""+says+"\"\n"), 0o644)
 	os.MkdirAll(filepath.Join(tree, "deps", "jemalloc"), 0o755)
 	os.WriteFile(filepath.Join(tree, "deps", "jemalloc", "VERSION"), []byte("4.4.0-0-gf1f76357313e7dcad7262f17a48ff0a2e005fcdc\n"), 0o644)
@@ -125,5 +133,49 @@ func TestRecordDepsOfEarlierBuilds(t *testing.T) {
 		if b.DepsJemalloc != nil {
 			t.Errorf("build %s got deps", b.BuildID)
 		}
+	}
+}
+
+// The counting runs of an -O3 build of a release whose Makefile adds -flto
+// to -O3 (7.2), made without an empty REDIS_CFLAGS, leave the dataset with
+// the reason, and the cell is built again rather than from that binary; a
+// build given the empty REDIS_CFLAGS, another flag set and a stock build
+// are left alone.
+func TestMakefileLTOCountsAreCountedAgainOnANewBuild(t *testing.T) {
+	c := releasesConfig(t)
+	tarballs := t.TempDir()
+	tarballFixtureMakefile(t, tarballs, "7.4.1", "7.4.1", "fixture-makefile-7.2:\nOPTIMIZATION?=-O3\nifeq ($(OPTIMIZATION),-O3)\n\tREDIS_CFLAGS+=-flto\nendif\n")
+	col := &collector{Options: Options{Config: c, Log: &strings.Builder{},
+		Sources: &source.Cache{Dir: t.TempDir(), Getter: source.Tarballs{Dir: tarballs}, Releases: c.ReleaseList()}},
+		data: &store.Data{}, addedLTO: map[string]bool{}}
+	gcc := config.Compiler{Name: "gcc", CC: "gcc-12"}
+	cells := []config.Cell{
+		{Version: "7.4.1", Compiler: gcc, FlagSet: config.FlagSet{Name: "-O3", CFlags: "-O3"}},
+		{Version: "7.4.1", Compiler: gcc, FlagSet: config.FlagSet{Name: "-O2", CFlags: "-O2"}},
+		{Version: "7.4.1", Compiler: gcc, FlagSet: config.FlagSet{Name: "stock", Stock: true}},
+	}
+	col.data.Builds = []store.Build{
+		{BuildID: "lto", CellID: "7.4.1|gcc|-O3", Version: "7.4.1", Status: "ok", CFlags: "-O3", MakeArgs: "make -C src OPTIMIZATION=-O3 REDIS_LDFLAGS=-O3 redis-server"},
+		{BuildID: "o3", CellID: "7.4.1|gcc|-O3", Version: "7.4.1", Status: "ok", CFlags: "-O3", MakeArgs: "make -C src OPTIMIZATION=-O3 REDIS_LDFLAGS=-O3 REDIS_CFLAGS= redis-server"},
+		{BuildID: "o2", CellID: "7.4.1|gcc|-O2", Version: "7.4.1", Status: "ok", CFlags: "-O2", MakeArgs: "make -C src OPTIMIZATION=-O2 REDIS_LDFLAGS=-O2 redis-server"},
+		{BuildID: "stock", CellID: "7.4.1|gcc|stock", Version: "7.4.1", Status: "ok", CFlags: "-O3", MakeArgs: "make -C src redis-server"},
+	}
+	for _, b := range col.data.Builds {
+		col.data.CountRuns = append(col.data.CountRuns, store.CountRun{RunID: "run-" + b.BuildID, CellID: b.CellID, BuildID: b.BuildID, Mode: "data", Repeat: 1})
+	}
+	lines, err := col.redoMakefileLTO(cells)
+	want := "7.4.1|gcc|-O3: -O3 build lto, given OPTIMIZATION=-O3 without an empty REDIS_CFLAGS: the release's Makefile added -flto, so it was -O3 -flto"
+	if err != nil || len(lines) != 1 || lines[0] != want {
+		t.Errorf("lines = %q, %v; want [%q]", lines, err, want)
+	}
+	var left []string
+	for _, r := range col.data.CountRuns {
+		left = append(left, r.RunID)
+	}
+	if !slices.Equal(left, []string{"run-o3", "run-o2", "run-stock"}) {
+		t.Errorf("count runs left: %q", left)
+	}
+	if !col.addedLTO["lto"] || len(col.addedLTO) != 1 {
+		t.Errorf("builds not to be taken again: %v, want lto's", col.addedLTO)
 	}
 }

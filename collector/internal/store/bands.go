@@ -64,11 +64,15 @@ var CountedMetrics = []CountedMetric{
 // The beginnings of count_runs_superseded.redone whose runs do not count a
 // rebuild of their cell: a disturbed run (its own build's repeats differed),
 // a build whose jemalloc took the build host's address bits (a change of
-// configuration), a build from a source that is not its release's.
+// configuration), a build from a source that is not its release's, an -O3
+// build that its release's Makefile gave -flto (another configuration).
 const (
 	RedoneRepeatsDiffered = "repeats differed"
 	RedoneWrongLgVaddr    = "built with jemalloc configured for the build host's"
 	RedoneStaleSource     = "built from "
+	// RedoneMakefileLTO begins the reason of the runs of a build whose
+	// release's Makefile added -flto to the -O3 it was given (7.2).
+	RedoneMakefileLTO = "-O3 build "
 )
 
 // comparesRebuilds says whether run r's counts may stand for its build in a
@@ -82,7 +86,7 @@ func comparesRebuilds(r CountRun) bool {
 	if r.Redone == nil {
 		return true
 	}
-	for _, p := range []string{RedoneRepeatsDiffered, RedoneWrongLgVaddr, RedoneStaleSource} {
+	for _, p := range []string{RedoneRepeatsDiffered, RedoneWrongLgVaddr, RedoneStaleSource, RedoneMakefileLTO} {
 		if strings.HasPrefix(*r.Redone, p) {
 			return false
 		}
