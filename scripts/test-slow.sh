@@ -4,6 +4,7 @@
 # - the shard-and-merge of collector count (shards' counts equal one serial run's),
 # - one clang -O2 -flto code hash across work directories and ccache,
 # - stock builds taking the release's own flags (7.0.15, and 8.0.2 with gcc and clang),
+# - -O3 and -O3 -flto reaching 8.0.2's compile and link, and nothing the Makefile adds,
 # - profile-guided builds with each compiler.
 # About an hour on a quiet 2-core machine. .github/workflows/slow-tests.yml runs it weekly.
 set -eu
@@ -16,4 +17,4 @@ debian_redis_tarball "$RCB_DEBIAN_TARBALLS"
 export RCB_SLOW_TESTS=1
 cd collector
 go test -p 1 -count=1 -timeout 150m \
-  -run 'TestCountShardsMergeToTheSerialCounts|TestCodeHashReproducibleRealRedis|TestStockBuildRealRedis|TestPGOBuildRealRedis' ./...
+  -run 'TestCountShardsMergeToTheSerialCounts|TestCodeHashReproducibleRealRedis|TestStockBuildRealRedis|TestExtendedFlagSetsReachCompileAndLinkRealRedis|TestPGOBuildRealRedis' ./...

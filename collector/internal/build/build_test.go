@@ -454,21 +454,15 @@ func TestBuildRefusesAServerOfAnotherVersion(t *testing.T) {
 // set, and a Makefile that adds -flto to OPTIMIZATION (7.4 on, which the
 // command line replaces), get none.
 func TestMakeArgsKeepTheMakefilesLTOOffO3(t *testing.T) {
-	makefile := func(text string) string {
-		dir := t.TempDir()
-		os.MkdirAll(filepath.Join(dir, "src"), 0o755)
-		os.WriteFile(filepath.Join(dir, "src", "Makefile"), []byte(text), 0o644)
-		return dir
-	}
-	adds := makefile("fixture-makefile-7.2:\nOPTIMIZATION?=-O3\nifeq ($(OPTIMIZATION),-O3)\n\tREDIS_CFLAGS+=-flto\n\tREDIS_LDFLAGS+=-O3 -flto\nendif\n")
-	own := makefile("fixture-makefile-7.4:\nOPTIMIZATION?=-O3\nifeq ($(OPTIMIZATION),-O3)\n\tOPTIMIZATION+=-flto\nendif\n")
+	adds := makefileTree(t, "OPTIMIZATION?=-O3\nifeq ($(OPTIMIZATION),-O3)\n\tREDIS_CFLAGS+=-flto\n\tREDIS_LDFLAGS+=-O3 -flto\nendif\n")
+	own := makefileTree(t, "OPTIMIZATION?=-O3\nifeq ($(OPTIMIZATION),-O3)\n\tOPTIMIZATION+=-flto\nendif\n")
 	for _, tt := range []struct {
-		dir, flags string
-		empty      bool
-	}{{adds, "-O3", true}, {adds, "-O3 -flto", false}, {adds, "-O2", false}, {own, "-O3", false}} {
+		name, dir, flags string
+		empty            bool
+	}{{"7.2", adds, "-O3", true}, {"7.2", adds, "-O3 -flto", false}, {"7.2", adds, "-O2", false}, {"7.4", own, "-O3", false}} {
 		args := MakeArgs(Spec{Cell: cell(gcc, tt.flags), Jobs: 2, SourceDir: tt.dir}, nil)
 		if got := slices.Contains(args, "REDIS_CFLAGS="); got != tt.empty {
-			t.Errorf("%s, %s: make %s; want an empty REDIS_CFLAGS: %v", filepath.Base(filepath.Dir(tt.dir)), tt.flags, shellJoin(args), tt.empty)
+			t.Errorf("%s's Makefile, %s: make %s; want an empty REDIS_CFLAGS: %v", tt.name, tt.flags, shellJoin(args), tt.empty)
 		}
 	}
 }
