@@ -1,11 +1,15 @@
 package build
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 
+	"github.com/redis-compiler-benchmarks/collector/internal/config"
 	"github.com/redis-compiler-benchmarks/collector/internal/testenv"
 )
 
@@ -34,4 +38,18 @@ func debianTree(t *testing.T, version string) string {
 		t.Fatalf("extract: %v\n%s", err, out)
 	}
 	return src
+}
+
+// realBuild builds cell c from src in a new work directory with every core,
+// and fails the test unless the build is ok.
+func realBuild(t *testing.T, c config.Cell, src string) Result {
+	t.Helper()
+	r, err := Build(context.Background(), Spec{Cell: c, SourceDir: src, WorkDir: t.TempDir(), Jobs: runtime.NumCPU(), Timeout: 20 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "ok" {
+		t.Fatalf("status %q: %s\n%s", r.Status, r.Error, r.LogTail)
+	}
+	return r
 }

@@ -1,13 +1,10 @@
 package build
 
 import (
-	"context"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
 )
@@ -39,14 +36,7 @@ func TestExtendedFlagSetsReachCompileAndLinkRealRedis(t *testing.T) {
 		for _, f := range sets {
 			t.Run(cc.Name+"/"+f.Name, func(t *testing.T) {
 				c := config.Cell{Version: "8.0.2", Compiler: cc, FlagSet: f}
-				work := t.TempDir()
-				r, err := Build(context.Background(), Spec{Cell: c, SourceDir: src, WorkDir: work, Jobs: runtime.NumCPU(), Timeout: 20 * time.Minute})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if r.Status != "ok" {
-					t.Fatalf("status %q: %s\n%s", r.Status, r.Error, r.LogTail)
-				}
+				r := realBuild(t, c, src)
 				log, err := os.ReadFile(r.LogPath)
 				if err != nil {
 					t.Fatal(err)

@@ -6,10 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/redis-compiler-benchmarks/collector/internal/config"
 )
@@ -48,14 +46,7 @@ func TestPGOBuildRealRedis(t *testing.T) {
 		t.Run(tt.compiler.Name, func(t *testing.T) {
 			src := debianTree(t, "7.0.15")
 			c := config.Cell{Version: "7.0.15", Compiler: tt.compiler, FlagSet: config.FlagSet{Name: "pgo", CFlags: "-O2 -flto", PGO: true}}
-			work := t.TempDir()
-			r, err := Build(context.Background(), Spec{Cell: c, SourceDir: src, WorkDir: work, Jobs: runtime.NumCPU(), Timeout: 20 * time.Minute})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Status != "ok" {
-				t.Fatalf("status %q: %s\n%s", r.Status, r.Error, r.LogTail)
-			}
+			r := realBuild(t, c, src)
 			if r.PGOTraining != TrainingWorkload || len(r.PGOProfileSHA256) != 64 {
 				t.Errorf("training %q, profile digest %q", r.PGOTraining, r.PGOProfileSHA256)
 			}
@@ -69,7 +60,7 @@ func TestPGOBuildRealRedis(t *testing.T) {
 			if err := Check(string(log), r.CFlags); err != nil {
 				t.Errorf("final build: %v", err)
 			}
-			if _, err := os.Stat(filepath.Join(CellDir(work, c.ID()), "build-instrumented.log")); err != nil {
+			if _, err := os.Stat(filepath.Join(filepath.Dir(r.LogPath), "build-instrumented.log")); err != nil {
 				t.Errorf("the instrumented build's log is not kept: %v", err)
 			}
 			out, err := exec.Command(r.Binary, "--version").CombinedOutput()
