@@ -314,7 +314,7 @@ func MakefileAddsLTO(sourceDir, optimization string) bool {
 // build, which gives make none, was built with.
 func EffectiveFlags(log string) (compile, link string, err error) {
 	for _, line := range strings.Split(log, "\n") {
-		if compile == "" && strings.Contains(line, " -c ") && (strings.Contains(line, "server.c") || strings.Contains(line, "redis.c")) {
+		if compile == "" && serverCompile(line) {
 			compile = optFlags(line)
 		}
 		if strings.Contains(line, "-o redis-server") {

@@ -15,7 +15,7 @@ func Check(log, flags string) error {
 		if !hasAll(line, want) {
 			continue
 		}
-		if strings.Contains(line, " -c ") && (strings.Contains(line, "server.c") || strings.Contains(line, "redis.c")) {
+		if serverCompile(line) {
 			compiled = true
 		}
 		if strings.Contains(line, "-o redis-server") {
@@ -42,7 +42,7 @@ func checkNoneAdded(log, flags string, stock bool) error {
 	}
 	want := strings.Fields(flags)
 	for _, line := range strings.Split(log, "\n") {
-		if !strings.Contains(line, " -c ") || !(strings.Contains(line, "server.c") || strings.Contains(line, "redis.c")) {
+		if !serverCompile(line) {
 			continue
 		}
 		for _, f := range strings.Fields(line) {
@@ -52,6 +52,12 @@ func checkNoneAdded(log, flags string, stock bool) error {
 		}
 	}
 	return nil
+}
+
+// serverCompile says whether a V=1 make log line compiles the server's own
+// code (server.c, redis.c before 3.2).
+func serverCompile(line string) bool {
+	return strings.Contains(line, " -c ") && (strings.Contains(line, "server.c") || strings.Contains(line, "redis.c"))
 }
 
 func hasAll(line string, flags []string) bool {

@@ -143,14 +143,11 @@ func (c *collector) countPasses(pass func(tasks []Task) error) error {
 	if err != nil {
 		return err
 	}
-	if err := c.countAgainAfter(stale, "its runs kept in the superseded tables"); err != nil {
-		return err
-	}
 	added, err := c.redoMakefileLTO(o.Cells)
 	if err != nil {
 		return err
 	}
-	if err := c.countAgainAfter(added, "its runs kept in the superseded tables"); err != nil {
+	if err := c.countAgainAfter(append(stale, added...), "its runs kept in the superseded tables"); err != nil {
 		return err
 	}
 	for n := 0; ; n++ {
@@ -227,19 +224,22 @@ func (c *collector) redoMakefileLTO(cells []config.Cell) ([]string, error) {
 		stock[cell.ID()] = cell.FlagSet.Stock
 	}
 	reasons := map[string]string{}
+	adds := map[string]bool{} // version -> its Makefile adds -flto to -O3
 	for _, b := range c.data.Builds {
 		st, selected := stock[b.CellID]
 		if !selected || st || b.Status != "ok" || b.CFlags != "-O3" || strings.Contains(b.MakeArgs, "REDIS_CFLAGS=") || c.Sources == nil {
 			continue
 		}
-		tree, err := c.Sources.Get(context.Background(), b.Version)
-		if _, refused := source.IsRefusal(err); refused {
-			continue
+		a, seen := adds[b.Version]
+		if !seen {
+			tree, err := c.Sources.Get(context.Background(), b.Version)
+			if _, refused := source.IsRefusal(err); err != nil && !refused {
+				return nil, err
+			}
+			a = err == nil && build.MakefileAddsLTO(tree.Dir, b.CFlags)
+			adds[b.Version] = a
 		}
-		if err != nil {
-			return nil, err
-		}
-		if build.MakefileAddsLTO(tree.Dir, b.CFlags) {
+		if a {
 			reasons[b.BuildID] = fmt.Sprintf("%s%s, given OPTIMIZATION=-O3 without an empty REDIS_CFLAGS: the release's Makefile added -flto, so it was -O3 -flto", store.RedoneMakefileLTO, b.BuildID)
 			c.addedLTO[b.BuildID] = true
 		}
